@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+
+	"crucible/engine"
+	"crucible/strategies"
+	acbstrat "crucible/strategies/acb"
+	kstrat "crucible/strategies/kindling"
+)
+
+// gameNames lists the games on the command line.
+var gameNames = []string{"acb", "kindling"}
+
+// newRegistry builds the registry of every strategy of both games.
+func newRegistry() (*strategies.Registry, error) {
+	return strategies.NewRegistry(append(kstrat.All(), acbstrat.All()...)...)
+}
+
+// lookupGame returns the rules of the named game.
+func lookupGame(name string) (engine.Game, error) {
+	switch name {
+	}
+	return nil, fmt.Errorf("unknown game %q (known: acb, kindling)", name)
+}

@@ -1,0 +1,58 @@
+// Command crucible is the lab's command line: it plays matches of AI Code
+// Battle and Kindling, runs arenas and ratings, evolves strategy parameters
+// and exports variants as deployable bots. Run `crucible --help` for the
+// commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd()
+	if err := root.ExecuteContext(ctx); err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, "crucible: interrupted")
+			os.Exit(130)
+		}
+		fmt.Fprintln(os.Stderr, "crucible:", err)
+		os.Exit(1)
+	}
+}
+
+// newRootCmd assembles the command tree. Each command lives in its own file
+// as a newXxxCmd constructor.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "crucible",
+		Short: "A lab for tuning strategies of AI Code Battle and Kindling",
+		Long: `crucible plays strategies of two bot games (AI Code Battle and Kindling)
+against each other by the thousand, ranks them with Glicko-2, improves their
+parameters with genetic, CMA-ES or LLM-driven search, and exports the
+champions as bots that play on the real platforms.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		newStrategiesCmd(),
+		newMatchCmd(),
+		newMapCmd(),
+		newArenaCmd(),
+		newRateCmd(),
+		newEvolveCmd(),
+		newServeCmd(),
+		newKindlingCmd(),
+		newExportCmd(),
+		newBenchCmd(),
+	)
+	return root
+}
