@@ -1,0 +1,157 @@
+package rating
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// TestGlickmanExample checks the worked example of Glickman's "Example of
+// the Glicko-2 system": a 1500/200/0.06 player who beats a 1400/30 player
+// and loses to 1550/100 and 1700/300 ends at 1464.06 / 151.52 / 0.05999.
+//
+// The paper rounds every intermediate figure to four decimals on the
+// Glicko-2 scale (mu' = -0.2069, phi' = 0.8722) before converting back, so
+// its 1464.06 is 0.009 above exact arithmetic (1464.0507) and its 0.05999
+// is the exact 0.059996 cut, not rounded. The test checks the paper's
+// figures on the Glicko-2 scale to its four decimals, and the converted
+// ones within the paper's last printed digit.
+func TestGlickmanExample(t *testing.T) {
+	g := Default()
+	got := g.Update(Rating{1500, 200, 0.06}, []Game{
+		{Opponent: Rating{1400, 30, 0.06}, Score: 1},
+		{Opponent: Rating{1550, 100, 0.06}, Score: 0},
+		{Opponent: Rating{1700, 300, 0.06}, Score: 0},
+	})
+	round4 := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	checks := []struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{
+		{"mu' on the Glicko-2 scale, 4 decimals", round4((got.Rating - 1500) / glickoScale), -0.2069, 1e-12},
+		{"phi' on the Glicko-2 scale, 4 decimals", round4(got.RD / glickoScale), 0.8722, 1e-12},
+		{"rating within 0.01 of 1464.06", got.Rating, 1464.06, 0.01},
+		{"rd to 2 decimals", math.Round(got.RD*100) / 100, 151.52, 1e-9},
+		{"volatility within 0.00001 of 0.05999", got.Volatility, 0.05999, 0.00001},
+	}
+	for _, c := range checks {
+		if math.Abs(c.got-c.want) > c.tol {
+			t.Errorf("%s: got %.6f, want %.6f", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestRatePeriodMatchesUpdate checks that a period of outcomes gives each
+// player the paper's update against the others' pre-period ratings.
+func TestRatePeriodMatchesUpdate(t *testing.T) {
+	g := Default()
+	prior := map[string]Rating{
+		"me": {1500, 200, 0.06}, "a": {1400, 30, 0.06}, "b": {1550, 100, 0.06}, "c": {1700, 300, 0.06},
+	}
+	out := g.RatePeriod(prior, []Outcome{{"me", "a", 1}, {"b", "me", 1}, {"me", "c", 0}})
+	want := g.Update(prior["me"], []Game{{prior["a"], 1}, {prior["b"], 0}, {prior["c"], 0}})
+	if out["me"] != want {
+		t.Fatalf("RatePeriod gave me %+v, Update gives %+v", out["me"], want)
+	}
+	if wantA := g.Update(prior["a"], []Game{{prior["me"], 0}}); out["a"] != wantA {
+		t.Fatalf("RatePeriod gave a %+v, want %+v", out["a"], wantA)
+	}
+	if prior["me"] != (Rating{1500, 200, 0.06}) {
+		t.Fatalf("RatePeriod changed its prior")
+	}
+}
+
+// TestIdlePlayerDeviationGrows checks the paper's rule for a player who
+// does not compete in a period: phi' = sqrt(phi^2 + sigma^2), rating and
+// volatility unchanged.
+func TestIdlePlayerDeviationGrows(t *testing.T) {
+	g := Default()
+	prior := map[string]Rating{"idle": {1600, 50, 0.06}, "x": g.Initial, "y": g.Initial}
+	out := g.RatePeriod(prior, []Outcome{{"x", "y", 1}})
+	phi := 50 / glickoScale
+	wantRD := math.Sqrt(phi*phi+0.06*0.06) * glickoScale
+	got := out["idle"]
+	if got.Rating != 1600 || got.Volatility != 0.06 || math.Abs(got.RD-wantRD) > 1e-9 {
+		t.Fatalf("idle player became %+v, want 1600 / %.4f / 0.06", got, wantRD)
+	}
+	if !(got.RD > 50) {
+		t.Fatalf("idle RD %v did not grow", got.RD)
+	}
+	// Several idle periods keep growing it.
+	after := g.RatePeriods(prior, [][]Outcome{{{"x", "y", 1}}, {{"x", "y", 0}}, {{"x", "y", 0.5}}})
+	if !(after["idle"].RD > got.RD) {
+		t.Fatalf("three idle periods gave RD %v, not above one period's %v", after["idle"].RD, got.RD)
+	}
+}
+
+// TestNewPlayersStartAtInitial checks that names unknown to prior start at
+// the initial rating and that a win moves the winner up and the loser down
+// symmetrically.
+func TestNewPlayersStartAtInitial(t *testing.T) {
+	g := Default()
+	out := g.RatePeriod(nil, []Outcome{{"w", "l", 1}})
+	w, l := out["w"], out["l"]
+	if !(w.Rating > 1500 && l.Rating < 1500) {
+		t.Fatalf("winner %v loser %v", w, l)
+	}
+	if math.Abs((w.Rating-1500)-(1500-l.Rating)) > 1e-9 || math.Abs(w.RD-l.RD) > 1e-9 {
+		t.Fatalf("equal new players moved asymmetrically: %+v %+v", w, l)
+	}
+	d := g.RatePeriod(nil, []Outcome{{"a", "b", 0.5}})
+	if d["a"].Rating != 1500 || d["b"].Rating != 1500 {
+		t.Fatalf("a draw between equals moved ratings: %+v", d)
+	}
+}
+
+// TestRatePeriodOrderIndependent checks that shuffling the outcomes of a
+// period gives identical ratings, bit for bit.
+func TestRatePeriodOrderIndependent(t *testing.T) {
+	g := Default()
+	names := []string{"a", "b", "c", "d", "e"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var outs []Outcome
+	for i := 0; i < 200; i++ {
+		a, b := rng.IntN(5), rng.IntN(5)
+		if a == b {
+			continue
+		}
+		outs = append(outs, Outcome{names[a], names[b], float64(rng.IntN(3)) / 2})
+	}
+	prior := map[string]Rating{"a": {1510, 80, 0.06}, "b": {1420, 120, 0.059}, "c": {1700, 40, 0.061}}
+	want := g.RatePeriod(prior, outs)
+	for k := 0; k < 5; k++ {
+		rng.Shuffle(len(outs), func(i, j int) { outs[i], outs[j] = outs[j], outs[i] })
+		if got := g.RatePeriod(prior, outs); !reflect.DeepEqual(got, want) {
+			t.Fatalf("shuffled outcomes gave %+v, want %+v", got, want)
+		}
+	}
+}
+
+// TestPairwise checks that a match counts as the pairwise results of its
+// ranking: better rank wins, equal ranks draw.
+func TestPairwise(t *testing.T) {
+	tests := []struct {
+		name    string
+		players []string
+		ranks   []int
+		want    []Outcome
+	}{
+		{"two seats, seat 1 wins", []string{"a", "b"}, []int{2, 1}, []Outcome{{"a", "b", 0}}},
+		{"two seats draw", []string{"a", "b"}, []int{1, 1}, []Outcome{{"a", "b", 0.5}}},
+		{"three seats with a shared first place", []string{"a", "b", "c"}, []int{1, 3, 1},
+			[]Outcome{{"a", "b", 1}, {"a", "c", 0.5}, {"b", "c", 0}}},
+		{"four seats give six pairs", []string{"a", "b", "c", "d"}, []int{4, 3, 2, 1},
+			[]Outcome{{"a", "b", 0}, {"a", "c", 0}, {"a", "d", 0}, {"b", "c", 0}, {"b", "d", 0}, {"c", "d", 0}}},
+		{"a player twice is not paired with itself", []string{"a", "a", "b"}, []int{1, 2, 3},
+			[]Outcome{{"a", "b", 1}, {"a", "b", 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Pairwise(tt.players, tt.ranks); !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Pairwise(%v, %v) = %v, want %v", tt.players, tt.ranks, got, tt.want)
+			}
+		})
+	}
+}

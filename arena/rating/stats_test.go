@@ -1,0 +1,124 @@
+package rating
+
+import (
+	"math"
+	"testing"
+)
+
+// TestWilsonKnownValues checks the Wilson score interval against the
+// values published in Newcombe (1998), "Two-sided confidence intervals for
+// the single proportion", Table I (method 3), and the textbook 8 of 10.
+func TestWilsonKnownValues(t *testing.T) {
+	tests := []struct {
+		name      string
+		successes float64
+		n         int
+		lo, hi    float64
+	}{
+		{"Newcombe 81/263", 81, 263, 0.2553, 0.3662},
+		{"Newcombe 15/148", 15, 148, 0.0624, 0.1605},
+		{"Newcombe 0/20 starts at zero", 0, 20, 0, 0.1611},
+		{"Newcombe 1/29", 1, 29, 0.0061, 0.1718},
+		{"8 of 10", 8, 10, 0.4902, 0.9433},
+		{"all of 10 ends at one", 10, 10, 0.7225, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := Wilson(tt.successes, tt.n, 0.95)
+			if math.Abs(lo-tt.lo) > 0.00005 || math.Abs(hi-tt.hi) > 0.00005 {
+				t.Fatalf("Wilson(%v, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.successes, tt.n, lo, hi, tt.lo, tt.hi)
+			}
+		})
+	}
+	if lo, hi := Wilson(0, 0, 0.95); lo != 0 || hi != 1 {
+		t.Fatalf("Wilson with no trial = [%v, %v], want [0, 1]", lo, hi)
+	}
+}
+
+// TestEloDiff checks the logistic Elo difference at known points: 50% is
+// even, 3/4 is 190.85 (400 log10 3), 10/11 is 400.
+func TestEloDiff(t *testing.T) {
+	tests := []struct{ p, want float64 }{
+		{0.5, 0}, {0.75, 400 * math.Log10(3)}, {10.0 / 11, 400}, {1.0 / 11, -400},
+	}
+	for _, tt := range tests {
+		if got := EloDiff(tt.p); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("EloDiff(%v) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+	if !math.IsInf(EloDiff(1), 1) || !math.IsInf(EloDiff(0), -1) {
+		t.Errorf("EloDiff at the edges should be infinite")
+	}
+}
+
+// TestSummarize checks the leaderboard order (conservative rating), the
+// tallies against the field, the pair list and the Elo error bar.
+func TestSummarize(t *testing.T) {
+	ratings := map[string]Rating{
+		"sure":   {1600, 30, 0.06},  // conservative 1540
+		"lucky":  {1700, 100, 0.06}, // conservative 1500
+		"weak":   {1400, 30, 0.06},  // conservative 1340
+		"unseen": {1500, 350, 0.06}, // conservative 800, never played
+	}
+	outs := []Outcome{
+		{"sure", "weak", 1}, {"sure", "weak", 1}, {"weak", "sure", 0.5},
+		{"lucky", "sure", 1}, {"lucky", "weak", 0},
+	}
+	s := Summarize(ratings, outs)
+	var order []string
+	for _, st := range s.Standings {
+		order = append(order, st.Name)
+	}
+	if want := []string{"sure", "lucky", "weak", "unseen"}; !equal(order, want) {
+		t.Fatalf("leaderboard order %v, want %v (by rating - 2 RD)", order, want)
+	}
+	sure := s.Standings[0]
+	if sure.Wins != 2 || sure.Draws != 1 || sure.Losses != 1 || sure.Games != 4 || sure.Score != 0.625 {
+		t.Fatalf("sure's field record %+v, want 2-1-1 over 4 games at 0.625", sure)
+	}
+	if !(sure.EloLo < sure.Elo && sure.Elo < sure.EloHi) || math.Abs(sure.Elo-EloDiff(0.625)) > 1e-9 {
+		t.Fatalf("sure's Elo %v [%v, %v] is not EloDiff(0.625) inside its bar", sure.Elo, sure.EloLo, sure.EloHi)
+	}
+	if u := s.Standings[3]; u.Games != 0 || u.Elo != 0 || u.Rank != 4 {
+		t.Fatalf("a player without games shows %+v", u)
+	}
+	// Pairs in leaderboard order: sure-lucky, sure-weak, lucky-weak.
+	if len(s.Pairs) != 3 {
+		t.Fatalf("pairs %+v, want 3", s.Pairs)
+	}
+	p := s.Pairs[1]
+	if p.A != "sure" || p.B != "weak" || p.Wins != 2 || p.Draws != 1 || p.Losses != 0 {
+		t.Fatalf("pair %+v, want sure-weak 2-1-0", p)
+	}
+	lo, hi := Wilson(2.5, 3, 0.95)
+	if p.Lo != lo || p.Hi != hi || math.Abs(p.Score-2.5/3) > 1e-12 {
+		t.Fatalf("pair interval [%v, %v] score %v, want Wilson [%v, %v]", p.Lo, p.Hi, p.Score, lo, hi)
+	}
+	// The matrix is antisymmetric: row vs column mirrors column vs row.
+	m := s.Matrix
+	for i := range m.Players {
+		for j := range m.Players {
+			a, b := m.Cells[i][j], m.Cells[j][i]
+			if a.Wins != b.Losses || a.Draws != b.Draws {
+				t.Fatalf("cells %d,%d = %+v and %d,%d = %+v do not mirror", i, j, a, j, i, b)
+			}
+		}
+	}
+	// A perfect record still has a finite Elo figure.
+	perfect := Summarize(nil, []Outcome{{"a", "b", 1}, {"a", "b", 1}})
+	if e := perfect.Standings[0]; math.IsInf(e.Elo, 0) || math.IsInf(e.EloLo, 0) || math.IsInf(e.EloHi, 0) || !(e.Elo > 0) {
+		t.Fatalf("perfect record gave Elo %v [%v, %v]", e.Elo, e.EloLo, e.EloHi)
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
