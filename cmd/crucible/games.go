@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"crucible/engine"
+	"crucible/engine/kindling"
 	"crucible/strategies"
 	acbstrat "crucible/strategies/acb"
 	kstrat "crucible/strategies/kindling"
@@ -20,6 +21,8 @@ func newRegistry() (*strategies.Registry, error) {
 // lookupGame returns the rules of the named game.
 func lookupGame(name string) (engine.Game, error) {
 	switch name {
+	case "kindling":
+		return kindling.Game{}, nil
 	}
 	return nil, fmt.Errorf("unknown game %q (known: acb, kindling)", name)
 }
