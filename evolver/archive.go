@@ -1,0 +1,129 @@
+package evolver
+
+import (
+	"math"
+	"sort"
+)
+
+// Entry is everything the search has measured about one variant: its
+// point, where it came from, and its running score over every generation
+// in which it played.
+type Entry struct {
+	// ID is the variant id (strategies.VariantID) of the genome.
+	ID string `json:"id"`
+	// X is the canonical point of the genome in the normalised space.
+	X []float64 `json:"x"`
+	// Parents are the ids of the variants it was derived from.
+	Parents []string `json:"parents,omitempty"`
+	// Born is the generation it was first measured in.
+	Born int `json:"born"`
+	// Last is the latest generation it was measured in.
+	Last int `json:"last"`
+	// Evals counts the generations in which it was measured.
+	Evals int `json:"evals"`
+	// Points is the sum of pairwise results (win 1, draw 0.5, loss 0).
+	Points float64 `json:"points"`
+	// Games is the number of pairwise results.
+	Games float64 `json:"games"`
+}
+
+// Mean is the running score rate, Points/Games (0 before any game).
+func (e *Entry) Mean() float64 {
+	if e.Games == 0 {
+		return 0
+	}
+	return e.Points / e.Games
+}
+
+// Lower is a conservative estimate of the score rate: the running mean
+// less one standard error of a binomial rate (with the rate held inside
+// [0.05, 0.95] so that a perfect record on few games is not trusted
+// blindly). It orders the hall of fame, so a lucky newcomer must confirm
+// its score on fresh seeds before it displaces a measured elite.
+func (e *Entry) Lower() float64 {
+	if e.Games == 0 {
+		return math.Inf(-1)
+	}
+	p := math.Min(0.95, math.Max(0.05, e.Mean()))
+	return e.Mean() - math.Sqrt(p*(1-p)/e.Games)
+}
+
+// archive holds the entries of a search by id.
+type archive struct {
+	byID map[string]*Entry
+}
+
+func newArchive() *archive { return &archive{byID: map[string]*Entry{}} }
+
+// get returns the entry of id or nil.
+func (a *archive) get(id string) *Entry { return a.byID[id] }
+
+// ensure returns the entry of id, creating it with x, parents and born.
+func (a *archive) ensure(id string, x []float64, parents []string, born int) *Entry {
+	if e := a.byID[id]; e != nil {
+		return e
+	}
+	e := &Entry{ID: id, X: append([]float64(nil), x...), Parents: append([]string(nil), parents...), Born: born, Last: born}
+	a.byID[id] = e
+	return e
+}
+
+// sorted returns all entries, best running mean first (ties by id).
+func (a *archive) sorted() []*Entry {
+	out := make([]*Entry, 0, len(a.byID))
+	for _, e := range a.byID {
+		out = append(out, e)
+	}
+	sortByMean(out)
+	return out
+}
+
+// sortByMean orders entries by running mean, best first, ties by id.
+func sortByMean(es []*Entry) {
+	sort.Slice(es, func(i, j int) bool {
+		mi, mj := es[i].Mean(), es[j].Mean()
+		if mi != mj {
+			return mi > mj
+		}
+		return es[i].ID < es[j].ID
+	})
+}
+
+// sortByLower orders entries by the conservative estimate, best first,
+// ties by mean and then id.
+func sortByLower(es []*Entry) {
+	sort.Slice(es, func(i, j int) bool {
+		li, lj := es[i].Lower(), es[j].Lower()
+		if li != lj {
+			return li > lj
+		}
+		mi, mj := es[i].Mean(), es[j].Mean()
+		if mi != mj {
+			return mi > mj
+		}
+		return es[i].ID < es[j].ID
+	})
+}
+
+// list returns the entries as values sorted by id, for checkpoints.
+func (a *archive) list() []Entry {
+	out := make([]Entry, 0, len(a.byID))
+	for _, e := range a.byID {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// prune keeps only the entries in keep and the best and worst few by
+// running mean, so checkpoints stay small on long runs. It is
+// deterministic: the same archive and keep set leave the same entries.
+func (a *archive) prune(keep map[string]bool, best, worst int) {
+	all := a.sorted()
+	for i, e := range all {
+		if keep[e.ID] || i < best || i >= len(all)-worst {
+			continue
+		}
+		delete(a.byID, e.ID)
+	}
+}

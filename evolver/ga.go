@@ -1,0 +1,373 @@
+package evolver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+
+	"github.com/MaxHalford/eaopt"
+
+	"crucible/engine"
+)
+
+// GAOptions tunes the genetic algorithm. Zero fields take the documented
+// defaults.
+type GAOptions struct {
+	// Islands is the number of populations evolving side by side with
+	// migration between them (default 1).
+	Islands int
+	// Migrants is how many individuals each island swaps with the next at
+	// a migration (default 1).
+	Migrants int
+	// MigrateEvery is the number of generations between migrations
+	// (default 5).
+	MigrateEvery int
+	// Tournament is the number of contestants in tournament selection
+	// (default 3).
+	Tournament int
+	// Elites is how many of each population's best survive unchanged into
+	// the next generation, to be measured again on fresh seeds (default
+	// population/8, at least 1).
+	Elites int
+	// MutationRate is the chance that an offspring is mutated (default 0.9).
+	MutationRate float64
+	// CrossoverRate is the chance that a pair of parents is crossed
+	// (default 0.7).
+	CrossoverRate float64
+	// Sigma is the standard deviation of the Gaussian mutation in
+	// normalised units (default 0.1).
+	Sigma float64
+	// GeneRate is the chance that a mutation perturbs each coordinate; at
+	// least one coordinate is always perturbed (default max(1/dim, 0.3)).
+	GeneRate float64
+	// InitSigma is the spread of the first population around the base's
+	// defaults in normalised units (default 0.15).
+	InitSigma float64
+}
+
+func (o GAOptions) withDefaults(size, dim int) GAOptions {
+	if o.Islands == 0 {
+		o.Islands = 1
+	}
+	if o.Migrants == 0 {
+		o.Migrants = 1
+	}
+	if o.MigrateEvery == 0 {
+		o.MigrateEvery = 5
+	}
+	if o.Tournament == 0 {
+		o.Tournament = 3
+	}
+	if o.Elites == 0 {
+		o.Elites = max(1, size/8)
+	}
+	if o.MutationRate == 0 {
+		o.MutationRate = 0.9
+	}
+	if o.CrossoverRate == 0 {
+		o.CrossoverRate = 0.7
+	}
+	if o.Sigma == 0 {
+		o.Sigma = 0.1
+	}
+	if o.GeneRate == 0 {
+		o.GeneRate = math.Max(1/float64(max(dim, 1)), 0.3)
+	}
+	if o.InitSigma == 0 {
+		o.InitSigma = 0.15
+	}
+	return o
+}
+
+// GA is a generational genetic algorithm built from eaopt's operators:
+// tournament selection, uniform (blend) crossover, Gaussian mutation in the
+// normalised space, elitism, and optionally several island populations
+// with ring migration.
+//
+// eaopt caches an individual's fitness once it is evaluated; here every
+// individual, elites included, is measured again each generation on that
+// generation's fresh seeds and its cached fitness is replaced by its
+// running mean over all its games (see Tell). The generation loop is driven
+// from outside (Ask/Tell) rather than by eaopt.GA.Minimize so that a whole
+// generation is played together on common seeds, and every generator is
+// seeded from the run seed and the generation number so that a restored
+// run breeds exactly what an uninterrupted one would.
+type GA struct {
+	space Space
+	size  int
+	seed  uint64
+	opt   GAOptions
+	model eaopt.Model
+	pops  eaopt.Populations
+}
+
+// NewGA returns a genetic algorithm over space with populations of size
+// individuals.
+func NewGA(space Space, size int, seed uint64, opt GAOptions) (*GA, error) {
+	opt = opt.withDefaults(size, space.Dim())
+	switch {
+	case size < 4:
+		return nil, fmt.Errorf("ga: population %d is below the smallest the selection allows, 4", size)
+	case opt.Islands < 1 || opt.Islands > 16:
+		return nil, fmt.Errorf("ga: islands %d is outside [1, 16]", opt.Islands)
+	case opt.Elites < 0 || opt.Elites >= size:
+		return nil, fmt.Errorf("ga: elites %d is outside [0, %d]", opt.Elites, size-1)
+	case opt.Tournament < 1 || opt.Tournament > size-1:
+		return nil, fmt.Errorf("ga: tournament size %d is outside [1, %d]", opt.Tournament, size-1)
+	case opt.Migrants < 1 || opt.Migrants > size:
+		return nil, fmt.Errorf("ga: migrants %d is outside [1, %d]", opt.Migrants, size)
+	}
+	inner := eaopt.ModGenerational{
+		Selector:  eaopt.SelTournament{NContestants: uint(opt.Tournament)},
+		MutRate:   opt.MutationRate,
+		CrossRate: opt.CrossoverRate,
+	}
+	if err := inner.Validate(); err != nil {
+		return nil, fmt.Errorf("ga: %w", err)
+	}
+	return &GA{space: space, size: size, seed: seed, opt: opt, model: elitist{elites: opt.Elites, inner: inner}}, nil
+}
+
+// Name returns "ga".
+func (g *GA) Name() string { return "ga" }
+
+// rng returns the math/rand v1 generator eaopt uses for stream of
+// generation gen.
+func (g *GA) rng(gen int, stream uint64) *rand.Rand {
+	s := engine.Mix(engine.Mix(g.seed, 0x6761), uint64(gen)<<16|stream)
+	return rand.New(rand.NewSource(int64(s >> 1)))
+}
+
+// Ask returns every individual of every island. Generation 0 is the base's
+// defaults and Gaussian perturbations of them; later generations are bred
+// from the previous one.
+func (g *GA) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+	if g.pops == nil {
+		g.initial(gen)
+	} else {
+		if err := g.breed(gen); err != nil {
+			return nil, err
+		}
+	}
+	var out []Proposal
+	for _, pop := range g.pops {
+		for _, ind := range pop.Individuals {
+			gg := ind.Genome.(*gaGenome)
+			out = append(out, Proposal{X: append([]float64(nil), gg.x...), Parents: gg.parents})
+		}
+	}
+	return out, nil
+}
+
+func (g *GA) initial(gen int) {
+	origin := g.space.Origin()
+	g.pops = make(eaopt.Populations, g.opt.Islands)
+	for p := range g.pops {
+		rng := g.rng(gen, uint64(p)+1)
+		inds := make(eaopt.Individuals, g.size)
+		for i := range inds {
+			x := append([]float64(nil), origin...)
+			if i > 0 {
+				for j := range x {
+					x[j] += g.opt.InitSigma * rng.NormFloat64()
+				}
+				clamp01(x)
+			}
+			inds[i] = eaopt.NewIndividual(g.newGenome(x), rng)
+		}
+		g.pops[p] = eaopt.Population{Individuals: inds, ID: fmt.Sprintf("island%d", p), RNG: rng}
+	}
+}
+
+func (g *GA) newGenome(x []float64) *gaGenome {
+	return &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate, space: &g.space}
+}
+
+func (g *GA) breed(gen int) error {
+	if len(g.pops) > 1 && gen%g.opt.MigrateEvery == 0 {
+		eaopt.MigRing{NMigrants: uint(g.opt.Migrants)}.Apply(g.pops, g.rng(gen, 0))
+	}
+	for p := range g.pops {
+		pop := &g.pops[p]
+		pop.RNG = g.rng(gen, uint64(p)+1)
+		for _, ind := range pop.Individuals {
+			gg := ind.Genome.(*gaGenome)
+			gg.parents = nil
+			gg.self = g.space.ID(gg.x)
+		}
+		if err := g.model.Apply(pop); err != nil {
+			return fmt.Errorf("ga: generation %d island %d: %w", gen, p, err)
+		}
+	}
+	return nil
+}
+
+// Tell stores each individual's running mean as its eaopt fitness (eaopt
+// minimises, so the stored value is the negated rate) and sorts every
+// population best first.
+func (g *GA) Tell(gen int, fitness []float64) error {
+	n := 0
+	for _, pop := range g.pops {
+		n += len(pop.Individuals)
+	}
+	if len(fitness) != n {
+		return fmt.Errorf("ga: told %d fitness values for %d individuals", len(fitness), n)
+	}
+	k := 0
+	for p := range g.pops {
+		inds := g.pops[p].Individuals
+		for i := range inds {
+			inds[i].Fitness = -fitness[k]
+			inds[i].Evaluated = true
+			k++
+		}
+		inds.SortByFitness()
+	}
+	return nil
+}
+
+type gaIndividual struct {
+	ID      string    `json:"id"`
+	X       []float64 `json:"x"`
+	Fitness float64   `json:"fitness"`
+}
+
+type gaState struct {
+	Islands [][]gaIndividual `json:"islands"`
+}
+
+// State returns the populations with their fitness, in sorted order.
+func (g *GA) State() (json.RawMessage, error) {
+	var st gaState
+	for _, pop := range g.pops {
+		var isl []gaIndividual
+		for _, ind := range pop.Individuals {
+			gg := ind.Genome.(*gaGenome)
+			isl = append(isl, gaIndividual{ID: ind.ID, X: gg.x, Fitness: ind.Fitness})
+		}
+		st.Islands = append(st.Islands, isl)
+	}
+	return json.Marshal(st)
+}
+
+// Restore rebuilds the populations from a State.
+func (g *GA) Restore(done int, state json.RawMessage) error {
+	var st gaState
+	if err := json.Unmarshal(state, &st); err != nil {
+		return fmt.Errorf("ga: checkpoint state: %w", err)
+	}
+	if done == 0 {
+		g.pops = nil
+		return nil
+	}
+	if len(st.Islands) != g.opt.Islands {
+		return fmt.Errorf("ga: checkpoint has %d islands, the run %d", len(st.Islands), g.opt.Islands)
+	}
+	g.pops = make(eaopt.Populations, len(st.Islands))
+	for p, isl := range st.Islands {
+		if len(isl) != g.size {
+			return fmt.Errorf("ga: checkpoint island %d has %d individuals, the run's population is %d", p, len(isl), g.size)
+		}
+		inds := make(eaopt.Individuals, len(isl))
+		for i, in := range isl {
+			if len(in.X) != g.space.Dim() {
+				return fmt.Errorf("ga: checkpoint individual %s has %d coordinates, the schema %d", in.ID, len(in.X), g.space.Dim())
+			}
+			inds[i] = eaopt.Individual{Genome: g.newGenome(append([]float64(nil), in.X...)), Fitness: in.Fitness, Evaluated: true, ID: in.ID}
+		}
+		g.pops[p] = eaopt.Population{Individuals: inds, ID: fmt.Sprintf("island%d", p)}
+	}
+	return nil
+}
+
+// Close does nothing; the GA holds no resources.
+func (g *GA) Close() error { return nil }
+
+// elitist wraps an eaopt model so that the best individuals of a
+// population survive unchanged: they keep their place (and their running
+// mean) and are measured again in the next generation.
+type elitist struct {
+	elites int
+	inner  eaopt.Model
+}
+
+// Apply breeds the population with the inner model and puts the elites
+// back in front.
+func (m elitist) Apply(pop *eaopt.Population) error {
+	pop.Individuals.SortByFitness()
+	keep := pop.Individuals[:m.elites].Clone(pop.RNG)
+	if err := m.inner.Apply(pop); err != nil {
+		return err
+	}
+	copy(pop.Individuals, keep)
+	return nil
+}
+
+// Validate checks the inner model.
+func (m elitist) Validate() error {
+	if m.elites < 0 {
+		return errors.New("elites must not be negative")
+	}
+	return m.inner.Validate()
+}
+
+// gaGenome is a point of the normalised space as an eaopt genome.
+type gaGenome struct {
+	x        []float64
+	self     string   // id of the point at the start of breeding
+	parents  []string // set when crossover or mutation changed the point
+	sigma    float64
+	geneRate float64
+	space    *Space
+}
+
+// errBatchOnly is returned if eaopt ever tries to evaluate a genome on its
+// own: the evolver measures whole generations together.
+var errBatchOnly = errors.New("ga: genomes are measured in batches by the evolver, never one at a time")
+
+// Evaluate is never used: Tell marks every individual as evaluated.
+func (g *gaGenome) Evaluate() (float64, error) { return math.Inf(1), errBatchOnly }
+
+// Mutate adds Gaussian noise to each coordinate with probability
+// geneRate (to at least one coordinate), clamped into [0,1].
+func (g *gaGenome) Mutate(rng *rand.Rand) {
+	if g.parents == nil {
+		g.parents = []string{g.self}
+	}
+	hit := false
+	for i := range g.x {
+		if rng.Float64() < g.geneRate {
+			g.x[i] += g.sigma * rng.NormFloat64()
+			hit = true
+		}
+	}
+	if !hit {
+		i := rng.Intn(len(g.x))
+		g.x[i] += g.sigma * rng.NormFloat64()
+	}
+	clamp01(g.x)
+}
+
+// Crossover blends the two points coordinate by coordinate with eaopt's
+// uniform crossover; both children record both parents.
+func (g *gaGenome) Crossover(q eaopt.Genome, rng *rand.Rand) {
+	m := q.(*gaGenome)
+	a, b := g.self, m.self
+	eaopt.CrossUniformFloat64(g.x, m.x, rng)
+	g.parents = []string{a, b}
+	m.parents = []string{b, a}
+}
+
+// Clone returns a deep copy.
+func (g *gaGenome) Clone() eaopt.Genome {
+	c := *g
+	c.x = append([]float64(nil), g.x...)
+	c.parents = append([]string(nil), g.parents...)
+	if g.parents == nil {
+		c.parents = nil
+	}
+	return &c
+}

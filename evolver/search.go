@@ -1,0 +1,592 @@
+package evolver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"crucible/engine"
+	"crucible/strategies"
+)
+
+// Batch is one generation's measurement: every candidate plays the same
+// seeds (common random numbers), seat-swapped, against the same opponents.
+type Batch struct {
+	// Generation is the generation number, from 0.
+	Generation int
+	// Seeds are the generation's match seeds, fresh each generation.
+	Seeds []uint64
+	// Candidates are the genomes to measure (distinct variants of the base).
+	Candidates []strategies.Genome
+	// IDs are the candidates' variant ids, in the same order.
+	IDs []string
+	// Champions are earlier champions of the search (variants of the base)
+	// that join the evaluator's reference opponents, most recent last.
+	Champions []strategies.Genome
+	// ChampionIDs are their variant ids.
+	ChampionIDs []string
+}
+
+// Measure is one candidate's result in a batch.
+type Measure struct {
+	// Points is the sum of pairwise results: win 1, draw 0.5, loss 0.
+	Points float64
+	// Games is the number of pairwise results.
+	Games float64
+	// Matches is the number of matches the candidate played.
+	Matches int
+	// SeedPoints and SeedGames split Points and Games by seed, in the
+	// order of Batch.Seeds.
+	SeedPoints []float64
+	SeedGames  []float64
+}
+
+// Rate is Points/Games, or 0 with no game.
+func (m Measure) Rate() float64 {
+	if m.Games == 0 {
+		return 0
+	}
+	return m.Points / m.Games
+}
+
+// Evaluator plays a batch and returns one Measure per candidate, in order.
+// Its results must depend only on the batch (not on timing or worker
+// count), and it returns ctx.Err() when cancelled.
+type Evaluator interface {
+	Evaluate(ctx context.Context, b Batch) ([]Measure, error)
+}
+
+// Noter is implemented by algorithms that have something to say about the
+// generation just asked (for example that the model was unreachable and the
+// generation was proposed by mutation). The note goes into the progress
+// line and generations.jsonl.
+type Noter interface {
+	Note() string
+}
+
+// Search runs a generational search in a run directory: it asks the
+// algorithm for points, measures them with the evaluator on each
+// generation's fresh seeds together with the hall of fame (the elites,
+// measured again every generation so that their running means rest on ever
+// more games), tells the algorithm their running means, and after every
+// generation appends a line to generations.jsonl and writes a checkpoint.
+type Search struct {
+	// Space is the normalised space of the base strategy.
+	Space Space
+	// Algorithm proposes the points.
+	Algorithm Algorithm
+	// Evaluator measures them.
+	Evaluator Evaluator
+	// Seed drives every random choice: the algorithm's and the seeds of
+	// each generation's matches.
+	Seed uint64
+	// Seeds is the number of match seeds per generation (default 8).
+	Seeds int
+	// Generations stops the search after this many generations; 0 means no
+	// limit (Budget must be set).
+	Generations int
+	// Budget stops the search by wall clock, counted over every session of
+	// a resumed run: no generation starts that would likely end after
+	// Budget less Reserve. 0 means no limit.
+	Budget time.Duration
+	// Reserve, when set, returns the time to keep back from Budget for the
+	// work that follows the search, given the measured seconds per match.
+	Reserve func(secondsPerMatch float64) time.Duration
+	// Hall is the size of the hall of fame (default 4).
+	Hall int
+	// HallOpponents is how many of the most recent earlier champions join
+	// the opponents (default 1; negative for none).
+	HallOpponents int
+	// Dir is the run directory; it must exist.
+	Dir string
+	// Resume continues from Dir's checkpoint when there is one.
+	Resume bool
+	// Meta is stored in the checkpoint as is (the caller's configuration,
+	// to check a resumed run against).
+	Meta json.RawMessage
+	// Log receives one progress line per generation; nil for none.
+	Log io.Writer
+}
+
+// Result is what a search leaves behind.
+type Result struct {
+	// Generations is the number of generations completed.
+	Generations int
+	// Matches is the number of matches played over all sessions.
+	Matches int
+	// Elapsed is the wall time over all sessions.
+	Elapsed time.Duration
+	// Hall is the hall of fame, best conservative estimate first.
+	Hall []Entry
+	// Champions are the generation champions in the order they arose.
+	Champions []Entry
+	// Base is the entry of the base strategy's defaults.
+	Base Entry
+	// Stopped says why the search ended: "generations" or "budget".
+	Stopped string
+}
+
+// GenStats is one line of generations.jsonl.
+type GenStats struct {
+	Generation int `json:"generation"`
+	// Candidates is the number of distinct variants measured, elites
+	// included; New of them were measured for the first time.
+	Candidates int `json:"candidates"`
+	New        int `json:"new"`
+	// Matches is the number of matches played in the generation and
+	// Evaluations the running total.
+	Matches     int `json:"matches"`
+	Evaluations int `json:"evaluations"`
+	// Champion is the hall of fame's best variant after the generation,
+	// with its running score rate, games and conservative estimate.
+	Champion  string  `json:"champion"`
+	Best      float64 `json:"best"`
+	BestGames float64 `json:"best_games"`
+	BestLower float64 `json:"best_lower"`
+	// Mean, Std, Min and Max describe the score rates measured in this
+	// generation over its candidates.
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	// Base is the base defaults' running score rate, when still measured.
+	Base float64 `json:"base,omitempty"`
+	// WallMS is the generation's wall time and ElapsedMS the run's so far.
+	WallMS    float64 `json:"wall_ms"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	Note      string  `json:"note,omitempty"`
+}
+
+// File names inside a run directory.
+const (
+	CheckpointFile  = "checkpoint.json"
+	GenerationsFile = "generations.jsonl"
+	HallDir         = "hall"
+	checkpointKind  = "crucible-evolve-checkpoint/1"
+)
+
+type checkpoint struct {
+	Format      string          `json:"format"`
+	Meta        json.RawMessage `json:"meta,omitempty"`
+	Algorithm   string          `json:"algorithm"`
+	Seed        uint64          `json:"seed"`
+	Generations int             `json:"generations"`
+	ElapsedMS   float64         `json:"elapsed_ms"`
+	Matches     int             `json:"matches"`
+	Hall        []string        `json:"hall"`
+	Champions   []string        `json:"champions"`
+	Archive     []Entry         `json:"archive"`
+	State       json.RawMessage `json:"state"`
+}
+
+// ReadMeta returns the Meta of the checkpoint in dir, and false when dir
+// holds no checkpoint.
+func ReadMeta(dir string) (json.RawMessage, bool, error) {
+	cp, err := readCheckpoint(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return cp.Meta, true, nil
+}
+
+func readCheckpoint(dir string) (*checkpoint, error) {
+	path := filepath.Join(dir, CheckpointFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cp checkpoint
+	if err := json.Unmarshal(data, &cp); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	if cp.Format != checkpointKind {
+		return nil, fmt.Errorf("checkpoint %s: format %q, expected %q", path, cp.Format, checkpointKind)
+	}
+	return &cp, nil
+}
+
+// GenerationSeeds returns the match seeds of generation gen of a run with
+// seed: n seeds, fresh for every generation.
+func GenerationSeeds(seed uint64, gen, n int) []uint64 {
+	base := engine.Mix(engine.Mix(seed, 0x65766f6c7665), uint64(gen))
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = engine.Mix(base, uint64(i))
+	}
+	return out
+}
+
+type searchState struct {
+	arch      *archive
+	hall      []string
+	champions []string
+	done      int
+	matches   int
+	elapsed   time.Duration
+}
+
+// Run searches until the generation limit or the budget, or until ctx is
+// cancelled (then it returns ctx.Err() and the checkpoint of the last
+// completed generation stays in Dir).
+func (s *Search) Run(ctx context.Context) (*Result, error) {
+	if s.Seeds == 0 {
+		s.Seeds = 8
+	}
+	if s.Hall == 0 {
+		s.Hall = 4
+	}
+	if s.HallOpponents == 0 {
+		s.HallOpponents = 1
+	}
+	if s.Generations <= 0 && s.Budget <= 0 {
+		return nil, errors.New("search: set a generation limit or a budget")
+	}
+	st, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	baseX := s.Space.Origin()
+	baseID := s.Space.ID(baseX)
+	start := time.Now()
+	prior := st.elapsed
+	stopped := "generations"
+	var lastWall time.Duration
+	var lastMatches int
+	for {
+		if s.Generations > 0 && st.done >= s.Generations {
+			break
+		}
+		if s.Budget > 0 && st.done > 0 {
+			reserve := time.Duration(0)
+			if s.Reserve != nil && lastMatches > 0 {
+				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
+			}
+			if prior+time.Since(start)+lastWall+reserve > s.Budget {
+				stopped = "budget"
+				break
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		gs, err := s.generation(ctx, st, baseID)
+		if err != nil {
+			return nil, err
+		}
+		lastWall, lastMatches = time.Since(t0), gs.Matches
+		st.elapsed = prior + time.Since(start)
+		gs.WallMS = ms(lastWall)
+		gs.ElapsedMS = ms(st.elapsed)
+		if err := s.record(st, gs); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Generations: st.done, Matches: st.matches, Elapsed: prior + time.Since(start), Stopped: stopped}
+	for _, id := range st.hall {
+		res.Hall = append(res.Hall, *st.arch.get(id))
+	}
+	for _, id := range st.champions {
+		res.Champions = append(res.Champions, *st.arch.get(id))
+	}
+	if e := st.arch.get(baseID); e != nil {
+		res.Base = *e
+	} else {
+		res.Base = Entry{ID: baseID, X: baseX}
+	}
+	return res, nil
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
+
+// load starts a fresh state or restores the checkpoint.
+func (s *Search) load() (*searchState, error) {
+	st := &searchState{arch: newArchive()}
+	baseX := s.Space.Origin()
+	if s.Resume {
+		cp, err := readCheckpoint(s.Dir)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			if cp.Algorithm != s.Algorithm.Name() || cp.Seed != s.Seed {
+				return nil, fmt.Errorf("checkpoint in %s is of algorithm %s with seed %d, not %s with seed %d", s.Dir, cp.Algorithm, cp.Seed, s.Algorithm.Name(), s.Seed)
+			}
+			for _, e := range cp.Archive {
+				e := e
+				st.arch.byID[e.ID] = &e
+			}
+			for _, id := range append(append([]string(nil), cp.Hall...), cp.Champions...) {
+				if st.arch.get(id) == nil {
+					return nil, fmt.Errorf("checkpoint in %s names variant %s that its archive lacks", s.Dir, id)
+				}
+			}
+			st.hall, st.champions = cp.Hall, cp.Champions
+			st.done, st.matches = cp.Generations, cp.Matches
+			st.elapsed = time.Duration(cp.ElapsedMS * float64(time.Millisecond))
+			if err := s.Algorithm.Restore(cp.Generations, cp.State); err != nil {
+				return nil, err
+			}
+			if err := truncateLines(filepath.Join(s.Dir, GenerationsFile), cp.Generations); err != nil {
+				return nil, err
+			}
+			return st, nil
+		}
+	}
+	base := st.arch.ensure(s.Space.ID(baseX), baseX, nil, 0)
+	st.hall = []string{base.ID}
+	if err := os.Remove(filepath.Join(s.Dir, GenerationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	return st, nil
+}
+
+// truncateLines keeps the first n lines of a file (the generations a
+// checkpoint covers; a killed run may have written one more).
+func truncateLines(path string, n int) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if n == 0 {
+			return nil
+		}
+		return fmt.Errorf("%s is missing but the checkpoint covers %d generations", path, n)
+	}
+	if err != nil {
+		return err
+	}
+	off := 0
+	for i := 0; i < n; i++ {
+		j := bytes.IndexByte(data[off:], '\n')
+		if j < 0 {
+			return fmt.Errorf("%s has %d complete lines but the checkpoint covers %d generations", path, i, n)
+		}
+		off += j + 1
+	}
+	if off == len(data) {
+		return nil
+	}
+	return strategies.WriteFileAtomic(path, data[:off])
+}
+
+// generation runs one generation: ask, measure, tell, update the hall.
+func (s *Search) generation(ctx context.Context, st *searchState, baseID string) (GenStats, error) {
+	gen := st.done
+	h := History{Entries: st.arch.sorted()}
+	for _, id := range st.hall {
+		h.Hall = append(h.Hall, st.arch.get(id))
+	}
+	props, err := s.Algorithm.Ask(ctx, gen, h)
+	if err != nil {
+		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
+	}
+	if len(props) == 0 {
+		return GenStats{}, fmt.Errorf("generation %d: %s proposed nothing", gen, s.Algorithm.Name())
+	}
+	gs := GenStats{Generation: gen}
+	if n, ok := s.Algorithm.(Noter); ok {
+		gs.Note = n.Note()
+	}
+
+	// The distinct variants to play: the proposals, then the hall.
+	var batch []*Entry
+	slot := map[string]int{}
+	add := func(e *Entry) int {
+		if i, ok := slot[e.ID]; ok {
+			return i
+		}
+		slot[e.ID] = len(batch)
+		batch = append(batch, e)
+		return len(batch) - 1
+	}
+	propSlot := make([]int, len(props))
+	for i, p := range props {
+		x := s.Space.Canonical(p.X)
+		id := s.Space.ID(x)
+		e := st.arch.get(id)
+		if e == nil {
+			e = st.arch.ensure(id, x, p.Parents, gen)
+			gs.New++
+		}
+		propSlot[i] = add(e)
+	}
+	for _, id := range st.hall {
+		add(st.arch.get(id))
+	}
+	b := Batch{Generation: gen, Seeds: GenerationSeeds(s.Seed, gen, s.Seeds)}
+	for _, e := range batch {
+		b.Candidates = append(b.Candidates, s.Space.Genome(e.X))
+		b.IDs = append(b.IDs, e.ID)
+	}
+	if s.HallOpponents > 0 {
+		from := max(0, len(st.champions)-s.HallOpponents)
+		for _, id := range st.champions[from:] {
+			b.Champions = append(b.Champions, s.Space.Genome(st.arch.get(id).X))
+			b.ChampionIDs = append(b.ChampionIDs, id)
+		}
+	}
+	ms, err := s.Evaluator.Evaluate(ctx, b)
+	if err != nil {
+		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
+	}
+	if len(ms) != len(batch) {
+		return GenStats{}, fmt.Errorf("generation %d: evaluator returned %d measures for %d candidates", gen, len(ms), len(batch))
+	}
+	rates := make([]float64, len(batch))
+	for i, e := range batch {
+		m := ms[i]
+		e.Points += m.Points
+		e.Games += m.Games
+		e.Evals++
+		e.Last = gen
+		rates[i] = m.Rate()
+		gs.Matches += m.Matches
+	}
+	fit := make([]float64, len(props))
+	for i := range props {
+		fit[i] = batch[propSlot[i]].Mean()
+	}
+	if err := s.Algorithm.Tell(gen, fit); err != nil {
+		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
+	}
+
+	// The hall: the best by conservative estimate of the old hall and this
+	// generation's variants.
+	pool := append([]*Entry(nil), batch...)
+	sortByLower(pool)
+	st.hall = st.hall[:0]
+	for _, e := range pool[:min(s.Hall, len(pool))] {
+		st.hall = append(st.hall, e.ID)
+	}
+	champ := st.arch.get(st.hall[0])
+	if len(st.champions) == 0 || st.champions[len(st.champions)-1] != champ.ID {
+		st.champions = append(st.champions, champ.ID)
+	}
+
+	keep := map[string]bool{baseID: true}
+	for _, e := range batch {
+		keep[e.ID] = true
+	}
+	for _, id := range st.champions {
+		keep[id] = true
+	}
+	st.arch.prune(keep, 32, 8)
+
+	st.done++
+	st.matches += gs.Matches
+	gs.Candidates = len(batch)
+	gs.Evaluations = st.matches
+	gs.Champion = champ.ID
+	gs.Best, gs.BestGames, gs.BestLower = champ.Mean(), champ.Games, champ.Lower()
+	gs.Mean, gs.Std, gs.Min, gs.Max = describe(rates)
+	if e := st.arch.get(baseID); e != nil && e.Last == gen {
+		gs.Base = e.Mean()
+	}
+	return gs, nil
+}
+
+// describe returns mean, standard deviation, min and max of xs.
+func describe(xs []float64) (mean, std, lo, hi float64) {
+	if len(xs) == 0 {
+		return
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		mean += x
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	if len(xs) > 1 {
+		std = math.Sqrt(std / float64(len(xs)-1))
+	}
+	return
+}
+
+// record appends the generation's line, writes new champions to the hall
+// directory and the checkpoint, and prints the progress line.
+func (s *Search) record(st *searchState, gs GenStats) error {
+	line, err := json.Marshal(gs)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(s.Dir, GenerationsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	w.Write(line)
+	w.WriteByte('\n')
+	werr := w.Flush()
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("writing %s: %w", GenerationsFile, err)
+	}
+	if err := s.writeHall(st); err != nil {
+		return err
+	}
+	state, err := s.Algorithm.State()
+	if err != nil {
+		return err
+	}
+	cp := checkpoint{
+		Format: checkpointKind, Meta: s.Meta, Algorithm: s.Algorithm.Name(), Seed: s.Seed,
+		Generations: st.done, ElapsedMS: ms(st.elapsed), Matches: st.matches,
+		Hall: st.hall, Champions: st.champions, Archive: st.arch.list(), State: state,
+	}
+	data, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	if err := strategies.WriteFileAtomic(filepath.Join(s.Dir, CheckpointFile), append(data, '\n')); err != nil {
+		return fmt.Errorf("writing checkpoint: %w", err)
+	}
+	if s.Log != nil {
+		limit := fmt.Sprint(s.Generations)
+		if s.Generations <= 0 {
+			limit = "?"
+		}
+		fmt.Fprintf(s.Log, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
+			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
+		if gs.Note != "" {
+			fmt.Fprintf(s.Log, "  (%s)", gs.Note)
+		}
+		fmt.Fprintln(s.Log)
+	}
+	return nil
+}
+
+// writeHall writes every champion so far as a variant file in the hall
+// directory (the files of earlier champions stay: they are the hall of
+// fame of the run).
+func (s *Search) writeHall(st *searchState) error {
+	dir := filepath.Join(s.Dir, HallDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, id := range st.champions {
+		path := filepath.Join(dir, fmt.Sprintf("%03d-%s.json", i+1, id))
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		e := st.arch.get(id)
+		v := s.Space.Variant(e.X, e.Parents...)
+		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: score rate %.3f over %.0f pairwise games", i+1, st.done-1, e.Mean(), e.Games)
+		if err := v.Save(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}

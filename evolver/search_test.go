@@ -1,0 +1,157 @@
+package evolver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func newAlgorithm(t *testing.T, name string, space Space, pop int, seed uint64) Algorithm {
+	t.Helper()
+	var a Algorithm
+	var err error
+	switch name {
+	case "ga":
+		a, err = NewGA(space, pop, seed, GAOptions{Islands: 2, MigrateEvery: 3})
+	case "cmaes":
+		a, err = NewCMAES(space, pop, seed, CMAOptions{})
+	default:
+		t.Fatalf("no algorithm %s", name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// Rule: from the base's defaults, each algorithm finds a champion whose
+// true rate on the noisy objective is clearly above the base's, and the
+// champion is measured on many games (re-evaluated, not one lucky score).
+func TestAlgorithmsImproveNoisyQuadratic(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	base := trueRate(space, space.Genome(space.Origin()))
+	for _, algo := range []string{"ga", "cmaes"} {
+		t.Run(algo, func(t *testing.T) {
+			ev := &synthetic{space: space, gamesPerSeed: 4}
+			s := &Search{
+				Space: space, Algorithm: newAlgorithm(t, algo, space, 10, 42), Evaluator: ev,
+				Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir(),
+			}
+			res, err := s.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			champ := res.Hall[0]
+			got := trueRate(space, space.Genome(champ.X))
+			t.Logf("%s: base rate %.3f, champion %s true rate %.3f (measured %.3f over %.0f games)", algo, base, champ.ID, got, champ.Mean(), champ.Games)
+			if got < base+0.3 {
+				t.Errorf("champion's true rate %.3f is not clearly above the base's %.3f", got, base)
+			}
+			if champ.Evals < 2 {
+				t.Errorf("champion was measured in %d generations, want at least 2 (elites are re-measured)", champ.Evals)
+			}
+			lines := readLines(t, filepath.Join(s.Dir, GenerationsFile))
+			if len(lines) != 30 {
+				t.Errorf("generations.jsonl has %d lines, want 30", len(lines))
+			}
+		})
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// Rule: a run cancelled in the middle of a generation and resumed from its
+// checkpoint ends exactly as the run left alone: same champion, same hall,
+// same archive, same generations.jsonl apart from wall times.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	for _, algo := range []string{"ga", "cmaes"} {
+		t.Run(algo, func(t *testing.T) {
+			const gens = 12
+			whole := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+				Seed: 7, Seeds: 4, Generations: gens, Dir: t.TempDir()}
+			want, err := whole.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			ev := &synthetic{space: space, gamesPerSeed: 3, cancelAt: 5, cancel: cancel}
+			first := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: ev,
+				Seed: 7, Seeds: 4, Generations: gens, Dir: dir}
+			if _, err := first.Run(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled run returned %v, want context.Canceled", err)
+			}
+			if cp := readCheckpointNoTime(t, dir); cp.Generations != 5 {
+				t.Fatalf("cancelled in generation 5, the checkpoint covers %d generations, want 5", cp.Generations)
+			}
+			// A killed run may leave the line of a generation it did not
+			// checkpoint; resume must drop it.
+			f, _ := os.OpenFile(filepath.Join(dir, GenerationsFile), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString(`{"generation":5,"half":`)
+			f.Close()
+
+			second := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+				Seed: 7, Seeds: 4, Generations: gens, Dir: dir, Resume: true}
+			got, err := second.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Generations != gens || got.Matches != want.Matches {
+				t.Errorf("resumed run: %d generations, %d matches; uninterrupted: %d, %d", got.Generations, got.Matches, want.Generations, want.Matches)
+			}
+			if !reflect.DeepEqual(got.Hall, want.Hall) {
+				t.Errorf("hall differs:\nresumed       %+v\nuninterrupted %+v", got.Hall, want.Hall)
+			}
+			if !reflect.DeepEqual(got.Champions, want.Champions) {
+				t.Errorf("champions differ")
+			}
+			a, b := stripTimes(t, readLines(t, filepath.Join(dir, GenerationsFile))), stripTimes(t, readLines(t, filepath.Join(whole.Dir, GenerationsFile)))
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("generations.jsonl differs:\nresumed       %v\nuninterrupted %v", a, b)
+			}
+			ca, cb := readCheckpointNoTime(t, dir), readCheckpointNoTime(t, whole.Dir)
+			if !reflect.DeepEqual(ca, cb) {
+				t.Errorf("final checkpoints differ")
+			}
+		})
+	}
+}
+
+func stripTimes(t *testing.T, lines []string) []GenStats {
+	t.Helper()
+	var out []GenStats
+	for _, l := range lines {
+		var g GenStats
+		if err := json.Unmarshal([]byte(l), &g); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		g.WallMS, g.ElapsedMS = 0, 0
+		out = append(out, g)
+	}
+	return out
+}
+
+func readCheckpointNoTime(t *testing.T, dir string) *checkpoint {
+	t.Helper()
+	cp, err := readCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.ElapsedMS = 0
+	return cp
+}
