@@ -1,0 +1,137 @@
+// Package arena plays many headless matches of one game in parallel and
+// streams their results: schedules (round robin, gauntlet, free-for-all),
+// a worker pool, the JSON-lines results file that --resume continues, and
+// the glue from results to ratings (package arena/rating).
+//
+// The arena knows games only through engine.Game and players only through
+// Entrant constructors: it never imports a game or a strategy package.
+package arena
+
+import (
+	"slices"
+
+	"crucible/arena/rating"
+	"crucible/engine"
+)
+
+// Entrant is a participant as the arena sees it.
+type Entrant struct {
+	// Name is the participant's display name, unique within the run.
+	Name string
+	// Strategy is the base strategy's name.
+	Strategy string
+	// VariantID is the variant's id, "" for a strategy at its defaults.
+	VariantID string
+	// Params are the parameter values, recorded in replays.
+	Params map[string]float64
+	// New builds a fresh player for one match. seed is the seat's own
+	// seed, engine.SeatSeed(match seed, seat), and seat its index in the
+	// match. It is called from many goroutines at once and must not share
+	// mutable state between the players it returns.
+	New func(seed uint64, seat int) (engine.Player, error)
+}
+
+// Ref returns the entrant's identity as recorded in results.
+func (e Entrant) Ref() PlayerRef {
+	return PlayerRef{Name: e.Name, Strategy: e.Strategy, VariantID: e.VariantID}
+}
+
+// Names returns the entrants' names in order.
+func Names(entrants []Entrant) []string {
+	out := make([]string, len(entrants))
+	for i, e := range entrants {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// PlayerRef identifies one seat's participant in a Record.
+type PlayerRef struct {
+	Name      string `json:"name"`
+	Strategy  string `json:"strategy"`
+	VariantID string `json:"variant,omitempty"`
+}
+
+// Record is one finished match: one JSON line of the results file. Every
+// field but DurationMS depends only on the job, the entrants and the game,
+// so the same schedule gives the same lines at any worker count.
+type Record struct {
+	// Job is the job's id within its schedule (see Job.ID).
+	Job string `json:"job"`
+	// Game is the game's name.
+	Game string `json:"game"`
+	// Round is the rating period the match belongs to.
+	Round int `json:"round"`
+	// Seed is the match seed.
+	Seed uint64 `json:"seed"`
+	// Players are the participants in seat order.
+	Players []PlayerRef `json:"players"`
+	// Scores, Ranks, Turns, Reason and Crashed are the engine's Result
+	// (ranks: 1 is best, ties share a place). Empty when Error is set.
+	Scores  []float64 `json:"scores"`
+	Ranks   []int     `json:"ranks"`
+	Turns   int       `json:"turns"`
+	Reason  string    `json:"reason"`
+	Crashed []bool    `json:"crashed,omitempty"`
+	// Error is set when the match failed; it names the failing player's
+	// strategy and the seed. A failed match does not count in ratings.
+	Error string `json:"error,omitempty"`
+	// DurationMS is the wall-clock time of Game.Play in milliseconds, the
+	// only field that varies between runs.
+	DurationMS float64 `json:"duration_ms"`
+}
+
+// Outcomes returns the pairwise outcomes of the match's ranking (see
+// rating.Pairwise); a failed match has none.
+func (r Record) Outcomes() []rating.Outcome {
+	if r.Error != "" {
+		return nil
+	}
+	names := make([]string, len(r.Players))
+	for i, p := range r.Players {
+		names[i] = p.Name
+	}
+	return rating.Pairwise(names, r.Ranks)
+}
+
+// Periods groups the outcomes of records into rating periods, one per
+// round, in increasing round order. Rounds without a finished match give
+// no period.
+func Periods(recs []Record) [][]rating.Outcome {
+	byRound := map[int][]rating.Outcome{}
+	var rounds []int
+	for _, r := range recs {
+		o := r.Outcomes()
+		if len(o) == 0 {
+			continue
+		}
+		if _, ok := byRound[r.Round]; !ok {
+			rounds = append(rounds, r.Round)
+		}
+		byRound[r.Round] = append(byRound[r.Round], o...)
+	}
+	slices.Sort(rounds)
+	out := make([][]rating.Outcome, len(rounds))
+	for i, r := range rounds {
+		out[i] = byRound[r]
+	}
+	return out
+}
+
+// Tournament rates records as a tournament of the named players: each
+// starts at prior[name] or, when missing, at g.Initial; each round is one
+// rating period, in which idle players' deviations grow. It returns the
+// leaderboard with its pairwise statistics. The order of records does not
+// matter.
+func Tournament(g *rating.Glicko2, names []string, prior map[string]rating.Rating, recs []Record) rating.Summary {
+	start := g.Initials(names)
+	for n, r := range prior {
+		start[n] = r
+	}
+	periods := Periods(recs)
+	var all []rating.Outcome
+	for _, p := range periods {
+		all = append(all, p...)
+	}
+	return rating.Summarize(g.RatePeriods(start, periods), all)
+}

@@ -1,0 +1,231 @@
+package arena
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Results is the content of a results file.
+type Results struct {
+	// Records are the file's complete, valid lines in file order.
+	Records []Record
+	// Size is the length in bytes of the part of the file they occupy; a
+	// half-written last line lies beyond it.
+	Size int64
+	// Warnings describe what was skipped (a half-written last line).
+	Warnings []string
+}
+
+// ParseResults decodes a results file: one JSON Record per line, blank
+// lines ignored. name is used in messages. A last line that has no newline
+// and does not decode is what a killed run leaves behind: it is skipped
+// with a warning. Any other line that does not decode, or a record that is
+// inconsistent, is an error naming the line number.
+func ParseResults(data []byte, name string) (Results, error) {
+	var res Results
+	line := 0
+	for off := 0; off < len(data); {
+		line++
+		end := bytes.IndexByte(data[off:], '\n')
+		complete := end >= 0
+		if !complete {
+			end = len(data) - off
+		}
+		text := data[off : off+end]
+		next := off + end
+		if complete {
+			next++
+		}
+		if len(bytes.TrimSpace(text)) == 0 {
+			off = next
+			res.Size = int64(next)
+			continue
+		}
+		rec, err := decodeRecord(text)
+		if err != nil {
+			if !complete {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: skipping a half-written last line (%d bytes) left by an interrupted run", name, line, len(text)))
+				break
+			}
+			return Results{}, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		res.Records = append(res.Records, rec)
+		off = next
+		res.Size = int64(next)
+	}
+	return res, nil
+}
+
+// decodeRecord decodes and checks one line.
+func decodeRecord(text []byte) (Record, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	var r Record
+	if err := dec.Decode(&r); err != nil {
+		return Record{}, fmt.Errorf("not a result record: %w", err)
+	}
+	if dec.More() {
+		return Record{}, errors.New("not a result record: more than one JSON value on the line")
+	}
+	if r.Job == "" {
+		return Record{}, errors.New("result record has no job id")
+	}
+	if len(r.Players) == 0 {
+		return Record{}, fmt.Errorf("result record of job %s has no players", r.Job)
+	}
+	for i, p := range r.Players {
+		if p.Name == "" {
+			return Record{}, fmt.Errorf("result record of job %s: player %d has no name", r.Job, i)
+		}
+	}
+	if r.Error == "" {
+		n := len(r.Players)
+		if len(r.Scores) != n || len(r.Ranks) != n || (r.Crashed != nil && len(r.Crashed) != n) {
+			return Record{}, fmt.Errorf("result record of job %s has %d players but %d scores, %d ranks and %d crash flags",
+				r.Job, n, len(r.Scores), len(r.Ranks), len(r.Crashed))
+		}
+		for i, k := range r.Ranks {
+			if k < 1 || k > n {
+				return Record{}, fmt.Errorf("result record of job %s: rank %d of seat %d is outside [1, %d]", r.Job, k, i, n)
+			}
+		}
+	}
+	return r, nil
+}
+
+// LoadResults reads and parses a results file.
+func LoadResults(path string) (Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Results{}, fmt.Errorf("reading results: %w", err)
+	}
+	return ParseResults(data, path)
+}
+
+// ErrResultsExist is returned by OpenResults when the file already holds
+// results and resuming was not asked for.
+var ErrResultsExist = errors.New("results file exists and is not empty")
+
+// ResultsWriter appends records to a results file, one line per Write, each
+// line handed to the operating system as soon as it is written.
+type ResultsWriter struct {
+	f    *os.File
+	path string
+	n    int
+}
+
+// OpenResults opens path for appending records. A missing or empty file is
+// started afresh. A non-empty file is an error wrapping ErrResultsExist
+// unless resume is set: then its records are read and returned, a
+// half-written last line is cut off (with a warning in Results), and new
+// records go after the valid ones.
+func OpenResults(path string, resume bool) (*ResultsWriter, Results, error) {
+	var prev Results
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, Results{}, fmt.Errorf("results file: %w", err)
+	case info.IsDir():
+		return nil, Results{}, fmt.Errorf("results file %s is a directory", path)
+	case info.Size() > 0 && !resume:
+		return nil, Results{}, fmt.Errorf("%s (%d bytes): %w", path, info.Size(), ErrResultsExist)
+	case info.Size() > 0:
+		if prev, err = LoadResults(path); err != nil {
+			return nil, Results{}, err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, Results{}, fmt.Errorf("results file: %w", err)
+	}
+	if err := f.Truncate(prev.Size); err != nil {
+		f.Close()
+		return nil, Results{}, fmt.Errorf("cutting the half-written line of %s: %w", path, err)
+	}
+	if _, err := f.Seek(prev.Size, io.SeekStart); err != nil {
+		f.Close()
+		return nil, Results{}, err
+	}
+	w := &ResultsWriter{f: f, path: path}
+	if prev.Size > 0 {
+		// A last line written by hand may lack its newline.
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, prev.Size-1); err != nil {
+			f.Close()
+			return nil, Results{}, err
+		}
+		if last[0] != '\n' {
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				f.Close()
+				return nil, Results{}, err
+			}
+		}
+	}
+	return w, prev, nil
+}
+
+// Write appends one record as a JSON line.
+func (w *ResultsWriter) Write(r Record) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encoding the result of job %s: %w", r.Job, err)
+	}
+	if _, err := w.f.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("writing %s: %w", w.path, err)
+	}
+	w.n++
+	return nil
+}
+
+// Written is the number of records written since the file was opened.
+func (w *ResultsWriter) Written() int { return w.n }
+
+// Close closes the file.
+func (w *ResultsWriter) Close() error { return w.f.Close() }
+
+// Remaining returns the jobs that have no record in done, checking that
+// every record of done belongs to the schedule: a job id that is not in
+// jobs, a different seed or different players mean the file was made by
+// another schedule, and a job recorded twice means it was edited; both are
+// errors.
+func Remaining(jobs []Job, entrants []Entrant, done []Record) ([]Job, error) {
+	byID := make(map[string]int, len(jobs))
+	for i, j := range jobs {
+		byID[j.ID] = i
+	}
+	seen := make(map[string]bool, len(done))
+	for _, r := range done {
+		i, ok := byID[r.Job]
+		if !ok {
+			return nil, fmt.Errorf("recorded job %s is not in this schedule (the results come from other players, seeds or schedule)", r.Job)
+		}
+		if seen[r.Job] {
+			return nil, fmt.Errorf("job %s is recorded twice", r.Job)
+		}
+		seen[r.Job] = true
+		j := jobs[i]
+		if r.Seed != j.Seed {
+			return nil, fmt.Errorf("recorded job %s has seed %d but this schedule gives it seed %d (was --seed different?)", r.Job, r.Seed, j.Seed)
+		}
+		if len(r.Players) != len(j.Seats) {
+			return nil, fmt.Errorf("recorded job %s has %d players but this schedule gives it %d", r.Job, len(r.Players), len(j.Seats))
+		}
+		for s, ei := range j.Seats {
+			if r.Players[s].Name != entrants[ei].Name {
+				return nil, fmt.Errorf("recorded job %s has %s in seat %d but this schedule seats %s there (were the players different?)", r.Job, r.Players[s].Name, s, entrants[ei].Name)
+			}
+		}
+	}
+	var out []Job
+	for _, j := range jobs {
+		if !seen[j.ID] {
+			out = append(out, j)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,301 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"crucible/engine"
+)
+
+// Options tune Run.
+type Options struct {
+	// Workers is the number of matches played at once; 0 means
+	// runtime.NumCPU().
+	Workers int
+	// Config is the game configuration passed in MatchSpec.Config; nil
+	// means the game's defaults.
+	Config any
+	// ReplayDir, when set, receives each successful match's replay or log
+	// as <job id>.json. The directory must exist.
+	ReplayDir string
+	// Progress, when set, is called after every emitted record with the
+	// number of records emitted so far and the number of jobs.
+	Progress func(done, total int)
+}
+
+// batchWindow is how long a worker gathers finished records before it
+// hands them to the emitter. Fast games (microseconds a match) then cost
+// one hand-over per window instead of one per match; a match slower than
+// the window is handed over as soon as it ends.
+const batchWindow = time.Millisecond
+
+// maxBatch caps the records a worker holds back.
+const maxBatch = 256
+
+// Run plays jobs on a pool of workers and calls emit for every finished
+// match, from one goroutine (the caller's), in completion order. A player
+// that panics or fails ends its match as a Record with Error set and the
+// run goes on. Run returns when every job is done, when emit returns an
+// error (that error), or when ctx is cancelled (ctx.Err()): matches already
+// finished are emitted, matches in flight are dropped.
+func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt Options, emit func(Record) error) error {
+	if err := Validate(g, entrants, jobs); err != nil {
+		return err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, len(jobs))
+	if workers == 0 {
+		return ctx.Err()
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	p := &pool{g: g, entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx}
+	p.refs = make([]PlayerRef, len(entrants))
+	for i, e := range entrants {
+		p.refs[i] = e.Ref()
+	}
+	out := make(chan []Record, workers)
+	errc := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.work(out); err != nil {
+				errc <- err
+				cancel()
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+
+	done := 0
+	var emitErr error
+	for batch := range out {
+		for _, rec := range batch {
+			if emitErr != nil {
+				break
+			}
+			if err := emit(rec); err != nil {
+				emitErr = err
+				cancel()
+				break
+			}
+			done++
+			if opt.Progress != nil {
+				opt.Progress(done, len(jobs))
+			}
+		}
+	}
+	close(errc)
+	if emitErr != nil {
+		return emitErr
+	}
+	if err := <-errc; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// Validate checks that every job seats known entrants, in a number of seats
+// the game allows, that job ids are unique and that entrants have unique
+// names and a constructor.
+func Validate(g engine.Game, entrants []Entrant, jobs []Job) error {
+	names := make(map[string]bool, len(entrants))
+	for i, e := range entrants {
+		if e.Name == "" || e.New == nil {
+			return fmt.Errorf("entrant %d (%q) has no name or no constructor", i, e.Name)
+		}
+		if names[e.Name] {
+			return fmt.Errorf("entrant name %q appears twice", e.Name)
+		}
+		names[e.Name] = true
+	}
+	lo, hi := g.SeatRange()
+	ids := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		if len(j.Seats) < lo || len(j.Seats) > hi {
+			return fmt.Errorf("job %s has %d seats; %s allows [%d, %d]", j.ID, len(j.Seats), g.Name(), lo, hi)
+		}
+		for _, s := range j.Seats {
+			if s < 0 || s >= len(entrants) {
+				return fmt.Errorf("job %s seats entrant %d, outside [0, %d]", j.ID, s, len(entrants)-1)
+			}
+		}
+		if ids[j.ID] {
+			return fmt.Errorf("job id %q appears twice in the schedule", j.ID)
+		}
+		ids[j.ID] = true
+	}
+	return nil
+}
+
+// pool is the read-only state the workers share.
+type pool struct {
+	g        engine.Game
+	entrants []Entrant
+	refs     []PlayerRef
+	jobs     []Job
+	opt      Options
+	ctx      context.Context
+	next     atomic.Int64
+}
+
+// work claims jobs until none is left or the run is cancelled, handing
+// finished records to out in batches (see batchWindow). It returns an
+// error only for a failure of the arena itself (writing a replay).
+func (p *pool) work(out chan<- []Record) error {
+	var batch []Record
+	since := time.Now()
+	flush := func() {
+		if len(batch) > 0 {
+			out <- batch
+			batch = nil
+		}
+	}
+	defer flush()
+	for {
+		i := int(p.next.Add(1) - 1)
+		if i >= len(p.jobs) || p.ctx.Err() != nil {
+			return nil
+		}
+		rec, ok, err := p.play(p.jobs[i])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if batch == nil {
+			since = time.Now()
+		}
+		batch = append(batch, rec)
+		if len(batch) >= maxBatch || time.Since(since) >= batchWindow {
+			flush()
+		}
+	}
+}
+
+// play runs one job. ok is false when the match was cut short by
+// cancellation (the record is dropped); err reports a failure to keep the
+// replay.
+func (p *pool) play(job Job) (rec Record, ok bool, err error) {
+	rec = Record{
+		Job:     job.ID,
+		Game:    p.g.Name(),
+		Round:   job.Round,
+		Seed:    job.Seed,
+		Players: make([]PlayerRef, len(job.Seats)),
+	}
+	seats := make([]engine.Seat, len(job.Seats))
+	for s, ei := range job.Seats {
+		e := &p.entrants[ei]
+		rec.Players[s] = p.refs[ei]
+		pl, err := newPlayer(e, engine.SeatSeed(job.Seed, s), s)
+		if err != nil {
+			rec.Error = fmt.Sprintf("seed %d: building player %s (strategy %s) for seat %d: %v", job.Seed, e.Name, e.Strategy, s, err)
+			return rec, true, nil
+		}
+		seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: pl}
+	}
+	spec := engine.MatchSpec{Seed: job.Seed, MatchID: job.ID, Config: p.opt.Config, Seats: seats}
+	var replay *bytes.Buffer
+	if p.opt.ReplayDir != "" {
+		replay = new(bytes.Buffer)
+		spec.Replay = replay
+	}
+	start := time.Now()
+	res, perr := safePlay(p.ctx, p.g, spec)
+	rec.DurationMS = float64(time.Since(start).Nanoseconds()) / 1e6
+	if perr != nil {
+		if ctxErr := p.ctx.Err(); ctxErr != nil && errors.Is(perr, ctxErr) {
+			return rec, false, nil
+		}
+		rec.Error = describe(perr, job, p.entrants)
+		return rec, true, nil
+	}
+	if len(res.Scores) != len(seats) || len(res.Ranks) != len(seats) || (res.Crashed != nil && len(res.Crashed) != len(seats)) {
+		rec.Error = fmt.Sprintf("seed %d: %s returned %d scores, %d ranks and %d crash flags for %d seats",
+			job.Seed, p.g.Name(), len(res.Scores), len(res.Ranks), len(res.Crashed), len(seats))
+		return rec, true, nil
+	}
+	rec.Scores, rec.Ranks, rec.Turns, rec.Reason = res.Scores, res.Ranks, res.Turns, res.Reason
+	if res.Crashed != nil {
+		rec.Crashed = res.Crashed
+	}
+	if replay != nil {
+		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
+		if err := writeAtomic(path, replay.Bytes()); err != nil {
+			return rec, false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
+		}
+	}
+	return rec, true, nil
+}
+
+// describe turns a match error into the record's message, naming the
+// failing player's strategy and the seed.
+func describe(err error, job Job, entrants []Entrant) string {
+	var pe *engine.PlayerError
+	if errors.As(err, &pe) && pe.Seat >= 0 && pe.Seat < len(job.Seats) {
+		e := entrants[job.Seats[pe.Seat]]
+		return fmt.Sprintf("seed %d: player %s (strategy %s) in seat %d failed: %v", job.Seed, e.Name, e.Strategy, pe.Seat, pe.Err)
+	}
+	return fmt.Sprintf("seed %d: %v", job.Seed, err)
+}
+
+// newPlayer calls the entrant's constructor, turning a panic into an error.
+func newPlayer(e *Entrant, seed uint64, seat int) (p engine.Player, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", engine.ErrPanic, r)
+		}
+	}()
+	return e.New(seed, seat)
+}
+
+// safePlay calls Game.Play, turning a panic that escapes the game into an
+// error (games recover their players' panics themselves; this guards the
+// run against a bug in the rules).
+func safePlay(ctx context.Context, g engine.Game, spec engine.MatchSpec) (res engine.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panicked: %v", g.Name(), r)
+		}
+	}()
+	return g.Play(ctx, spec)
+}
+
+// writeAtomic writes data beside path and renames it into place, so a
+// killed run never leaves half a replay.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
