@@ -1,18 +1,177 @@
 package main
 
 import (
-	"errors"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/cobra"
+
+	"crucible/engine"
+	"crucible/engine/acb"
+	"crucible/strategies"
 )
 
-// newMatchACBCmd is a placeholder until its issue lands.
+// acbBuiltins are the engine's own trivial players, accepted as player
+// names when the registry has no acb strategy of that name.
+var acbBuiltins = []string{"idle", "random"}
+
+// matchACBOptions are the flags of `crucible match acb`.
+type matchACBOptions struct {
+	players    string
+	seed       uint64
+	configPath string
+	mapPath    string
+	replayPath string
+}
+
 func newMatchACBCmd() *cobra.Command {
-	return &cobra.Command{
+	var o matchACBOptions
+	cmd := &cobra.Command{
 		Use:   "acb",
-		Short: "Play one AI Code Battle match (issue 3)",
+		Short: "Play one AI Code Battle match and print the result",
+		Long: `Play one AI Code Battle match headless and print the winner, the reason the
+match ended, the number of turns and each player's score, energy, living units
+and cores.
+
+Players are acb strategy names (see 'crucible strategies --game acb') with
+their default parameters; the engine's built-in players 'idle' (never moves)
+and 'random' (random valid moves) are accepted too. 2, 3, 4 or 6 players play
+on a map generated from the seed (rows and cols may be adjusted so that every
+seat is equivalent, e.g. 39x39 for 3 or 6 players); --map plays a JSON map
+file instead (any player count its cores allow).
+
+  crucible match acb --players random,idle --seed 42
+  crucible match acb --players gatherer,rusher,random --seed 7 --replay m.json
+  crucible match acb --players random,random --config cfg.json --map arena.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("acb is not built yet")
+			return runMatchACB(cmd.Context(), cmd.OutOrStdout(), o)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.players, "players", "", "comma-separated player names in seat order, 2..6 of them (required)")
+	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
+	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
+	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
+	f.StringVar(&o.replayPath, "replay", "", "write the match's replay (crucible-acb-replay/1 JSON) to this file")
+	_ = cmd.MarkFlagRequired("players")
+	return cmd
+}
+
+// acbPlayers resolves player names to seats: registry strategies first,
+// then the engine's built-ins.
+func acbPlayers(reg *strategies.Registry, names []string, seed uint64) ([]engine.Seat, error) {
+	known := reg.Names("acb")
+	for _, b := range acbBuiltins {
+		if !slices.Contains(known, b) {
+			known = append(known, b)
+		}
+	}
+	slices.Sort(known)
+	seats := make([]engine.Seat, len(names))
+	for i, name := range names {
+		name = strings.TrimSpace(name)
+		seatSeed := engine.SeatSeed(seed, i)
+		if slices.Contains(reg.Names("acb"), name) {
+			s, err := reg.Lookup("acb", name)
+			if err != nil {
+				return nil, err
+			}
+			g := s.Schema.Defaults()
+			seats[i] = engine.Seat{Name: name, Strategy: name, Params: s.Schema.Map(g), Player: s.New(g, seatSeed, i)}
+			continue
+		}
+		switch name {
+		case "idle":
+			seats[i] = engine.Seat{Name: name, Strategy: name, Player: acb.Idle{}}
+		case "random":
+			seats[i] = engine.Seat{Name: name, Strategy: name, Player: acb.NewRandom(seatSeed)}
+		default:
+			return nil, fmt.Errorf("unknown acb player %q (known: %s)", name, strings.Join(known, ", "))
+		}
+	}
+	return seats, nil
+}
+
+func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	names := strings.Split(o.players, ",")
+	if o.players == "" || len(names) < 2 || len(names) > 6 {
+		return fmt.Errorf("--players needs 2..6 comma-separated names, got %d (%q)", len(names), o.players)
+	}
+	cfg := acb.DefaultConfig()
+	if o.configPath != "" {
+		data, err := os.ReadFile(o.configPath)
+		if err != nil {
+			return err
+		}
+		if cfg, err = acb.ParseConfig(data); err != nil {
+			return fmt.Errorf("%s: %w", o.configPath, err)
+		}
+	}
+	var mp *acb.Map
+	if o.mapPath != "" {
+		var err error
+		if mp, err = acb.LoadMap(o.mapPath); err != nil {
+			return err
+		}
+		if mp.Players() != len(names) {
+			return fmt.Errorf("%s has cores for %d players but --players names %d", o.mapPath, mp.Players(), len(names))
+		}
+	} else if len(names) == 5 {
+		return fmt.Errorf("5 players need a --map with five owners: generated maps exist for 2, 3, 4 or 6 players")
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	seats, err := acbPlayers(reg, names, o.seed)
+	if err != nil {
+		return err
+	}
+	var replay bytes.Buffer
+	spec := engine.MatchSpec{Seed: o.seed, Config: acb.MatchConfig{Config: cfg, Map: mp}, Seats: seats}
+	if o.replayPath != "" {
+		spec.Replay = &replay
+	}
+	res, err := acb.Game{}.Play(ctx, spec)
+	if err != nil {
+		return err
+	}
+	if o.replayPath != "" {
+		if err := strategies.WriteFileAtomic(o.replayPath, replay.Bytes()); err != nil {
+			return fmt.Errorf("writing the replay: %w", err)
+		}
+	}
+	det := res.Detail.(acb.Detail)
+	winner := "none (draw)"
+	if det.Winner >= 0 {
+		winner = fmt.Sprintf("seat %d (%s)", det.Winner, seats[det.Winner].Name)
+	}
+	fmt.Fprintf(out, "acb match, seed %d, %d players\n", o.seed, len(seats))
+	fmt.Fprintf(out, "winner: %s   reason: %s   turns: %d\n", winner, res.Reason, res.Turns)
+	tw := tablewriter.NewWriter(out)
+	tw.Header("seat", "player", "rank", "score", "energy", "units", "cores", "crashed")
+	for i, st := range det.Players {
+		if err := tw.Append(strconv.Itoa(i), seats[i].Name, strconv.Itoa(res.Ranks[i]), strconv.Itoa(st.Score),
+			strconv.Itoa(st.Energy), strconv.Itoa(st.Units), strconv.Itoa(st.Cores), strconv.FormatBool(st.Crashed)); err != nil {
+			return err
+		}
+	}
+	if err := tw.Render(); err != nil {
+		return err
+	}
+	if o.replayPath != "" {
+		fmt.Fprintf(out, "replay written to %s\n", o.replayPath)
+	}
+	return nil
 }

@@ -1,0 +1,168 @@
+package acb
+
+import (
+	"crucible/engine"
+)
+
+// Turn is the number of turns played so far (the turn the state sent to
+// bots carries).
+func (m *Match) Turn() int { return m.turn }
+
+// Done reports whether the match is over.
+func (m *Match) Done() bool { return m.done }
+
+// Err is the error that aborted the match, if any.
+func (m *Match) Err() error { return m.err }
+
+// Config is the match's effective configuration (rows and cols are the
+// map's).
+func (m *Match) Config() Config { return m.cfg }
+
+// Map is the match's terrain (do not modify it).
+func (m *Match) Map() *Map { return m.mp }
+
+// MatchID is the match's identifier.
+func (m *Match) MatchID() string { return m.matchID }
+
+// Players is the number of seats.
+func (m *Match) Players() int { return m.np }
+
+// Units returns the living units sorted by id.
+func (m *Match) Units() []UnitInfo {
+	out := make([]UnitInfo, len(m.units))
+	for i, u := range m.units {
+		out[i] = UnitInfo{ID: int(u.id), Owner: int(u.owner), Pos: Pos{Row: int(u.row), Col: int(u.col)}}
+	}
+	return out
+}
+
+// UnitCount returns the number of living units of player p.
+func (m *Match) UnitCount(p int) int {
+	n := 0
+	for i := range m.units {
+		if int(m.units[i].owner) == p {
+			n++
+		}
+	}
+	return n
+}
+
+// Cores returns every core sorted by id.
+func (m *Match) Cores() []CoreInfo {
+	out := make([]CoreInfo, len(m.cores))
+	for i, c := range m.cores {
+		out[i] = CoreInfo{ID: c.id, Owner: c.owner, Pos: Pos{Row: c.row, Col: c.col}, Active: c.active, LastSpawn: c.lastSpawn}
+	}
+	return out
+}
+
+// Score returns player p's score.
+func (m *Match) Score(p int) int { return m.players[p].score }
+
+// Energy returns player p's energy.
+func (m *Match) Energy(p int) int { return m.players[p].energy }
+
+// Eliminated reports whether player p has lost all its cores.
+func (m *Match) Eliminated(p int) bool { return m.players[p].eliminated }
+
+// Inactive reports whether remote player p was marked inactive.
+func (m *Match) Inactive(p int) bool { return m.players[p].inactive }
+
+// EnergyFull returns the full energy tiles sorted by (row, col).
+func (m *Match) EnergyFull() []Pos {
+	var out []Pos
+	for ei, t := range m.energyTiles {
+		if m.energyFull[ei] {
+			out = append(out, Pos{Row: int(t) / m.cols, Col: int(t) % m.cols})
+		}
+	}
+	return out
+}
+
+// Events returns the events of the last turn played, in phase order. The
+// slice is reused by the next Step.
+func (m *Match) Events() []Event { return m.events }
+
+// ZoneRadiusNow is the safe radius the storm applied in the last turn, 0
+// when the zone is off or has not started.
+func (m *Match) ZoneRadiusNow() int { return m.zoneR }
+
+// Visible reports whether player p sees tile pos in the current state.
+func (m *Match) Visible(p int, pos Pos) bool {
+	return m.visible(m.computeVision(p), wrap(pos.Row, m.rows), wrap(pos.Col, m.cols))
+}
+
+// VisibleTiles returns the tiles player p sees in the current state, sorted
+// by (row, col).
+func (m *Match) VisibleTiles(p int) []Pos {
+	vis := m.computeVision(p)
+	var out []Pos
+	for r := 0; r < m.rows; r++ {
+		for c := 0; c < m.cols; c++ {
+			if m.visible(vis, r, c) {
+				out = append(out, Pos{Row: r, Col: c})
+			}
+		}
+	}
+	return out
+}
+
+// View returns the fog-filtered view player p would receive now (the
+// same value a Controller gets; it is reused by later calls).
+func (m *Match) View(p int) *View { return m.buildView(p) }
+
+// Stats returns player p's figures so far (final ones once the match is
+// over).
+func (m *Match) Stats(p int) PlayerStats {
+	st := m.players[p].stats
+	if !m.done {
+		st.Score, st.Energy, st.Units = m.players[p].score, m.players[p].energy, m.UnitCount(p)
+		st.Cores = 0
+		for _, ci := range m.players[p].cores {
+			if m.cores[ci].active {
+				st.Cores++
+			}
+		}
+	}
+	return st
+}
+
+// Winner is the winning seat once the match is over, -1 for a draw or
+// while it is running.
+func (m *Match) Winner() int { return m.winner }
+
+// Reason says why the match ended: ReasonElimination, ReasonAnnihilation
+// or ReasonTurns; empty while it is running.
+func (m *Match) Reason() string { return m.reason }
+
+// Result is the match's outcome in the engine's terms: per-seat scores,
+// ranks (survival, then score, energy, living units; a draw shares first
+// place), turns, reason, crashed seats, and a Detail with the per-player
+// statistics.
+func (m *Match) Result() engine.Result {
+	res := engine.Result{Turns: m.turn, Reason: m.reason, Ranks: append([]int(nil), m.ranks...)}
+	det := Detail{Winner: m.winner}
+	crashed := false
+	for p := range m.players {
+		st := m.Stats(p)
+		res.Scores = append(res.Scores, float64(st.Score))
+		det.Players = append(det.Players, st)
+		crashed = crashed || st.Crashed
+	}
+	if crashed {
+		for p := range m.players {
+			res.Crashed = append(res.Crashed, m.players[p].stats.Crashed)
+		}
+	}
+	res.Detail = det
+	return res
+}
+
+// Replay returns the recorded replay document once the match is over; nil
+// when the match was built without Record or is still running.
+func (m *Match) Replay() []byte {
+	if m.rec == nil || !m.done || m.err != nil {
+		return nil
+	}
+	return m.rec.buf
+}
