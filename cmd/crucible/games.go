@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"crucible/engine"
+	acbengine "crucible/engine/acb"
 	"crucible/engine/kindling"
 	"crucible/strategies"
 	acbstrat "crucible/strategies/acb"
@@ -21,6 +22,8 @@ func newRegistry() (*strategies.Registry, error) {
 // lookupGame returns the rules of the named game.
 func lookupGame(name string) (engine.Game, error) {
 	switch name {
+	case "acb":
+		return acbengine.Game{}, nil
 	case "kindling":
 		return kindling.Game{}, nil
 	}
