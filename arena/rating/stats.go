@@ -237,15 +237,18 @@ func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
 	return Summary{Standings: st, Pairs: m.Pairs(), Matrix: m}
 }
 
-// finiteElo is EloDiff with p kept half a game (of n) inside (0, 1); with
-// no game it is 0.
+// finiteElo is EloDiff, except that a rate of exactly 0 or 1 is taken
+// half a game (of n) from the edge; with no game it is 0.
 func finiteElo(p float64, n int) float64 {
 	if n == 0 {
 		return 0
 	}
 	edge := 0.5 / float64(n)
-	if n == 1 {
-		edge = 0.25
+	switch {
+	case p <= 0:
+		p = edge
+	case p >= 1:
+		p = 1 - edge
 	}
-	return EloDiff(math.Min(1-edge, math.Max(edge, p)))
+	return EloDiff(p)
 }

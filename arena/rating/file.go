@@ -1,0 +1,58 @@
+package rating
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// ParseRatings decodes a ratings file: a JSON object from player name to
+// {"rating", "rd", "volatility"}. name is used in errors. Every entry must
+// give all three fields with a finite rating and a positive deviation and
+// volatility; unknown fields are errors.
+func ParseRatings(data []byte, name string) (map[string]Rating, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("ratings %s: %w", name, err)
+	}
+	if raw == nil {
+		return nil, fmt.Errorf("ratings %s: want an object from player name to rating, got null", name)
+	}
+	out := make(map[string]Rating, len(raw))
+	for player, msg := range raw {
+		var r struct {
+			Rating, RD, Volatility *float64
+		}
+		dec := json.NewDecoder(bytes.NewReader(msg))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("ratings %s: player %q: %w", name, player, err)
+		}
+		if r.Rating == nil || r.RD == nil || r.Volatility == nil {
+			return nil, fmt.Errorf("ratings %s: player %q needs rating, rd and volatility", name, player)
+		}
+		switch {
+		case player == "":
+			return nil, fmt.Errorf("ratings %s: a player has an empty name", name)
+		case math.IsNaN(*r.Rating) || math.IsInf(*r.Rating, 0):
+			return nil, fmt.Errorf("ratings %s: player %q: rating %v is not a finite number", name, player, *r.Rating)
+		case !(*r.RD > 0) || *r.RD > 10000:
+			return nil, fmt.Errorf("ratings %s: player %q: rd %v is outside (0, 10000]", name, player, *r.RD)
+		case !(*r.Volatility > 0) || *r.Volatility > 10:
+			return nil, fmt.Errorf("ratings %s: player %q: volatility %v is outside (0, 10]", name, player, *r.Volatility)
+		}
+		out[player] = Rating{Rating: *r.Rating, RD: *r.RD, Volatility: *r.Volatility}
+	}
+	return out, nil
+}
+
+// MarshalRatings encodes ratings as an indented JSON object with names in
+// sorted order, the format ParseRatings reads.
+func MarshalRatings(m map[string]Rating) ([]byte, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
