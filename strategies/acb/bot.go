@@ -1,0 +1,428 @@
+package acb
+
+import (
+	"math/rand/v2"
+
+	acbe "crucible/engine/acb"
+)
+
+// bot is the machinery every strategy shares: the grid, the map memory,
+// per-turn lists of units and cores, lazily built combat counts and
+// distance fields, and the move resolver. A strategy calls begin with the
+// view, sets each unit's wishes (usually through rank), and calls finish.
+//
+// Everything is allocated when the first view arrives (the grid size comes
+// from View.Config) and reused every turn after.
+type bot struct {
+	cfg  acbe.Config
+	g    *grid
+	mem  *memory
+	thr  *threat
+	res  *resolver
+	fc   *fieldCache
+	rng  *rand.Rand
+	me   int
+	turn int
+	v    *acbe.View
+
+	own        []int32 // own unit tiles, in view order
+	enemy      []int32 // enemy unit tiles
+	enemyOwner []int32
+	ownCores   []int32 // own active cores
+	ownCoresAt []int32 // every own core ever known, active or not
+	enemyCores []int32 // known and suspected active enemy cores
+
+	stamp      int32
+	ownAt      []int32 // tile -> stamp when an own unit stands there
+	enemyAt    []int32 // tile -> stamp when an enemy unit stands there
+	enemyCount []int32 // per tile enemy units (valid where enemyAt == stamp)
+
+	q       []int32
+	scratch []field
+	label   []int16
+	wishBuf [5]int32
+
+	thrNow, thrNext, thrAlly int32 // stamps of the lazily built counts
+	built                    bool
+	jitter                   float64
+}
+
+// newBot creates the shared machinery; the grid is built on the first view.
+func newBot(seed uint64) *bot {
+	return &bot{rng: rand.New(rand.NewPCG(seed, 0x61636221)), jitter: 1e-3}
+}
+
+func (b *bot) build(v *acbe.View) {
+	b.cfg = v.Config
+	g := newGrid(v.Config.Rows, v.Config.Cols)
+	b.g = g
+	b.mem = newMemory(g, v.Config)
+	b.thr = newThreat(g, v.Config.AttackRadius2)
+	b.res = newResolver(g.n)
+	b.q = make([]int32, g.n+8)
+	b.fc = newFieldCache(g, b.q, 48)
+	b.fc.refresh = 6
+	b.ownAt = make([]int32, g.n)
+	b.enemyAt = make([]int32, g.n)
+	b.enemyCount = make([]int32, g.n)
+	b.label = make([]int16, g.n)
+	b.built = true
+}
+
+// begin reads the view: it splits units and cores by owner, updates the
+// memory and readies the resolver with every own unit wishing to stay.
+func (b *bot) begin(v *acbe.View) {
+	if !b.built || v.Config.Rows != b.g.rows || v.Config.Cols != b.g.cols {
+		b.build(v)
+	}
+	b.v = v
+	b.me = v.You.ID
+	b.turn = v.Turn
+	b.stamp++
+	b.own, b.enemy, b.enemyOwner = b.own[:0], b.enemy[:0], b.enemyOwner[:0]
+	g := b.g
+	for _, u := range v.Bots {
+		t := g.idx(u.Position)
+		if u.Owner == b.me {
+			b.own = append(b.own, t)
+			b.ownAt[t] = b.stamp
+			continue
+		}
+		b.enemy = append(b.enemy, t)
+		b.enemyOwner = append(b.enemyOwner, int32(u.Owner))
+		if b.enemyAt[t] != b.stamp {
+			b.enemyAt[t] = b.stamp
+			b.enemyCount[t] = 0
+		}
+		b.enemyCount[t]++
+	}
+	b.ownCores = b.ownCores[:0]
+	for _, c := range v.Cores {
+		if c.Owner == b.me {
+			t := g.idx(c.Position)
+			if c.Active {
+				b.ownCores = append(b.ownCores, t)
+			}
+			if !containsTile(b.ownCoresAt, t) {
+				b.ownCoresAt = append(b.ownCoresAt, t)
+			}
+		}
+	}
+	b.mem.update(v, b.own, b.ownCores)
+	b.enemyCores = b.mem.enemyCores(b.enemyCores[:0], b.me)
+	b.res.reset(b.own)
+}
+
+// finish settles all wishes and appends the moves of units that step.
+func (b *bot) finish(buf []acbe.Move) []acbe.Move {
+	targets := b.res.resolve()
+	for i, t := range targets {
+		u := b.own[i]
+		if t == u || t < 0 {
+			continue
+		}
+		if d := b.g.dirTo(u, t); d != acbe.Stay {
+			buf = append(buf, acbe.Move{Position: b.g.pos(u), Direction: d})
+		}
+	}
+	return buf
+}
+
+func containsTile(s []int32, t int32) bool {
+	for _, x := range s {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// opt returns the tile unit tile u reaches with option k: 0 stays, 1..4
+// step North, East, South, West.
+func (b *bot) opt(u int32, k int) int32 {
+	if k == 0 {
+		return u
+	}
+	return b.g.nbr[int(u)*4+k-1]
+}
+
+// wall reports a remembered wall.
+func (b *bot) wall(t int32) bool { return b.mem.wall[t] }
+
+// rank sets unit i's wishes from the scores of its five options (higher is
+// better), dropping steps into remembered walls. A small random jitter
+// breaks ties so units do not all favour one direction.
+func (b *bot) rank(i int, sc *[5]float64) {
+	u := b.own[i]
+	var order [5]int
+	n := 0
+	for k := 0; k < 5; k++ {
+		if k > 0 && b.wall(b.opt(u, k)) {
+			continue
+		}
+		sc[k] += b.jitter * b.rng.Float64()
+		order[n] = k
+		n++
+	}
+	// Insertion sort of at most five entries, best first.
+	for x := 1; x < n; x++ {
+		for y := x; y > 0 && sc[order[y]] > sc[order[y-1]]; y-- {
+			order[y], order[y-1] = order[y-1], order[y]
+		}
+	}
+	for k := 0; k < n; k++ {
+		b.wishBuf[k] = b.opt(u, order[k])
+	}
+	b.res.setWishes(i, b.wishBuf[:n])
+}
+
+// toward adds -w times the field distance of each option to sc: positive w
+// pulls the unit down the field, negative w pushes it away. Unreached tiles
+// score as a long way off.
+func (b *bot) toward(u int32, f field, w float64, sc *[5]float64) {
+	for k := 0; k < 5; k++ {
+		d := f.at(b.opt(u, k))
+		if d >= far {
+			d = 2 * (b.g.rows + b.g.cols)
+		}
+		sc[k] -= w * float64(d)
+	}
+}
+
+// fieldTo returns the cached distance field to the single tile t.
+func (b *bot) fieldTo(t int32) field {
+	return b.fc.get(t, b.mem.wall, b.mem.wallVer, b.turn)
+}
+
+// multi fills the k-th scratch field with a search from sources (walls
+// block, depth limited by maxD when positive) and returns it.
+func (b *bot) multi(k int, sources []int32, maxD int) field {
+	for len(b.scratch) <= k {
+		b.scratch = append(b.scratch, make(field, b.g.n))
+	}
+	b.g.bfs(b.scratch[k], b.q, sources, b.mem.wall, maxD)
+	return b.scratch[k]
+}
+
+// multiAvoid is multi with extra blocked tiles (block[t] true), for paths
+// that keep out of danger. block must include the walls the caller wants.
+func (b *bot) multiAvoid(k int, sources []int32, block []bool, maxD int) field {
+	for len(b.scratch) <= k {
+		b.scratch = append(b.scratch, make(field, b.g.n))
+	}
+	b.g.bfs(b.scratch[k], b.q, sources, block, maxD)
+	return b.scratch[k]
+}
+
+// enemyNow returns how many enemy units are within attack range of t now.
+func (b *bot) enemyNow(t int32) int {
+	if b.thrNow != b.stamp {
+		b.thrNow = b.stamp
+		clear(b.thr.enemyNow)
+		for _, e := range b.enemy {
+			b.g.stamp(b.thr.enemyNow, e, b.thr.atk)
+		}
+	}
+	return int(b.thr.enemyNow[t])
+}
+
+// enemyNext returns how many enemy units could be within attack range of t
+// after their next step.
+func (b *bot) enemyNext(t int32) int {
+	if b.thrNext != b.stamp {
+		b.thrNext = b.stamp
+		clear(b.thr.enemyNext)
+		for _, e := range b.enemy {
+			b.g.stamp(b.thr.enemyNext, e, b.thr.reach)
+		}
+	}
+	return int(b.thr.enemyNext[t])
+}
+
+// allies returns how many own units are within attack range of t now.
+func (b *bot) allies(t int32) int {
+	if b.thrAlly != b.stamp {
+		b.thrAlly = b.stamp
+		clear(b.thr.ally)
+		for _, u := range b.own {
+			b.g.stamp(b.thr.ally, u, b.thr.atk)
+		}
+	}
+	return int(b.thr.ally[t])
+}
+
+// oddsAt estimates a fight for one of our units moving to t: the enemies
+// that could be in range after their step against our units in range now.
+func (b *bot) oddsAt(t int32) odds {
+	e := b.enemyNext(t)
+	if e == 0 {
+		return odds{}
+	}
+	return odds{enemies: e, allies: b.allies(t)}
+}
+
+// danger adds the weights of the expected fight outcome at each option:
+// wLose for being outnumbered, wTrade for an even trade, wWin for a fight
+// we win (usually a reward, so positive), nothing when no enemy can reach.
+// margin is added to the enemy count first, to play safer (>0) or bolder.
+func (b *bot) danger(u int32, sc *[5]float64, wLose, wTrade, wWin float64, margin int) {
+	for k := 0; k < 5; k++ {
+		t := b.opt(u, k)
+		e := b.enemyNext(t)
+		if e == 0 {
+			continue
+		}
+		e += margin
+		a := b.allies(t)
+		switch {
+		case a > e:
+			sc[k] += wWin
+		case a == e:
+			sc[k] += wTrade
+		default:
+			sc[k] += wLose
+		}
+	}
+}
+
+// onOwnCore reports whether tile t holds one of the player's active cores.
+func (b *bot) onOwnCore(t int32) bool { return containsTile(b.ownCores, t) }
+
+// energyTargets appends the energy tiles believed full, or due to refill
+// within horizon turns, to dst.
+func (b *bot) energyTargets(dst []int32, horizon int) []int32 {
+	for _, e := range b.mem.energy {
+		if e.full || e.eta-b.turn <= horizon {
+			dst = append(dst, e.tile)
+		}
+	}
+	return dst
+}
+
+// zoneRadius returns the safe radius the zone will have in the given turn
+// (turn numbering as in the replay: the orders of view turn T execute as
+// turn T+1), or -1 when the zone is off or not started.
+func (b *bot) zoneRadius(turn int) int {
+	c := b.cfg
+	if !c.ZoneEnabled || turn < c.ZoneStartTurn {
+		return -1
+	}
+	r0 := c.Rows
+	if c.Cols > r0 {
+		r0 = c.Cols
+	}
+	r0 /= 2
+	step := 0
+	if c.ZoneShrinkInterval > 0 {
+		step = (turn - c.ZoneStartTurn) / c.ZoneShrinkInterval
+	}
+	r := r0 - c.ZoneShrinkStep*step
+	if r < c.ZoneMinRadius {
+		r = c.ZoneMinRadius
+	}
+	return r
+}
+
+// zoneCentre returns the tile at the centre of the zone.
+func (b *bot) zoneCentre() int32 {
+	if b.v != nil && b.v.Zone != nil {
+		return b.g.idx(b.v.Zone.Center)
+	}
+	return int32(b.cfg.Rows/2*b.g.cols + b.cfg.Cols/2)
+}
+
+// nearestOwnCore returns the own active core nearest to t by straight-line
+// distance, and that squared distance; -1 when the player has none.
+func (b *bot) nearestOwnCore(t int32) (int32, int) {
+	best, bd := int32(-1), far
+	for _, c := range b.ownCores {
+		if d := b.g.dist2(c, t); d < bd {
+			best, bd = c, d
+		}
+	}
+	return best, bd
+}
+
+// assignment matches units to targets one to one, nearest pairs first, by
+// step distances read from each target's cached field. It returns for each
+// unit (indexed like units) the index of its target in targets or -1, and
+// the step distance. maxDist bounds the pairs considered.
+type assignment struct {
+	unitTarget []int32
+	unitDist   []int32
+	bestUnit   []int32
+	bestDist   []int32
+	taken      []bool
+	done       []bool
+	fields     []field
+}
+
+func (b *bot) assign(a *assignment, units []int32, targets []int32, maxDist int) {
+	nu, nt := len(units), len(targets)
+	a.unitTarget = resizeI32(a.unitTarget, nu)
+	a.unitDist = resizeI32(a.unitDist, nu)
+	a.taken = resizeBool(a.taken, nu)
+	a.bestUnit = resizeI32(a.bestUnit, nt)
+	a.bestDist = resizeI32(a.bestDist, nt)
+	a.done = resizeBool(a.done, nt)
+	a.fields = a.fields[:0]
+	for i := range units {
+		a.unitTarget[i] = -1
+		a.unitDist[i] = far
+		a.taken[i] = false
+	}
+	for j, t := range targets {
+		f := b.fieldTo(t)
+		a.fields = append(a.fields, f)
+		a.done[j] = false
+		a.bestUnit[j], a.bestDist[j] = b.nearestFree(a, f, units, maxDist)
+	}
+	for {
+		j := -1
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestDist[k] < a.bestDist[j]) {
+				j = k
+			}
+		}
+		if j < 0 {
+			return
+		}
+		u := a.bestUnit[j]
+		a.done[j] = true
+		a.taken[u] = true
+		a.unitTarget[u] = int32(j)
+		a.unitDist[u] = a.bestDist[j]
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] == u {
+				a.bestUnit[k], a.bestDist[k] = b.nearestFree(a, a.fields[k], units, maxDist)
+			}
+		}
+	}
+}
+
+func (b *bot) nearestFree(a *assignment, f field, units []int32, maxDist int) (int32, int32) {
+	best, bd := int32(-1), int32(maxDist+1)
+	for i, u := range units {
+		if a.taken[i] {
+			continue
+		}
+		if d := int32(f.at(u)); d < bd {
+			best, bd = int32(i), d
+		}
+	}
+	return best, bd
+}
+
+func resizeI32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, 2*n)
+	}
+	return s[:n]
+}
+
+func resizeBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, 2*n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,253 @@
+package acb
+
+import (
+	acbe "crucible/engine/acb"
+)
+
+// memory is what one player remembers of the map, as a real bot would:
+// walls, energy tiles and cores stay known once seen, energy tiles out of
+// sight are assumed to refill on time, and each sector of the map carries
+// the last turn one of the player's units stood in it.
+type memory struct {
+	g        *grid
+	vision2  int
+	interval int
+
+	wall    []bool
+	wallVer int
+
+	// Energy tiles ever seen, by slot; eslot maps tile -> slot+1.
+	energy []energyInfo
+	eslot  []int16
+
+	// Cores ever seen, plus suspected enemy cores derived from the map's
+	// rotational symmetry; cslot maps tile -> slot+1.
+	cores []coreInfo
+	cslot []int16
+
+	// Sectors are sectorSize x sectorSize blocks; seen holds the last turn
+	// an own unit stood in each (-1: never).
+	secRows, secCols int
+	secSeen          []int32
+
+	suspectsDone   int // rotation orders already added as suspects
+	maxOwner       int
+	listed         []int32 // energy slot -> last turn it was listed full
+	ownUnits       []int32 // this turn's own units (for visibility checks)
+	ownCores       []int32 // this turn's own active cores
+	lastTurnSeen   int
+	initialisedFor int
+}
+
+const sectorSize = 5
+
+type energyInfo struct {
+	tile int32
+	// full is the belief that the tile holds energy now: seen full, or out
+	// of sight past the turn it should have refilled.
+	full bool
+	// eta is the view turn by which an emptied tile is expected full again.
+	eta int
+}
+
+type coreInfo struct {
+	tile    int32
+	owner   int // -1 for a suspected core of an unknown enemy
+	active  bool
+	suspect bool
+	seen    int // last turn seen
+}
+
+func newMemory(g *grid, cfg acbe.Config) *memory {
+	m := &memory{
+		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
+		wall:  make([]bool, g.n),
+		eslot: make([]int16, g.n),
+		cslot: make([]int16, g.n),
+	}
+	m.secRows = (g.rows + sectorSize - 1) / sectorSize
+	m.secCols = (g.cols + sectorSize - 1) / sectorSize
+	m.secSeen = make([]int32, m.secRows*m.secCols)
+	for i := range m.secSeen {
+		m.secSeen[i] = -1
+	}
+	return m
+}
+
+// sector returns the sector of tile i.
+func (m *memory) sector(i int32) int {
+	return int(m.g.row[i])/sectorSize*m.secCols + int(m.g.col[i])/sectorSize
+}
+
+// sectorCentre returns the tile at the middle of sector s.
+func (m *memory) sectorCentre(s int) int32 {
+	r := (s/m.secCols)*sectorSize + sectorSize/2
+	c := (s%m.secCols)*sectorSize + sectorSize/2
+	if r >= m.g.rows {
+		r = m.g.rows - 1
+	}
+	if c >= m.g.cols {
+		c = m.g.cols - 1
+	}
+	return int32(r*m.g.cols + c)
+}
+
+// visible reports whether tile t is in sight this turn: within the vision
+// radius of an own unit or an own active core.
+func (m *memory) visible(t int32) bool {
+	for _, u := range m.ownUnits {
+		if m.g.dist2(u, t) <= m.vision2 {
+			return true
+		}
+	}
+	for _, c := range m.ownCores {
+		if m.g.dist2(c, t) <= m.vision2 {
+			return true
+		}
+	}
+	return false
+}
+
+// update folds this turn's view into the memory. own and ownCores are the
+// player's unit tiles and active core tiles of this turn.
+func (m *memory) update(v *acbe.View, own, ownCores []int32) {
+	g := m.g
+	turn := v.Turn
+	m.ownUnits, m.ownCores = own, ownCores
+	m.lastTurnSeen = turn
+	for _, w := range v.Walls {
+		i := g.idx(w)
+		if !m.wall[i] {
+			m.wall[i] = true
+			m.wallVer++
+		}
+	}
+	// Energy: listed tiles are full; known tiles in sight but not listed
+	// are empty; tiles out of sight refill on their expected turn.
+	for _, p := range v.Energy {
+		i := g.idx(p)
+		s := m.eslot[i]
+		if s == 0 {
+			m.energy = append(m.energy, energyInfo{tile: i})
+			m.listed = append(m.listed, -1)
+			s = int16(len(m.energy))
+			m.eslot[i] = s
+		}
+		m.energy[s-1].full = true
+		m.listed[s-1] = int32(turn)
+	}
+	for k := range m.energy {
+		e := &m.energy[k]
+		if m.listed[k] == int32(turn) {
+			continue
+		}
+		if m.visible(e.tile) {
+			if e.full || turn >= e.eta {
+				e.eta = turn + m.interval
+			}
+			e.full = false
+		} else if !e.full && turn >= e.eta {
+			e.full = true
+		}
+	}
+	// Cores.
+	for _, c := range v.Cores {
+		if c.Owner > m.maxOwner {
+			m.maxOwner = c.Owner
+		}
+		i := g.idx(c.Position)
+		s := m.cslot[i]
+		if s == 0 || m.cores[s-1].suspect {
+			if s == 0 {
+				m.cores = append(m.cores, coreInfo{tile: i})
+				s = int16(len(m.cores))
+				m.cslot[i] = s
+			}
+		}
+		ci := &m.cores[s-1]
+		ci.owner, ci.active, ci.suspect, ci.seen = c.Owner, c.Active, false, turn
+		// A real core seen near a suspect settles it.
+		for k := range m.cores {
+			o := &m.cores[k]
+			if o.suspect && o.active && g.dist2(o.tile, i) <= 8 {
+				o.active = false
+			}
+		}
+	}
+	for _, u := range v.Bots {
+		if u.Owner > m.maxOwner {
+			m.maxOwner = u.Owner
+		}
+	}
+	// Remembered cores (real or suspected) in sight but not listed are gone.
+	for k := range m.cores {
+		ci := &m.cores[k]
+		if ci.seen == turn || !ci.active {
+			continue
+		}
+		if m.visible(ci.tile) {
+			ci.active = false
+			ci.seen = turn
+		}
+	}
+	if m.initialisedFor == 0 && len(ownCores) > 0 {
+		m.initialisedFor = 1
+		m.addSuspects(ownCores, 2)
+	}
+	if m.maxOwner >= 2 && m.suspectsDone == 0 && len(ownCores) > 0 {
+		// More than two players: add the images for every seat count the
+		// owners seen allow.
+		m.suspectsDone = 1
+		for _, n := range [...]int{3, 4, 6} {
+			if n > m.maxOwner {
+				m.addSuspects(ownCores, n)
+			}
+		}
+	}
+	for _, u := range own {
+		m.secSeen[m.sector(u)] = int32(turn)
+	}
+}
+
+// addSuspects records the images of the own cores under the symmetries a
+// generated map for players seats has (engine/acb.MapSymmetries: every seat
+// is equivalent) as suspected enemy cores, unless the tile is known. It is
+// a guess: a map loaded from a file need not be symmetric, and a suspect is
+// dropped as soon as its tile is seen without a core.
+func (m *memory) addSuspects(ownCores []int32, players int) {
+	g := m.g
+	syms, err := acbe.MapSymmetries(players, g.rows, g.cols)
+	if err != nil {
+		return
+	}
+	for _, s := range syms[1:] {
+		for _, c := range ownCores {
+			t := g.idx(s.Apply(g.pos(c), g.rows, g.cols))
+			if m.cslot[t] != 0 || m.wall[t] {
+				continue
+			}
+			near := false
+			for _, o := range ownCores {
+				if g.dist2(o, t) <= 8 {
+					near = true
+				}
+			}
+			if near {
+				continue
+			}
+			m.cores = append(m.cores, coreInfo{tile: t, owner: -1, active: true, suspect: true, seen: -1})
+			m.cslot[t] = int16(len(m.cores))
+		}
+	}
+}
+
+// enemyCores appends the tiles of active enemy cores, known or suspected,
+// to dst.
+func (m *memory) enemyCores(dst []int32, me int) []int32 {
+	for _, c := range m.cores {
+		if c.active && c.owner != me {
+			dst = append(dst, c.tile)
+		}
+	}
+	return dst
+}
