@@ -2,17 +2,297 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"crucible/arena"
+	"crucible/arena/rating"
+	"crucible/engine"
+	"crucible/reports"
+	"crucible/strategies"
 )
 
-// newArenaCmd is a placeholder until its issue lands.
+// Flag ranges of the arena command.
+const (
+	maxSeeds   = 1_000_000
+	maxWorkers = 1024
+)
+
+// arenaFlags are the arena command's options.
+type arenaFlags struct {
+	game, players, schedule, pool string
+	seats, seeds, workers         int
+	seed                          uint64
+	config, out, replays, format  string
+	resume, matrix, pairs         bool
+}
+
 func newArenaCmd() *cobra.Command {
-	return &cobra.Command{
+	var f arenaFlags
+	cmd := &cobra.Command{
 		Use:   "arena",
-		Short: "Run many matches in parallel and rank the players (issue 5)",
+		Short: "Run many matches in parallel and rank the players",
+		Long: `Play a schedule of headless matches on every core, stream each result as one
+JSON line to --out as it finishes, then print the Glicko-2 leaderboard (each
+round of the schedule is one rating period) with the pairwise score matrix.
+
+Players (--players, comma-separated):
+  all            every strategy of the game at its defaults
+  NAME           a strategy at its defaults (see crucible strategies --game G)
+  FILE.json      a variant file (its name is base#id)
+
+Schedules:
+  round-robin    every pair, both seat orders on the same seed (a paired game)
+  gauntlet       each of --players against each of --pool, both seat orders
+  ffa            every group of --seats (3 or 4) players, seats rotated on one seed
+
+Every pairing is played on --seeds seeds derived from --seed, so the same flags
+give the same matches and the same result lines at any --workers. An existing
+non-empty --out is never overwritten: add --resume to play only the matches it
+lacks (after Ctrl-C, or with more --seeds). A half-written last line left by a
+crash is dropped with a warning.
+
+  crucible arena --game kindling --players all --seeds 20
+  crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
+  crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("arena is not built yet")
+			return runArena(cmd, f)
 		},
 	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "kindling", "game to play: "+strings.Join(gameNames, " or "))
+	fl.StringVar(&f.players, "players", "all", "players: all, strategy names and variant .json files, comma-separated")
+	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
+	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
+	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")
+	fl.IntVar(&f.seeds, "seeds", 10, fmt.Sprintf("seeds (rounds) every pairing is played on, 1 to %d", maxSeeds))
+	fl.Uint64Var(&f.seed, "seed", 1, "base seed the match seeds are derived from")
+	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
+	fl.StringVar(&f.out, "out", "results.jsonl", "results file, one JSON line per match, appended as matches finish")
+	fl.BoolVar(&f.resume, "resume", false, "continue an existing --out: play only the matches it lacks")
+	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing)")
+	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
+	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
+	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
+	return cmd
+}
+
+// runArena checks every flag before it touches --out, then plays.
+func runArena(cmd *cobra.Command, f arenaFlags) error {
+	format, err := reports.ParseFormat(f.format)
+	if err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	if f.seeds < 1 || f.seeds > maxSeeds {
+		return fmt.Errorf("--seeds %d is outside its range [1, %d]", f.seeds, maxSeeds)
+	}
+	if f.workers < 1 || f.workers > maxWorkers {
+		return fmt.Errorf("--workers %d is outside its range [1, %d]", f.workers, maxWorkers)
+	}
+	if f.out == "" {
+		return errors.New("--out must name a results file")
+	}
+	if cmd.Flags().Changed("seats") && f.schedule != "ffa" {
+		return fmt.Errorf("--seats applies to --schedule ffa only (the %s schedule plays 2 seats)", f.schedule)
+	}
+	if f.pool != "" && f.schedule != "gauntlet" {
+		return fmt.Errorf("--pool applies to --schedule gauntlet only")
+	}
+	game, err := lookupGame(f.game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	players, err := resolvePlayers(reg, f.game, f.players)
+	if err != nil {
+		return fmt.Errorf("--players: %w", err)
+	}
+	entrants, jobs, err := buildSchedule(reg, game, f, players)
+	if err != nil {
+		return err
+	}
+	var cfg any
+	if f.config != "" {
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			return fmt.Errorf("--config: %w", err)
+		}
+		if cfg, err = game.ParseConfig(data); err != nil {
+			return fmt.Errorf("--config %s: %w", f.config, err)
+		}
+	}
+	if err := arena.Validate(game, entrants, jobs); err != nil {
+		return err
+	}
+	if f.replays != "" {
+		if err := os.MkdirAll(f.replays, 0o755); err != nil {
+			return fmt.Errorf("--replays: %w", err)
+		}
+	}
+
+	_, statErr := os.Stat(f.out)
+	created := errors.Is(statErr, os.ErrNotExist)
+	w, prev, err := arena.OpenResults(f.out, f.resume)
+	if errors.Is(err, arena.ErrResultsExist) {
+		return fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue it, or choose another --out", err)
+	}
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	stderr := cmd.ErrOrStderr()
+	for _, warn := range prev.Warnings {
+		fmt.Fprintln(stderr, "warning:", warn)
+	}
+	// discard removes a results file this run created but never wrote to.
+	discard := func() {
+		w.Close()
+		if created && w.Written() == 0 {
+			os.Remove(f.out)
+		}
+	}
+	todo, err := arena.Remaining(jobs, entrants, prev.Records)
+	if err != nil {
+		discard()
+		return fmt.Errorf("--resume %s: %w", f.out, err)
+	}
+	if len(prev.Records) > 0 {
+		fmt.Fprintf(stderr, "resuming %s: %d of %d matches done, %d to play\n", f.out, len(prev.Records), len(jobs), len(todo))
+	}
+
+	records := prev.Records
+	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
+	bar := newProgressBar(stderr, len(todo))
+	if bar != nil {
+		opt.Progress = func(done, total int) { bar.Add(1) }
+	}
+	start := time.Now()
+	runErr := arena.Run(cmd.Context(), game, entrants, todo, opt, func(r arena.Record) error {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+		records = append(records, r)
+		return nil
+	})
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(stderr)
+	}
+	elapsed := time.Since(start)
+	played := w.Written()
+	discard()
+	if runErr != nil {
+		if cmd.Context().Err() != nil {
+			fmt.Fprintf(stderr, "interrupted: %d of %d matches are in %s; run the same command with --resume to finish\n",
+				len(records), len(jobs), f.out)
+		}
+		return runErr
+	}
+	if played > 0 {
+		fmt.Fprintf(stderr, "played %d matches in %s (%.0f matches/s) with %d workers; results in %s\n",
+			played, elapsed.Round(time.Millisecond), float64(played)/elapsed.Seconds(), min(f.workers, played), f.out)
+	}
+	reportFailures(stderr, records, f.out)
+	sum := arena.Tournament(rating.Default(), arena.Names(entrants), nil, records)
+	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs})
+}
+
+// buildSchedule returns the entrants of the run and its jobs for the
+// chosen schedule.
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant) ([]arena.Entrant, []arena.Job, error) {
+	seeds := arena.Seeds(f.seed, f.seeds)
+	switch f.schedule {
+	case "round-robin":
+		if len(players) < 2 {
+			return nil, nil, fmt.Errorf("--schedule round-robin needs at least 2 players, --players gives %d", len(players))
+		}
+		return players, arena.RoundRobin(len(players), seeds), nil
+	case "gauntlet":
+		if f.pool == "" {
+			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
+		}
+		pool, err := resolvePlayers(reg, f.game, f.pool)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--pool: %w", err)
+		}
+		entrants := append([]arena.Entrant(nil), players...)
+		index := map[string]int{}
+		var pi, qi []int
+		for i, e := range players {
+			index[e.Name] = i
+			pi = append(pi, i)
+		}
+		for _, e := range pool {
+			i, ok := index[e.Name]
+			if !ok {
+				i = len(entrants)
+				index[e.Name] = i
+				entrants = append(entrants, e)
+			}
+			qi = append(qi, i)
+		}
+		jobs := arena.Gauntlet(pi, qi, seeds)
+		if len(jobs) == 0 {
+			return nil, nil, errors.New("--schedule gauntlet: no pairing between --players and --pool (a player never meets itself)")
+		}
+		return entrants, jobs, nil
+	case "ffa":
+		lo, hi := game.SeatRange()
+		if f.seats < max(3, lo) || f.seats > min(4, hi) {
+			return nil, nil, fmt.Errorf("--seats %d is outside its range [%d, %d] for %s free-for-all", f.seats, max(3, lo), min(4, hi), game.Name())
+		}
+		jobs, err := arena.FreeForAll(len(players), f.seats, seeds)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--schedule ffa: %w", err)
+		}
+		return players, jobs, nil
+	}
+	return nil, nil, fmt.Errorf("--schedule %q is not one of round-robin, gauntlet, ffa", f.schedule)
+}
+
+// reportFailures tells how many matches failed and shows the first error.
+func reportFailures(w io.Writer, records []arena.Record, out string) {
+	failed, first := 0, ""
+	for _, r := range records {
+		if r.Error != "" {
+			if failed == 0 {
+				first = r.Job + ": " + r.Error
+			}
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(w, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s); first: %s\n",
+			failed, len(records), out, first)
+	}
+}
+
+// newProgressBar returns a progress bar with matches per second on w, or
+// nil when w is not a terminal (pipes, files, CI logs stay clean).
+func newProgressBar(w io.Writer, total int) *progressbar.ProgressBar {
+	f, ok := w.(*os.File)
+	if !ok || total == 0 || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("matches"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("matches"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetPredictTime(true),
+	)
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"crucible/arena"
+	"crucible/engine"
+	"crucible/strategies"
+)
+
+// resolvePlayers turns a comma-separated players argument into arena
+// entrants for game. Each item is one of:
+//
+//	all          every strategy of the game, at its defaults
+//	NAME         one strategy at its defaults (named NAME)
+//	FILE.json    a variant file (named base#id, see strategies.Variant)
+//
+// Names must be unique in the result; an unknown strategy is an error that
+// lists the known ones.
+func resolvePlayers(reg *strategies.Registry, game, spec string) ([]arena.Entrant, error) {
+	var out []arena.Entrant
+	seen := map[string]bool{}
+	add := func(e arena.Entrant) error {
+		if seen[e.Name] {
+			return fmt.Errorf("player %s is listed twice in %q", e.Name, spec)
+		}
+		seen[e.Name] = true
+		out = append(out, e)
+		return nil
+	}
+	for _, arg := range strings.Split(spec, ",") {
+		arg = strings.TrimSpace(arg)
+		switch {
+		case arg == "":
+			return nil, fmt.Errorf("players %q has an empty item", spec)
+
+		case arg == "all":
+			list := reg.List(game)
+			if len(list) == 0 {
+				return nil, fmt.Errorf("game %s has no strategies yet", game)
+			}
+			for _, s := range list {
+				if err := add(strategyEntrant(s, s.Name, "", s.Schema.Defaults())); err != nil {
+					return nil, err
+				}
+			}
+
+		case strings.HasSuffix(arg, ".json"):
+			v, err := strategies.LoadVariant(arg)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", arg, err)
+			}
+			if v.Game != game {
+				return nil, fmt.Errorf("player %s: variant of game %s, but this arena plays %s", arg, v.Game, game)
+			}
+			s, g, err := reg.Resolve(v)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", arg, err)
+			}
+			if err := add(strategyEntrant(s, v.Label(), v.ID, g)); err != nil {
+				return nil, err
+			}
+
+		default:
+			s, err := reg.Lookup(game, arg)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", arg, err)
+			}
+			if err := add(strategyEntrant(s, s.Name, "", s.Schema.Defaults())); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// strategyEntrant makes an entrant that plays strategy s with genome g.
+// Each match gets a fresh player from s.New with its own copy of the
+// genome, the seat's seed (engine.SeatSeed) and the seat.
+func strategyEntrant(s strategies.Strategy, name, variantID string, g strategies.Genome) arena.Entrant {
+	g = slices.Clone(g)
+	return arena.Entrant{
+		Name:      name,
+		Strategy:  s.Name,
+		VariantID: variantID,
+		Params:    s.Schema.Map(g),
+		New: func(seed uint64, seat int) (engine.Player, error) {
+			p := s.New(slices.Clone(g), seed, seat)
+			if p == nil {
+				return nil, fmt.Errorf("strategy %s built no player", s.Name)
+			}
+			return p, nil
+		},
+	}
+}
