@@ -1,18 +1,209 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"crucible/evolver"
 )
 
-// newEvolveCmd is a placeholder until its issue lands.
+// evolveFlags are the evolve command's options.
+type evolveFlags struct {
+	game, base, algo, pool, out, config string
+	generations, population, seeds      int
+	workers, hall, hallOpponents        int
+	top, tournamentSeeds, holdout       int
+	islands                             int
+	seed                                uint64
+	budget                              time.Duration
+	resume                              bool
+	llmBaseURL, llmModel                string
+	llmTimeout                          time.Duration
+}
+
 func newEvolveCmd() *cobra.Command {
-	return &cobra.Command{
+	var f evolveFlags
+	cmd := &cobra.Command{
 		Use:   "evolve",
-		Short: "Search a strategy's parameters (issue 6)",
+		Short: "Search a strategy's parameters for stronger variants",
+		Long: `Search the parameter space of a base strategy (from its defaults) with a genetic
+algorithm (ga, eaopt), CMA-ES (cmaes, gonum) or a language model (llm, any
+OpenAI-compatible server), and leave a ranked set of variants in --out.
+
+Every parameter is searched in [0,1] (its min to its max), mapped back with
+clamping and rounding. Fitness is a score rate (win 1, draw 0.5, loss 0): each
+generation, every candidate plays the same --seeds fresh seeds in both seat
+orders against the reference --pool (default: every strategy of the game at its
+defaults) and the latest champion. The hall of fame (--hall best variants) is
+measured again on every generation's fresh seeds, so a champion rests on a
+running mean over many games, not on one lucky score.
+
+The search stops after --generations, or by wall clock with --budget (which
+counts the final stages too), whichever comes first. Then the best evolved
+variants (--top) and the pool play a round-robin tournament rated with
+Glicko-2; its leaderboard is printed and the champion compared with the base on
+--holdout held-out seeds (the 95% interval of the score-rate difference, paired
+by seed).
+
+--out holds: checkpoint.json (after every generation), generations.jsonl (best,
+mean and spread of fitness, matches and wall time per generation), hall/ (every
+generation champion as a variant file), ranked/ (the finalists in leaderboard
+order), champion.json, leaderboard.json and report.json. An existing non-empty
+--out is refused unless --resume is given; a resumed run continues from the
+checkpoint and, with --generations, ends exactly as an uninterrupted one.
+
+The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
+--llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
+model cannot be reached or its reply does not parse, the generation is made of
+mutations of the elite and the progress line says so.
+
+  crucible evolve --game kindling --base easy --algo ga --budget 45s --out runs/demo
+  crucible evolve --game kindling --base easy --algo cmaes --generations 40 --holdout 200 --out runs/cma
+  crucible evolve --game kindling --base easy --algo llm --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5 --generations 10 --out runs/llm
+  crucible evolve --out runs/cma --resume --generations 60`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("evolve is not built yet")
+			return runEvolve(cmd, f)
 		},
 	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.game, "game", "kindling", "game: "+strings.Join(gameNames, " or "))
+	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
+	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", "))
+	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))
+	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final tournament included, %v to %v (e.g. 5m)", evolver.MinBudget, evolver.MaxBudget))
+	fl.IntVar(&f.population, "population", 0, fmt.Sprintf("candidates per generation (per island for ga), %d to %d (default ga %d, cmaes %d, llm %d)",
+		evolver.MinPopulation, evolver.MaxPopulation, evolver.DefaultPopulation("ga"), evolver.DefaultPopulation("cmaes"), evolver.DefaultPopulation("llm")))
+	fl.IntVar(&f.seeds, "seeds", 8, fmt.Sprintf("match seeds per generation, common to all candidates, %d to %d", evolver.MinSeeds, evolver.MaxSeeds))
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random choice of the run (algorithm and match seeds)")
+	fl.StringVar(&f.pool, "pool", "", "reference opponents, comma-separated strategy names (default: every strategy of the game)")
+	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "matches played at once")
+	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
+	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint (flags left out are taken from it)")
+	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
+	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 for none")
+	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
+	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("evolved variants in the final tournament, 1 to %d", evolver.MaxTop))
+	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("seeds of the final tournament, 1 to %d", evolver.MaxTournamentSeeds))
+	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison, 0 (none) to %d", evolver.MaxHoldout))
+	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
+	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
+	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request")
+	return cmd
+}
+
+// resumeDefaults fills the identity flags the user left out from the
+// checkpoint's record of the run.
+func resumeDefaults(cmd *cobra.Command, f *evolveFlags) error {
+	raw, ok, err := evolver.ReadMeta(f.out)
+	if err != nil || !ok {
+		return err
+	}
+	var m evolver.Meta
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("checkpoint in %s: %w", f.out, err)
+	}
+	set := func(name string, apply func()) {
+		if !cmd.Flags().Changed(name) {
+			apply()
+		}
+	}
+	set("game", func() { f.game = m.Game })
+	set("base", func() { f.base = m.Base })
+	set("algo", func() { f.algo = m.Algorithm })
+	set("pool", func() { f.pool = strings.Join(m.Pool, ",") })
+	set("population", func() { f.population = m.Population })
+	set("seeds", func() { f.seeds = m.Seeds })
+	set("seed", func() { f.seed = m.Seed })
+	set("hall", func() { f.hall = m.Hall })
+	set("hall-opponents", func() { f.hallOpponents = m.HallOpponents })
+	set("islands", func() { f.islands = max(1, m.Islands) })
+	return nil
+}
+
+func runEvolve(cmd *cobra.Command, f evolveFlags) error {
+	if f.out == "" {
+		return errors.New("--out is required: the run directory")
+	}
+	if f.resume {
+		if err := resumeDefaults(cmd, &f); err != nil {
+			return err
+		}
+	}
+	if f.base == "" {
+		return errors.New("--base is required: the strategy whose parameters are searched")
+	}
+	if f.workers < 1 || f.workers > 1024 {
+		return fmt.Errorf("--workers %d is outside its range [1, 1024]", f.workers)
+	}
+	if f.islands < 1 || f.islands > 16 {
+		return fmt.Errorf("--islands %d is outside its range [1, 16]", f.islands)
+	}
+	if cmd.Flags().Changed("islands") && f.algo != "ga" {
+		return fmt.Errorf("--islands applies to --algo ga only")
+	}
+	if f.hallOpponents < 0 {
+		return fmt.Errorf("--hall-opponents %d is outside its range [0, %d]", f.hallOpponents, 4*f.hall)
+	}
+	if f.llmTimeout <= 0 {
+		return fmt.Errorf("--llm-timeout %v must be positive", f.llmTimeout)
+	}
+	if cmd.Flags().Changed("generations") && f.generations < 1 {
+		return fmt.Errorf("--generations %d is outside its range [1, %d]", f.generations, evolver.MaxGenerations)
+	}
+	if cmd.Flags().Changed("budget") && f.budget <= 0 {
+		return fmt.Errorf("--budget %v is outside its range [%v, %v]", f.budget, evolver.MinBudget, evolver.MaxBudget)
+	}
+	if f.generations == 0 && f.budget == 0 {
+		f.generations = 30
+	}
+	game, err := lookupGame(f.game)
+	if err != nil {
+		return fmt.Errorf("--game: %w", err)
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	var gameCfg any
+	if f.config != "" {
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			return fmt.Errorf("--config: %w", err)
+		}
+		if gameCfg, err = game.ParseConfig(data); err != nil {
+			return fmt.Errorf("--config %s: %w", f.config, err)
+		}
+	}
+	var pool []string
+	if f.pool != "" {
+		for _, p := range strings.Split(f.pool, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				pool = append(pool, p)
+			}
+		}
+	}
+	hallOpp := f.hallOpponents
+	if hallOpp == 0 {
+		hallOpp = -1
+	}
+	cfg := evolver.Config{
+		Game: game, GameConfig: gameCfg, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
+		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
+		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
+		Holdout: f.holdout, Out: f.out, Resume: f.resume,
+		GA:     evolver.GAOptions{Islands: f.islands},
+		LLM:    evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, Timeout: f.llmTimeout},
+		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+	}
+	_, err = evolver.Evolve(cmd.Context(), cfg)
+	return err
 }

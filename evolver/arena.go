@@ -1,0 +1,139 @@
+package evolver
+
+import (
+	"context"
+	"fmt"
+
+	"crucible/arena"
+	"crucible/engine"
+	"crucible/strategies"
+)
+
+// Opponent is a fixed participant of the measurements: a reference
+// strategy (usually at its defaults) or a saved variant.
+type Opponent struct {
+	// Name is its display name, unique among the opponents.
+	Name string
+	// Strategy is the strategy it plays.
+	Strategy strategies.Strategy
+	// Genome is its parameter vector (legal for Strategy's schema).
+	Genome strategies.Genome
+	// VariantID is its variant id, "" for a strategy at its defaults.
+	VariantID string
+}
+
+// ReferencePool returns the strategies named (all of game's when names is
+// empty) at their defaults, as opponents. An unknown name is an error that
+// lists the known ones.
+func ReferencePool(reg *strategies.Registry, game string, names []string) ([]Opponent, error) {
+	if len(names) == 0 {
+		names = reg.Names(game)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("game %q has no strategies", game)
+	}
+	seen := map[string]bool{}
+	var out []Opponent
+	for _, n := range names {
+		if seen[n] {
+			return nil, fmt.Errorf("pool names %s twice", n)
+		}
+		seen[n] = true
+		s, err := reg.Lookup(game, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Opponent{Name: n, Strategy: s, Genome: s.Schema.Defaults()})
+	}
+	return out, nil
+}
+
+// entrant makes an arena entrant of strategy s playing genome g.
+func entrant(name string, s strategies.Strategy, g strategies.Genome, variantID string) arena.Entrant {
+	g = append(strategies.Genome(nil), g...)
+	return arena.Entrant{
+		Name: name, Strategy: s.Name, VariantID: variantID, Params: s.Schema.Map(g),
+		New: func(seed uint64, seat int) (engine.Player, error) { return s.New(g, seed, seat), nil },
+	}
+}
+
+// ArenaEvaluator measures candidates by playing them through the arena:
+// every candidate meets every opponent (the reference pool and the batch's
+// earlier champions) on every seed of the batch in both seat orders, all
+// matches of the generation in parallel on Workers cores. A candidate
+// scores 1 for a win, 0.5 for a draw and 0 for a loss in each match; a
+// match that fails (a player's error or panic) counts as a loss for the
+// candidate.
+type ArenaEvaluator struct {
+	// Game is the game's rules.
+	Game engine.Game
+	// Config is the game configuration (nil for the game's defaults).
+	Config any
+	// Base is the strategy the candidates are variants of.
+	Base strategies.Strategy
+	// Pool is the reference opponents.
+	Pool []Opponent
+	// Workers is the number of matches played at once (0: every core).
+	Workers int
+	// Failures counts failed matches over all batches.
+	Failures int
+}
+
+// Evaluate plays the batch.
+func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
+	var entrants []arena.Entrant
+	var players, pool []int
+	for i, g := range b.Candidates {
+		players = append(players, len(entrants))
+		entrants = append(entrants, entrant(a.Base.Name+"#"+b.IDs[i], a.Base, g, b.IDs[i]))
+	}
+	for _, o := range a.Pool {
+		pool = append(pool, len(entrants))
+		entrants = append(entrants, entrant(o.Name, o.Strategy, o.Genome, o.VariantID))
+	}
+	for i, g := range b.Champions {
+		pool = append(pool, len(entrants))
+		entrants = append(entrants, entrant("hall:"+a.Base.Name+"#"+b.ChampionIDs[i], a.Base, g, b.ChampionIDs[i]))
+	}
+	jobs := arena.Gauntlet(players, pool, b.Seeds)
+	byID := make(map[string]arena.Job, len(jobs))
+	for _, j := range jobs {
+		byID[j.ID] = j
+	}
+	out := make([]Measure, len(b.Candidates))
+	for i := range out {
+		out[i].SeedPoints = make([]float64, len(b.Seeds))
+		out[i].SeedGames = make([]float64, len(b.Seeds))
+	}
+	err := arena.Run(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+		j, ok := byID[r.Job]
+		if !ok {
+			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)
+		}
+		seat := 0
+		if j.Seats[0] >= len(b.Candidates) {
+			seat = 1
+		}
+		c := j.Seats[seat]
+		pts := 0.0
+		switch {
+		case r.Error != "":
+			a.Failures++
+		case r.Ranks[seat] < r.Ranks[1-seat]:
+			pts = 1
+		case r.Ranks[seat] == r.Ranks[1-seat]:
+			pts = 0.5
+		}
+		m := &out[c]
+		m.Points += pts
+		m.Games++
+		m.Matches++
+		m.SeedPoints[j.Round] += pts
+		m.SeedGames[j.Round]++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

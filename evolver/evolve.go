@@ -1,0 +1,479 @@
+package evolver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"crucible/arena/rating"
+	"crucible/engine"
+	"crucible/reports"
+	"crucible/strategies"
+)
+
+// Limits of the run's knobs; errors name the flag and its range.
+const (
+	MinPopulation, MaxPopulation = 4, 256
+	MinSeeds, MaxSeeds           = 1, 256
+	MinBudget, MaxBudget         = 5 * time.Second, 7 * 24 * time.Hour
+	MaxGenerations               = 100000
+	MaxTop                       = 16
+	MaxHoldout                   = 10000
+	MaxTournamentSeeds           = 1000
+)
+
+// Config describes a whole evolution run: the search, the final
+// tournament and the held-out comparison.
+type Config struct {
+	// Game is the game's rules and GameConfig its configuration (nil for
+	// the defaults).
+	Game       engine.Game
+	GameConfig any
+	// Registry holds the strategies.
+	Registry *strategies.Registry
+	// Base names the strategy whose parameters are searched.
+	Base string
+	// Algorithm is "ga", "cmaes" or "llm".
+	Algorithm string
+	// Pool names the reference opponents (empty: every strategy of the
+	// game) at their defaults.
+	Pool []string
+	// Population is the number of proposals per generation (per island
+	// for the GA); 0 takes the algorithm's default.
+	Population int
+	// Seeds is the number of match seeds per generation (default 8).
+	Seeds int
+	// Seed drives every random choice of the run.
+	Seed uint64
+	// Generations and Budget stop the search (at least one must be set;
+	// with both, whichever comes first). Budget counts the final stages
+	// too: the search keeps back the time they are estimated to take.
+	Generations int
+	Budget      time.Duration
+	// Workers is the number of matches played at once (0: every core).
+	Workers int
+	// Hall is the hall-of-fame size and HallOpponents how many recent
+	// champions join the opponents (defaults 4 and 1; -1 for none).
+	Hall, HallOpponents int
+	// Top is the number of evolved variants in the final tournament
+	// (default 4) and TournamentSeeds its seeds (default 16).
+	Top, TournamentSeeds int
+	// Holdout is the number of held-out seeds on which the champion is
+	// compared with the base (0: no comparison).
+	Holdout int
+	// Out is the run directory. It must not exist or be empty, unless
+	// Resume is set and it holds a checkpoint.
+	Out    string
+	Resume bool
+	// GA, CMA and LLM tune the algorithms.
+	GA  GAOptions
+	CMA CMAOptions
+	LLM LLMOptions
+	// Stdout receives the leaderboard and the comparison; Stderr the
+	// progress lines and warnings. Nil discards.
+	Stdout, Stderr io.Writer
+}
+
+// Meta is the part of a Config that a resumed run must share with the run
+// it continues; it is stored in the checkpoint.
+type Meta struct {
+	Game          string   `json:"game"`
+	Base          string   `json:"base"`
+	Algorithm     string   `json:"algorithm"`
+	Pool          []string `json:"pool"`
+	Population    int      `json:"population"`
+	Seeds         int      `json:"seeds"`
+	Seed          uint64   `json:"seed"`
+	Hall          int      `json:"hall"`
+	HallOpponents int      `json:"hall_opponents"`
+	Islands       int      `json:"islands,omitempty"`
+}
+
+// Report is what a run leaves: the search, the tournament, the champion
+// and the held-out comparison.
+type Report struct {
+	// Dir is the run directory.
+	Dir string `json:"dir"`
+	// Meta is the run's identity.
+	Meta Meta `json:"meta"`
+	// Generations, Matches, Elapsed and Stopped describe the search.
+	Generations int     `json:"generations"`
+	Matches     int     `json:"matches"`
+	ElapsedS    float64 `json:"elapsed_s"`
+	Stopped     string  `json:"stopped"`
+	// Base is the base strategy at its defaults as a variant.
+	Base strategies.Variant `json:"base"`
+	// Champion is the evolved variant ranked highest in the tournament.
+	Champion strategies.Variant `json:"champion"`
+	// ChampionRank is its place on the leaderboard and AboveReference
+	// whether it ranks above every reference strategy.
+	ChampionRank   int  `json:"champion_rank"`
+	AboveReference bool `json:"above_reference"`
+	// Ranked are the evolved variants in leaderboard order.
+	Ranked []strategies.Variant `json:"ranked"`
+	// Leaderboard is the final tournament's summary.
+	Leaderboard rating.Summary `json:"-"`
+	// Holdout compares the champion with the base on held-out seeds.
+	Holdout *Comparison `json:"holdout,omitempty"`
+	// ElapsedTotalS is the wall time including the final stages.
+	ElapsedTotalS float64 `json:"elapsed_total_s"`
+}
+
+// Files written at the top of a run directory besides the search's.
+const (
+	ChampionFile    = "champion.json"
+	LeaderboardFile = "leaderboard.json"
+	ReportFile      = "report.json"
+	RankedDir       = "ranked"
+)
+
+// DefaultPopulation is the population an algorithm takes when none is set.
+func DefaultPopulation(algo string) int {
+	switch algo {
+	case "cmaes":
+		return 12
+	case "llm":
+		return 8
+	}
+	return 16
+}
+
+func (c *Config) defaults() {
+	if c.Population == 0 {
+		c.Population = DefaultPopulation(c.Algorithm)
+	}
+	if c.Seeds == 0 {
+		c.Seeds = 8
+	}
+	if c.Hall == 0 {
+		c.Hall = 4
+	}
+	if c.HallOpponents == 0 {
+		c.HallOpponents = 1
+	}
+	if c.Top == 0 {
+		c.Top = 4
+	}
+	if c.TournamentSeeds == 0 {
+		c.TournamentSeeds = 16
+	}
+	if c.Stdout == nil {
+		c.Stdout = io.Discard
+	}
+	if c.Stderr == nil {
+		c.Stderr = io.Discard
+	}
+}
+
+// Validate checks the configuration; errors name the flag and its range.
+func (c *Config) Validate() error {
+	switch {
+	case c.Game == nil:
+		return errors.New("no game given")
+	case c.Registry == nil:
+		return errors.New("no strategy registry given")
+	case c.Out == "":
+		return errors.New("--out is required: the run directory")
+	}
+	if err := checkAlgorithm(c.Algorithm); err != nil {
+		return err
+	}
+	if _, err := c.Registry.Lookup(c.Game.Name(), c.Base); err != nil {
+		return err
+	}
+	rangeErr := func(flag string, v any, lo, hi any) error {
+		return fmt.Errorf("--%s %v is outside its range [%v, %v]", flag, v, lo, hi)
+	}
+	switch {
+	case c.Population < MinPopulation || c.Population > MaxPopulation:
+		return rangeErr("population", c.Population, MinPopulation, MaxPopulation)
+	case c.Seeds < MinSeeds || c.Seeds > MaxSeeds:
+		return rangeErr("seeds", c.Seeds, MinSeeds, MaxSeeds)
+	case c.Generations < 0 || c.Generations > MaxGenerations:
+		return rangeErr("generations", c.Generations, 1, MaxGenerations)
+	case c.Budget != 0 && (c.Budget < MinBudget || c.Budget > MaxBudget):
+		return rangeErr("budget", c.Budget, MinBudget, MaxBudget)
+	case c.Generations == 0 && c.Budget == 0:
+		return errors.New("set --generations or --budget (or both) to say when the search stops")
+	case c.Workers < 0:
+		return rangeErr("workers", c.Workers, 0, "cores")
+	case c.Hall < 1 || c.Hall > 64:
+		return rangeErr("hall", c.Hall, 1, 64)
+	case c.HallOpponents < -1 || c.HallOpponents > c.Hall*4:
+		return rangeErr("hall-opponents", c.HallOpponents, -1, c.Hall*4)
+	case c.Top < 1 || c.Top > MaxTop:
+		return rangeErr("top", c.Top, 1, MaxTop)
+	case c.TournamentSeeds < 1 || c.TournamentSeeds > MaxTournamentSeeds:
+		return rangeErr("tournament-seeds", c.TournamentSeeds, 1, MaxTournamentSeeds)
+	case c.Holdout < 0 || c.Holdout > MaxHoldout:
+		return rangeErr("holdout", c.Holdout, 0, MaxHoldout)
+	}
+	lo, hi := c.Game.SeatRange()
+	if lo > 2 || hi < 2 {
+		return fmt.Errorf("game %s does not allow two-seat matches (seats %d to %d); the evolver plays pairs", c.Game.Name(), lo, hi)
+	}
+	return nil
+}
+
+// meta returns the identity of the run.
+func (c *Config) meta(pool []Opponent) Meta {
+	m := Meta{Game: c.Game.Name(), Base: c.Base, Algorithm: c.Algorithm, Population: c.Population, Seeds: c.Seeds,
+		Seed: c.Seed, Hall: c.Hall, HallOpponents: c.HallOpponents}
+	for _, o := range pool {
+		m.Pool = append(m.Pool, o.Name)
+	}
+	if c.Algorithm == "ga" {
+		m.Islands = max(1, c.GA.Islands)
+	}
+	return m
+}
+
+// CheckOut applies the run directory's rules: a fresh run needs a missing
+// or empty directory; a resumed one a directory with a checkpoint (or an
+// empty one, which starts afresh). It reports whether a checkpoint exists.
+func CheckOut(dir string, resume bool) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return false, nil
+	}
+	_, statErr := os.Stat(filepath.Join(dir, CheckpointFile))
+	has := statErr == nil
+	switch {
+	case !resume:
+		return has, fmt.Errorf("output directory %s is not empty; pass --resume to continue the run in it, or choose another --out", dir)
+	case !has:
+		return false, fmt.Errorf("output directory %s is not empty and holds no %s to resume from", dir, CheckpointFile)
+	}
+	return true, nil
+}
+
+// Evolve runs the search, the final tournament and (when asked) the
+// held-out comparison, writing everything to the run directory.
+func Evolve(ctx context.Context, cfg Config) (*Report, error) {
+	started := time.Now()
+	cfg.defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	base, _ := cfg.Registry.Lookup(cfg.Game.Name(), cfg.Base)
+	pool, err := ReferencePool(cfg.Registry, cfg.Game.Name(), cfg.Pool)
+	if err != nil {
+		return nil, err
+	}
+	has, err := CheckOut(cfg.Out, cfg.Resume)
+	if err != nil {
+		return nil, err
+	}
+	meta := cfg.meta(pool)
+	if has {
+		raw, _, err := ReadMeta(cfg.Out)
+		if err != nil {
+			return nil, err
+		}
+		var old Meta
+		if err := json.Unmarshal(raw, &old); err != nil {
+			return nil, fmt.Errorf("checkpoint in %s: %w", cfg.Out, err)
+		}
+		if err := sameRun(old, meta); err != nil {
+			return nil, fmt.Errorf("cannot resume the run in %s: %w", cfg.Out, err)
+		}
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	metaJSON, _ := json.Marshal(meta)
+	space := Space{Base: base}
+	algo, err := NewAlgorithm(cfg.Algorithm, space, cfg.Population, cfg.Seed, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer algo.Close()
+	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers}
+
+	nTourney := cfg.Top + len(pool)
+	finalMatches := nTourney*(nTourney-1)*cfg.TournamentSeeds + 2*2*len(pool)*cfg.Holdout
+	s := &Search{
+		Space: space, Algorithm: algo, Evaluator: ev, Seed: cfg.Seed, Seeds: cfg.Seeds,
+		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,
+		Dir: cfg.Out, Resume: has, Meta: metaJSON, Log: cfg.Stderr,
+		Reserve: func(spm float64) time.Duration {
+			return time.Duration(1.2 * spm * float64(finalMatches) * float64(time.Second))
+		},
+	}
+	if has {
+		fmt.Fprintf(cfg.Stderr, "evolve: resuming the run in %s\n", cfg.Out)
+	}
+	fmt.Fprintf(cfg.Stderr, "evolve: %s %s by %s, population %d, %d seeds a generation against %d opponents (%s)\n",
+		meta.Game, meta.Base, meta.Algorithm, meta.Population, meta.Seeds, len(pool), strings.Join(meta.Pool, ", "))
+	res, err := s.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ev.Failures > 0 {
+		fmt.Fprintf(cfg.Stderr, "evolve: %d matches failed during the search and counted as losses for the candidate\n", ev.Failures)
+	}
+
+	rep := &Report{Dir: cfg.Out, Meta: meta, Generations: res.Generations, Matches: res.Matches,
+		ElapsedS: res.Elapsed.Seconds(), Stopped: res.Stopped, Base: strategies.NewVariant(base, base.Schema.Defaults())}
+	rep.Base.Note = "the base strategy at its defaults"
+
+	// The final tournament: the best of the hall and the latest champions.
+	var finalists []strategies.Variant
+	seen := map[string]bool{rep.Base.ID: true}
+	addFinalist := func(e Entry, why string) {
+		if seen[e.ID] || len(finalists) >= cfg.Top {
+			return
+		}
+		seen[e.ID] = true
+		v := space.Variant(e.X, e.Parents...)
+		v.Note = fmt.Sprintf("evolved by %s from %s (seed %d): %s; search score rate %.3f over %.0f games", meta.Algorithm, meta.Base, meta.Seed, why, e.Mean(), e.Games)
+		finalists = append(finalists, v)
+	}
+	for _, e := range res.Hall {
+		addFinalist(e, "hall of fame")
+	}
+	for i := len(res.Champions) - 1; i >= 0; i-- {
+		addFinalist(res.Champions[i], "generation champion")
+	}
+	if len(finalists) == 0 {
+		return nil, fmt.Errorf("the search found no variant different from the base's defaults (%d generations)", res.Generations)
+	}
+	fmt.Fprintf(cfg.Stderr, "evolve: final tournament of %d evolved variants and %d reference strategies on %d seeds\n", len(finalists), len(pool), cfg.TournamentSeeds)
+	sum, err := Tournament(ctx, cfg.Game, cfg.GameConfig, cfg.Registry, finalists, pool, TournamentSeeds(cfg.Seed, cfg.TournamentSeeds), cfg.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("final tournament: %w", err)
+	}
+	rep.Leaderboard = sum
+	byLabel := map[string]strategies.Variant{}
+	for _, v := range finalists {
+		byLabel[v.Label()] = v
+	}
+	bestRef := 0
+	for _, st := range sum.Standings {
+		if v, ok := byLabel[st.Name]; ok {
+			rep.Ranked = append(rep.Ranked, v)
+			if rep.ChampionRank == 0 {
+				rep.Champion, rep.ChampionRank = v, st.Rank
+			}
+		} else if bestRef == 0 {
+			bestRef = st.Rank
+		}
+	}
+	rep.AboveReference = rep.ChampionRank < bestRef
+	if err := writeFinal(cfg.Out, rep); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(cfg.Stdout, "Final tournament (Glicko-2, %d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
+		cfg.TournamentSeeds, meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
+	if err := reports.WriteLeaderboard(cfg.Stdout, reports.Table, sum); err != nil {
+		return nil, err
+	}
+	place := "ranks above every reference strategy"
+	if !rep.AboveReference {
+		place = "does not rank above every reference strategy"
+	}
+	fmt.Fprintf(cfg.Stdout, "champion %s (rank %d) %s; written to %s\n", rep.Champion.Label(), rep.ChampionRank, place, filepath.Join(cfg.Out, ChampionFile))
+
+	if cfg.Holdout > 0 {
+		fmt.Fprintf(cfg.Stderr, "evolve: comparing the champion with the base on %d held-out seeds\n", cfg.Holdout)
+		c, err := Compare(ctx, ev, rep.Champion, rep.Base, HoldoutSeeds(cfg.Seed, cfg.Holdout))
+		if err != nil {
+			return nil, fmt.Errorf("held-out comparison: %w", err)
+		}
+		rep.Holdout = &c
+		verdict := "the interval lies above zero: the champion is measurably stronger than the base"
+		if !c.Significant() {
+			verdict = "the interval does not lie above zero: no measurable improvement over the base"
+		}
+		fmt.Fprintf(cfg.Stdout, "held-out: %s; %s\n", c, verdict)
+	}
+	rep.ElapsedTotalS = time.Since(started).Seconds()
+	data, _ := json.MarshalIndent(rep, "", "  ")
+	if err := strategies.WriteFileAtomic(filepath.Join(cfg.Out, ReportFile), append(data, '\n')); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// sameRun reports the first identity field in which a resumed run differs
+// from its checkpoint, named as its flag.
+func sameRun(old, now Meta) error {
+	diff := func(flag string, a, b any) error {
+		return fmt.Errorf("--%s %v differs from the run's %v", flag, b, a)
+	}
+	switch {
+	case old.Game != now.Game:
+		return diff("game", old.Game, now.Game)
+	case old.Base != now.Base:
+		return diff("base", old.Base, now.Base)
+	case old.Algorithm != now.Algorithm:
+		return diff("algo", old.Algorithm, now.Algorithm)
+	case !reflect.DeepEqual(old.Pool, now.Pool):
+		return diff("pool", strings.Join(old.Pool, ","), strings.Join(now.Pool, ","))
+	case old.Population != now.Population:
+		return diff("population", old.Population, now.Population)
+	case old.Seeds != now.Seeds:
+		return diff("seeds", old.Seeds, now.Seeds)
+	case old.Seed != now.Seed:
+		return diff("seed", old.Seed, now.Seed)
+	case old.Hall != now.Hall:
+		return diff("hall", old.Hall, now.Hall)
+	case old.HallOpponents != now.HallOpponents:
+		return diff("hall-opponents", old.HallOpponents, now.HallOpponents)
+	case old.Islands != now.Islands:
+		return diff("islands", old.Islands, now.Islands)
+	}
+	return nil
+}
+
+// writeFinal writes the champion, the ranked variants and the leaderboard.
+func writeFinal(dir string, rep *Report) error {
+	if err := rep.Champion.Save(filepath.Join(dir, ChampionFile)); err != nil {
+		return err
+	}
+	rd := filepath.Join(dir, RankedDir)
+	if err := os.MkdirAll(rd, 0o755); err != nil {
+		return err
+	}
+	for i, v := range rep.Ranked {
+		if err := v.Save(filepath.Join(rd, fmt.Sprintf("%02d-%s.json", i+1, v.ID))); err != nil {
+			return err
+		}
+	}
+	var buf strings.Builder
+	if err := reports.WriteSummary(&buf, reports.JSON, rep.Leaderboard, reports.SummaryOptions{}); err != nil {
+		return err
+	}
+	return strategies.WriteFileAtomic(filepath.Join(dir, LeaderboardFile), []byte(buf.String()))
+}
+
+// NewAlgorithm builds the named algorithm over space with the options of
+// cfg.
+func NewAlgorithm(name string, space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
+	switch name {
+	case "ga":
+		return NewGA(space, population, seed, cfg.GA)
+	case "cmaes":
+		return NewCMAES(space, population, seed, cfg.CMA)
+	case "llm":
+		opt := cfg.LLM
+		if opt.Log == nil {
+			opt.Log = cfg.Stderr
+		}
+		return NewLLM(space, population, seed, opt)
+	}
+	return nil, checkAlgorithm(name)
+}
