@@ -31,10 +31,10 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// batchWindow is how long a worker gathers finished records before it
-// hands them to the emitter. Fast games (microseconds a match) then cost
-// one hand-over per window instead of one per match; a match slower than
-// the window is handed over as soon as it ends.
+// batchWindow is how much match time a worker gathers in finished records
+// before it hands them to the emitter. Fast games (microseconds a match)
+// then cost one hand-over per window instead of one per match; a match
+// slower than the window is handed over as soon as it ends.
 const batchWindow = time.Millisecond
 
 // maxBatch caps the records a worker holds back.
@@ -161,11 +161,11 @@ type pool struct {
 // error only for a failure of the arena itself (writing a replay).
 func (p *pool) work(out chan<- []Record) error {
 	var batch []Record
-	since := time.Now()
+	var held time.Duration // match time gathered in batch
 	flush := func() {
 		if len(batch) > 0 {
 			out <- batch
-			batch = nil
+			batch, held = nil, 0
 		}
 	}
 	defer flush()
@@ -174,7 +174,7 @@ func (p *pool) work(out chan<- []Record) error {
 		if i >= len(p.jobs) || p.ctx.Err() != nil {
 			return nil
 		}
-		rec, ok, err := p.play(p.jobs[i])
+		rec, took, ok, err := p.play(p.jobs[i])
 		if err != nil {
 			return err
 		}
@@ -182,19 +182,20 @@ func (p *pool) work(out chan<- []Record) error {
 			return nil
 		}
 		if batch == nil {
-			since = time.Now()
+			batch = make([]Record, 0, min(maxBatch, len(p.jobs)-i))
 		}
 		batch = append(batch, rec)
-		if len(batch) >= maxBatch || time.Since(since) >= batchWindow {
+		held += took
+		if len(batch) >= maxBatch || held >= batchWindow {
 			flush()
 		}
 	}
 }
 
-// play runs one job. ok is false when the match was cut short by
-// cancellation (the record is dropped); err reports a failure to keep the
-// replay.
-func (p *pool) play(job Job) (rec Record, ok bool, err error) {
+// play runs one job and says how long Game.Play took. ok is false when the
+// match was cut short by cancellation (the record is dropped); err reports
+// a failure to keep the replay.
+func (p *pool) play(job Job) (rec Record, took time.Duration, ok bool, err error) {
 	rec = Record{
 		Job:     job.ID,
 		Game:    p.g.Name(),
@@ -209,7 +210,7 @@ func (p *pool) play(job Job) (rec Record, ok bool, err error) {
 		pl, err := newPlayer(e, engine.SeatSeed(job.Seed, s), s)
 		if err != nil {
 			rec.Error = fmt.Sprintf("seed %d: building player %s (strategy %s) for seat %d: %v", job.Seed, e.Name, e.Strategy, s, err)
-			return rec, true, nil
+			return rec, took, true, nil
 		}
 		seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: pl}
 	}
@@ -221,18 +222,19 @@ func (p *pool) play(job Job) (rec Record, ok bool, err error) {
 	}
 	start := time.Now()
 	res, perr := safePlay(p.ctx, p.g, spec)
-	rec.DurationMS = float64(time.Since(start).Nanoseconds()) / 1e6
+	took = time.Since(start)
+	rec.DurationMS = float64(took.Nanoseconds()) / 1e6
 	if perr != nil {
 		if ctxErr := p.ctx.Err(); ctxErr != nil && errors.Is(perr, ctxErr) {
-			return rec, false, nil
+			return rec, took, false, nil
 		}
 		rec.Error = describe(perr, job, p.entrants)
-		return rec, true, nil
+		return rec, took, true, nil
 	}
 	if len(res.Scores) != len(seats) || len(res.Ranks) != len(seats) || (res.Crashed != nil && len(res.Crashed) != len(seats)) {
 		rec.Error = fmt.Sprintf("seed %d: %s returned %d scores, %d ranks and %d crash flags for %d seats",
 			job.Seed, p.g.Name(), len(res.Scores), len(res.Ranks), len(res.Crashed), len(seats))
-		return rec, true, nil
+		return rec, took, true, nil
 	}
 	rec.Scores, rec.Ranks, rec.Turns, rec.Reason = res.Scores, res.Ranks, res.Turns, res.Reason
 	if res.Crashed != nil {
@@ -241,10 +243,10 @@ func (p *pool) play(job Job) (rec Record, ok bool, err error) {
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
 		if err := writeAtomic(path, replay.Bytes()); err != nil {
-			return rec, false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
+			return rec, took, false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
 		}
 	}
-	return rec, true, nil
+	return rec, took, true, nil
 }
 
 // describe turns a match error into the record's message, naming the

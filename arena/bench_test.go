@@ -1,0 +1,97 @@
+package arena_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"crucible/arena"
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+	kstrat "crucible/strategies/kindling"
+)
+
+// The arena benchmarks compare the arena's throughput with the bare match
+// loop (players built and Game.Play called sequentially, nothing else) on
+// the same schedule. One op is the whole schedule; matches/s is reported.
+//
+//	go test ./arena -run '^$' -bench . -benchtime 20x -count 1
+//
+// Overhead = Arena1 / Bare - 1 (target at most 5%); speed-up = Arena1 /
+// Arena2 (target at least 1.8 on 2 idle cores).
+
+// bare plays jobs one after another with no pool, no records.
+func bare(b *testing.B, g engine.Game, es []arena.Entrant, jobs []arena.Job) {
+	ctx := context.Background()
+	for _, j := range jobs {
+		seats := make([]engine.Seat, len(j.Seats))
+		for s, ei := range j.Seats {
+			e := &es[ei]
+			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
+		}
+		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchSchedule runs the bare loop and the arena at 1 and 2 workers.
+func benchSchedule(b *testing.B, g engine.Game, es []arena.Entrant, jobs []arena.Job) {
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "matches/s")
+	}
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			bare(b, g, es, jobs)
+		}
+		report(b)
+	})
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("arena-%dw", w), func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				err := arena.Run(context.Background(), g, es, jobs, arena.Options{Workers: w}, func(r arena.Record) error {
+					if r.Error != "" {
+						return fmt.Errorf("%s", r.Error)
+					}
+					n++
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b)
+		})
+	}
+}
+
+// BenchmarkToy runs a round robin of 8 toy players on 4 seeds (224
+// matches of about 30 µs each).
+func BenchmarkToy(b *testing.B) {
+	es := toyEntrants(8)
+	benchSchedule(b, toyGame{work: 10000}, es, arena.RoundRobin(len(es), arena.Seeds(1, 4)))
+}
+
+// BenchmarkKindling runs a round robin of every Kindling strategy on 4
+// seeds (a few microseconds a match: the hardest case for overhead).
+func BenchmarkKindling(b *testing.B) {
+	reg, err := strategies.NewRegistry(kstrat.All()...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var es []arena.Entrant
+	for _, s := range reg.List("kindling") {
+		g := s.Schema.Defaults()
+		es = append(es, arena.Entrant{
+			Name: s.Name, Strategy: s.Name, Params: s.Schema.Map(g),
+			New: func(seed uint64, seat int) (engine.Player, error) { return s.New(g, seed, seat), nil },
+		})
+	}
+	benchSchedule(b, kindling.Game{}, es, arena.RoundRobin(len(es), arena.Seeds(1, 4)))
+}
