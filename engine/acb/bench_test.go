@@ -1,0 +1,76 @@
+package acb
+
+import (
+	"testing"
+
+	"crucible/engine"
+)
+
+// BenchmarkRandomVsRandom plays random against random on the default
+// 40x40 map, fog computed for both players every turn, and reports the cost
+// per turn (a match that ends early counts the turns it played).
+//
+//	go test ./engine/acb -run '^$' -bench RandomVsRandom -benchtime 200x -count 1
+func BenchmarkRandomVsRandom(b *testing.B) {
+	cfg := DefaultConfig()
+	turns := 0
+	allocs := 0.0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		seed := uint64(i)
+		m, err := NewMatch(cfg, nil, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			done, err := m.Step()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if done {
+				break
+			}
+		}
+		turns += m.Turn()
+	}
+	_ = allocs
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+}
+
+// BenchmarkTurns measures the turn loop alone (no match set-up or map
+// generation), to show that a turn allocates nothing.
+//
+//	go test ./engine/acb -run '^$' -bench Turns -benchtime 100000x -count 1
+func BenchmarkTurns(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 100000
+	mp, err := GenerateMap(cfg, 2, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	newMatch := func(seed uint64) *Match {
+		m, err := NewMatch(cfg, mp, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	m := newMatch(1)
+	for range 50 { // warm the reused slices
+		m.Step()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		done, err := m.Step()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if done {
+			b.StopTimer()
+			m = newMatch(uint64(i))
+			b.StartTimer()
+		}
+	}
+}

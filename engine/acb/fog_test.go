@@ -1,0 +1,132 @@
+package acb
+
+import (
+	"reflect"
+	"testing"
+)
+
+// fogMap is a 40x40 map with one core per player in the top rows, far
+// from the action around row 20.
+func fogMap(players int, walls, energy []Pos) *Map {
+	m := &Map{Rows: 40, Cols: 40, Walls: walls, Energy: energy}
+	for p := 0; p < players; p++ {
+		m.Cores = append(m.Cores, Core{ID: p, Owner: p, Row: 1, Col: 1 + 3*p})
+	}
+	return m
+}
+
+func TestFogShowsAndHides(t *testing.T) {
+	walls := []Pos{{17, 20}, {20, 12}, {13, 20}}
+	energy := []Pos{{22, 22}, {30, 30}}
+	m := newTestMatch(t, DefaultConfig(), fogMap(2, walls, energy), nil, nil)
+	m.setUnits(u(1, 24, 25), u(0, 20, 20), u(1, 20, 28), u(1, 25, 25), u(1, 20, 27))
+	v := m.View(0)
+	wantBots := []Unit{{Pos{20, 20}, 0}, {Pos{20, 27}, 1}, {Pos{24, 25}, 1}} // dist2 0, 49, 41
+	if !reflect.DeepEqual(v.Bots, wantBots) {
+		t.Errorf("bots %v, want %v (dist2 49 seen; 64 and 50 hidden; sorted by row, col)", v.Bots, wantBots)
+	}
+	if want := []Pos{{13, 20}, {17, 20}}; !reflect.DeepEqual(v.Walls, want) {
+		t.Errorf("walls %v, want %v", v.Walls, want)
+	}
+	if want := []Pos{{22, 22}}; !reflect.DeepEqual(v.Energy, want) {
+		t.Errorf("energy %v, want %v", v.Energy, want)
+	}
+	// Own core seen from itself, the enemy core 3 tiles away through it.
+	wantCores := []CoreView{{Pos{1, 1}, 0, true}, {Pos{1, 4}, 1, true}}
+	if !reflect.DeepEqual(v.Cores, wantCores) {
+		t.Errorf("cores %v, want %v", v.Cores, wantCores)
+	}
+	if v.Turn != 0 || v.You != (PlayerInfo{ID: 0}) || v.Zone != nil || v.Config != m.Config() {
+		t.Errorf("turn %d you %+v zone %v; want turn 0, player 0, no zone, the match config", v.Turn, v.You, v.Zone)
+	}
+	if len(v.Dead) != 0 {
+		t.Errorf("dead %v before any turn", v.Dead)
+	}
+	// Player 1 sees from each of its units and from its core.
+	v1 := m.View(1)
+	if len(v1.Bots) != 5 {
+		t.Errorf("player 1 sees %d units, want all 5", len(v1.Bots))
+	}
+}
+
+func TestFogHidesEmptyEnergy(t *testing.T) {
+	m := newTestMatch(t, DefaultConfig(), fogMap(2, nil, []Pos{{20, 21}}), nil, nil)
+	m.setUnits(u(0, 20, 21))
+	step(t, m) // collects: the tile is empty now
+	if v := m.View(0); len(v.Energy) != 0 {
+		t.Fatalf("energy %v, want the emptied tile left out", v.Energy)
+	}
+}
+
+func TestFogVisionFromCoresAndWrapping(t *testing.T) {
+	m := newTestMatch(t, DefaultConfig(), fogMap(2, nil, nil), nil, nil)
+	m.setUnits(u(0, 0, 20))
+	tests := []struct {
+		name string
+		p    Pos
+		want bool
+	}{
+		{"own unit's tile", Pos{0, 20}, true},
+		{"across the top edge (dist2 1)", Pos{39, 20}, true},
+		{"across the top edge (dist2 49)", Pos{33, 20}, true},
+		{"across the top edge (dist2 64)", Pos{32, 20}, false},
+		{"around the active core (1,1)", Pos{1, 8}, true},
+		{"across the left edge from the core", Pos{1, 35}, true},
+		{"beyond vision", Pos{20, 20}, false},
+	}
+	for _, tt := range tests {
+		if got := m.Visible(0, tt.p); got != tt.want {
+			t.Errorf("%s: Visible(%v) = %v, want %v", tt.name, tt.p, got, tt.want)
+		}
+	}
+	m.cores[0].active = false
+	m.visTurn[0] = -1
+	if m.Visible(0, Pos{1, 8}) {
+		t.Error("a razed core still gives vision")
+	}
+	if n := len(m.VisibleTiles(0)); n != 149 {
+		t.Errorf("one unit sees %d tiles, want 149 (lattice points within radius2 49)", n)
+	}
+}
+
+func TestFogDeadList(t *testing.T) {
+	m := newTestMatch(t, DefaultConfig(), fogMap(3, nil, nil), nil, nil, nil)
+	m.setUnits(
+		u(0, 20, 19),
+		u(2, 20, 26), u(1, 20, 25), // a visible fight: dist2 36 and 49 from (20,19)
+		u(2, 26, 19), u(1, 26, 19), // a visible fight on one tile
+		u(1, 30, 30), u(2, 30, 31), // out of sight
+	)
+	step(t, m)
+	want := []Unit{{Pos{20, 25}, 1}, {Pos{20, 26}, 2}, {Pos{26, 19}, 1}, {Pos{26, 19}, 2}}
+	if got := m.View(0).Dead; !reflect.DeepEqual(got, want) {
+		t.Fatalf("dead %v, want %v (visible deaths of this turn, sorted by row, col, owner)", got, want)
+	}
+	step(t, m)
+	if got := m.View(0).Dead; len(got) != 0 {
+		t.Fatalf("dead %v one turn later, want none", got)
+	}
+}
+
+func TestViewCarriesZoneAndTurn(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.ZoneEnabled = true
+	cfg.ZoneStartTurn = 2
+	var seen []Zone
+	var turns []int
+	spy := funcCtrl(func(v *View, buf []Move) ([]Move, error) {
+		seen = append(seen, *v.Zone)
+		turns = append(turns, v.Turn)
+		return buf, nil
+	})
+	m := newTestMatch(t, cfg, fogMap(2, nil, nil), spy, nil)
+	m.setUnits(u(0, 20, 20), u(1, 20, 30))
+	for range 4 {
+		step(t, m)
+	}
+	// The view of turn t announces the radius of the turn its moves run in.
+	want := []Zone{{Pos{20, 20}, 20}, {Pos{20, 20}, 20}, {Pos{20, 20}, 19}, {Pos{20, 20}, 18}}
+	if !reflect.DeepEqual(seen, want) || !reflect.DeepEqual(turns, []int{0, 1, 2, 3}) {
+		t.Fatalf("zones %v turns %v; want %v and turns 0..3", seen, turns, want)
+	}
+}
