@@ -1,0 +1,285 @@
+package kindling
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	rules "crucible/engine/kindling"
+)
+
+// Client talks to a Kindling server's JSON API (ours or the public one).
+type Client struct {
+	// BaseURL is the server, e.g. "https://kindling.adamhaleworks.workers.dev"
+	// or "http://127.0.0.1:8787".
+	BaseURL string
+	// HTTP carries the requests; nil means a client with a 15 s timeout.
+	HTTP *http.Client
+}
+
+// NewClient returns a client of the server at baseURL.
+func NewClient(baseURL string) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("server URL %q is not an http:// or https:// URL with a host", baseURL)
+	}
+	return &Client{BaseURL: strings.TrimSuffix(baseURL, "/"), HTTP: &http.Client{Timeout: 15 * time.Second}}, nil
+}
+
+// APIError is an error reply of the server: its status and the
+// {"error","hint"} body.
+type APIError struct {
+	Status int
+	Body   ErrorBody
+}
+
+// Error says what the server answered.
+func (e *APIError) Error() string {
+	if e.Body.Hint != "" {
+		return fmt.Sprintf("server answered %d: %s (hint: %s)", e.Status, e.Body.Error, e.Body.Hint)
+	}
+	return fmt.Sprintf("server answered %d: %s", e.Status, e.Body.Error)
+}
+
+// do sends one request and decodes a 2xx JSON reply into out.
+func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return fmt.Errorf("%s %s: reading the reply: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		e := &APIError{Status: resp.StatusCode}
+		if json.Unmarshal(data, &e.Body) != nil || e.Body.Error == "" {
+			e.Body.Error = strings.TrimSpace(string(data))
+		}
+		return e
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: decoding the reply: %w", method, path, err)
+	}
+	return nil
+}
+
+// Create creates a match and takes seat 0 as host.
+func (c *Client) Create(ctx context.Context, req CreateRequest) (Seated, error) {
+	var out Seated
+	err := c.do(ctx, http.MethodPost, "/api/matches", "", req, &out)
+	return out, err
+}
+
+// Join takes the next open seat of a lobby.
+func (c *Client) Join(ctx context.Context, code string, req JoinRequest) (Seated, error) {
+	var out Seated
+	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/join", "", req, &out)
+	return out, err
+}
+
+// Start fills the open seats with house bots and starts (host only).
+func (c *Client) Start(ctx context.Context, code, token string) (State, error) {
+	var out State
+	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/start", token, struct{}{}, &out)
+	return out, err
+}
+
+// State fetches the state as the token's seat sees it (a spectator's with
+// an empty token).
+func (c *Client) State(ctx context.Context, code, token string) (State, error) {
+	var out State
+	err := c.do(ctx, http.MethodGet, "/api/matches/"+url.PathEscape(code), token, nil, &out)
+	return out, err
+}
+
+// Bid sends the seat's move for turn.
+func (c *Client) Bid(ctx context.Context, code, token string, bid rules.Bid, turn int) (State, error) {
+	var out State
+	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/bids", token, BidRequest{Bids: bid, Turn: &turn}, &out)
+	return out, err
+}
+
+// Log fetches the match's replay.
+func (c *Client) Log(ctx context.Context, code string) (rules.Log, error) {
+	var out rules.Log
+	err := c.do(ctx, http.MethodGet, "/api/matches/"+url.PathEscape(code)+"/log", "", nil, &out)
+	return out, err
+}
+
+// Agent plays one seat of a match with a Bidder: the seed's loop.
+type Agent struct {
+	// Client is the server.
+	Client *Client
+	// Code and Token identify the match and the seat.
+	Code, Token string
+	// Bidder decides the moves.
+	Bidder rules.Bidder
+	// Poll is the pause between polls (default 1 s, as the seed asks).
+	Poll time.Duration
+	// MaxBackoff caps the pause after errors (default 30 s); MaxErrors
+	// consecutive errors end the loop (default 20).
+	MaxBackoff time.Duration
+	MaxErrors  int
+	// Logf, when set, receives a line per move and per error.
+	Logf func(format string, args ...any)
+}
+
+// Play runs the loop until the match is finished and returns its final
+// state: poll the state; when the version is unchanged, wait; when
+// you.canMove and this turn has no move yet, convert the state into the
+// Bidder's View, ask it, and send {"bids", "turn"}; back off on errors;
+// stop when the phase is finished.
+func (a *Agent) Play(ctx context.Context) (State, error) {
+	poll := a.Poll
+	if poll <= 0 {
+		poll = time.Second
+	}
+	maxBackoff := a.MaxBackoff
+	if maxBackoff <= 0 {
+		maxBackoff = 30 * time.Second
+	}
+	maxErrors := a.MaxErrors
+	if maxErrors <= 0 {
+		maxErrors = 20
+	}
+	logf := a.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	var (
+		lastVersion int64 = -1
+		movedTurn         = 0
+		errs              = 0
+		backoff           = poll
+		view        rules.View
+	)
+	sleep := func(d time.Duration) error {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		}
+	}
+	fail := func(err error) error {
+		errs++
+		if errs >= maxErrors {
+			return fmt.Errorf("match %s: giving up after %d consecutive errors, the last: %w", a.Code, errs, err)
+		}
+		logf("match %s: %v (retrying in %v)", a.Code, err, backoff)
+		if e := sleep(backoff); e != nil {
+			return e
+		}
+		backoff = min(2*backoff, maxBackoff)
+		return nil
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return State{}, err
+		}
+		st, err := a.Client.State(ctx, a.Code, a.Token)
+		if err != nil {
+			var apiErr *APIError
+			if errors.As(err, &apiErr) && (apiErr.Status == http.StatusNotFound || apiErr.Status == http.StatusUnauthorized) {
+				return State{}, fmt.Errorf("match %s: %w", a.Code, err)
+			}
+			if e := fail(err); e != nil {
+				return State{}, e
+			}
+			continue
+		}
+		errs, backoff = 0, poll
+		if st.Phase == PhaseFinished {
+			return st, nil
+		}
+		if st.Version != lastVersion {
+			lastVersion = st.Version
+			if st.Phase == PhasePlaying && st.You != nil && st.You.CanMove && movedTurn != st.Turn {
+				if err := st.View(&view); err != nil {
+					if e := fail(fmt.Errorf("state of turn %d: %w", st.Turn, err)); e != nil {
+						return State{}, e
+					}
+					continue
+				}
+				bid := a.decide(&view)
+				if _, err := a.Client.Bid(ctx, a.Code, a.Token, bid, st.Turn); err != nil {
+					var apiErr *APIError
+					if errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict {
+						// The turn resolved meanwhile: the next poll shows the new one.
+						logf("match %s: turn %d moved on before the move arrived: %v", a.Code, st.Turn, err)
+						lastVersion = -1
+						continue
+					}
+					lastVersion = -1
+					if e := fail(err); e != nil {
+						return State{}, e
+					}
+					continue
+				}
+				movedTurn = st.Turn
+				logf("match %s: turn %d bid %v", a.Code, st.Turn, bid)
+			}
+		}
+		if err := sleep(poll); err != nil {
+			return State{}, err
+		}
+	}
+}
+
+// decide asks the Bidder, passing when it panics or bids illegally (a
+// pass keeps the sparks and never draws a 400).
+func (a *Agent) decide(v *rules.View) (bid rules.Bid) {
+	defer func() {
+		if recover() != nil {
+			bid = rules.Bid{}
+		}
+	}()
+	a.Bidder.Bid(v, &bid)
+	sum := 0
+	for _, b := range bid {
+		if b < 0 {
+			return rules.Bid{}
+		}
+		sum += b
+	}
+	if sum > v.Budget() {
+		return rules.Bid{}
+	}
+	return bid
+}
