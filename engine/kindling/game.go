@@ -105,8 +105,9 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 		if err := ctx.Err(); err != nil {
 			return engine.Result{}, err
 		}
+		view.Fill(&st, 0, &last)
 		for p := 0; p < n; p++ {
-			view.Fill(&st, p, &last)
+			view.You = p
 			bids[p] = Bid{}
 			if err := askBid(bidders[p], &view, &bids[p], p, spec.Seats[p]); err != nil {
 				return engine.Result{}, err

@@ -149,10 +149,9 @@ func (e *BidError) Unwrap() error { return e.Err }
 // An illegal bid from a seat that did not miss is a *BidError and leaves s
 // unchanged, as does a finished state (ErrFinished). Entries of seats at
 // or beyond s.Seats are ignored. Resolve allocates nothing.
-func Resolve(s *State, bids *[MaxSeats]Bid, missed *[MaxSeats]bool) (TurnRecord, error) {
-	var rec TurnRecord
+func Resolve(s *State, bids *[MaxSeats]Bid, missed *[MaxSeats]bool) (rec TurnRecord, err error) {
 	if s.Finished {
-		return rec, ErrFinished
+		return TurnRecord{}, ErrFinished
 	}
 	n := s.Seats
 	for p := 0; p < n; p++ {

@@ -44,9 +44,10 @@ func (v *View) Budget() int { return v.Sparks[v.You] }
 // Bidder is an in-process Kindling player. Bid is called once per turn with
 // the seat's view and writes its move to out, which arrives zeroed. The
 // move must be legal (see CheckBid): Game.Play ends the match with an error
-// naming the seat otherwise. v and out are valid only during the call and
-// are reused between turns. A Bidder may keep state between the turns of
-// one match.
+// naming the seat otherwise. Bid must not modify v: the same View, with
+// only You changed, is shown to every seat in turn. v and out are valid
+// only during the call and are reused between turns. A Bidder may keep
+// state between the turns of one match.
 type Bidder interface {
 	Bid(v *View, out *Bid)
 }
