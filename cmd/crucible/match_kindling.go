@@ -1,18 +1,219 @@
 package main
 
 import (
-	"errors"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/cobra"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
 )
 
-// newMatchKindlingCmd is a placeholder until its issue lands.
+// matchKindlingOptions are the flags of `crucible match kindling`.
+type matchKindlingOptions struct {
+	players string
+	seed    uint64
+	params  []string
+	logPath string
+}
+
 func newMatchKindlingCmd() *cobra.Command {
-	return &cobra.Command{
+	var o matchKindlingOptions
+	cmd := &cobra.Command{
 		Use:   "kindling",
-		Short: "Play one Kindling match (issue 2)",
+		Short: "Play one Kindling match and print it turn by turn",
+		Long: `Play one Kindling match headless (8 turns, 2 to 4 seats) and print every
+turn: the beacons' values, each seat's bids, who lit which beacon, the points
+scored and the running scores; then the final standings (score, then sparks
+left; seats equal on both share the win).
+
+Players are Kindling strategy names in seat order (see
+'crucible strategies --game kindling'), each at its default parameters unless
+--param changes them. --param NAME.KEY=VALUE sets parameter KEY of every seat
+playing strategy NAME; it may be repeated. Values must lie in the parameter's
+range.
+
+  crucible match kindling --players normal,sniper --seed 7
+  crucible match kindling --players normal,easy,greedy,random --seed 3 --log m.json
+  crucible match kindling --players sniper,normal --param sniper.margin=2 --param normal.memory=0.3`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("kindling is not built yet")
+			return runMatchKindling(cmd.Context(), cmd.OutOrStdout(), o)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.players, "players", "", "comma-separated strategy names in seat order, 2 to 4 of them (required)")
+	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the players' random generators and the match code")
+	f.StringArrayVar(&o.params, "param", nil, "NAME.KEY=VALUE: set parameter KEY of strategy NAME for every seat playing it (repeatable)")
+	f.StringVar(&o.logPath, "log", "", "write the match log (the JSON of GET /api/matches/{code}/log) to this file")
+	_ = cmd.MarkFlagRequired("players")
+	return cmd
+}
+
+// kindlingSeats resolves the players and --param settings to seats.
+func kindlingSeats(reg *strategies.Registry, o matchKindlingOptions) ([]engine.Seat, error) {
+	names := strings.Split(o.players, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	if n := len(names); o.players == "" || n < kindling.MinSeats || n > kindling.MaxSeats {
+		if o.players == "" {
+			n = 0
+		}
+		return nil, fmt.Errorf("--players lists %d players (%q); a kindling match has %d to %d", n, o.players, kindling.MinSeats, kindling.MaxSeats)
+	}
+	genomes := map[string]strategies.Genome{}
+	strats := map[string]strategies.Strategy{}
+	for _, name := range names {
+		if name == "" {
+			return nil, fmt.Errorf("--players %q has an empty name", o.players)
+		}
+		s, err := reg.Lookup("kindling", name)
+		if err != nil {
+			return nil, err
+		}
+		strats[name] = s
+		genomes[name] = s.Schema.Defaults()
+	}
+	for _, p := range o.params {
+		target, value, ok := strings.Cut(p, "=")
+		name, key, ok2 := strings.Cut(target, ".")
+		if !ok || !ok2 || name == "" || key == "" {
+			return nil, fmt.Errorf("--param %q: want NAME.KEY=VALUE, e.g. sniper.margin=2", p)
+		}
+		s, err := reg.Lookup("kindling", name)
+		if err != nil {
+			return nil, fmt.Errorf("--param %s: %w", p, err)
+		}
+		g, playing := genomes[name]
+		if !playing {
+			return nil, fmt.Errorf("--param %s: no seat plays %s (players: %s)", p, name, strings.Join(names, ", "))
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			i := s.Schema.Index(key)
+			if i < 0 {
+				return nil, fmt.Errorf("--param %s: strategy %s: %w", p, name, s.Schema.Set(g, key, 0))
+			}
+			return nil, fmt.Errorf("--param %s: value %q is not a number (%s.%s takes %s)", p, value, name, key, s.Schema[i].Range())
+		}
+		if err := s.Schema.Set(g, key, v); err != nil {
+			return nil, fmt.Errorf("--param %s: strategy %s: %w", p, name, err)
+		}
+	}
+	seats := make([]engine.Seat, len(names))
+	for i, name := range names {
+		s, g := strats[name], slices.Clone(genomes[name])
+		seats[i] = engine.Seat{Name: name, Strategy: name, Params: s.Schema.Map(g),
+			Player: s.New(g, engine.SeatSeed(o.seed, i), i)}
+	}
+	return seats, nil
+}
+
+func runMatchKindling(ctx context.Context, out io.Writer, o matchKindlingOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	seats, err := kindlingSeats(reg, o)
+	if err != nil {
+		return err
+	}
+	var logBuf bytes.Buffer
+	res, err := kindling.Game{}.Play(ctx, engine.MatchSpec{Seed: o.seed, Seats: seats, Replay: &logBuf})
+	if err != nil {
+		return err
+	}
+	var lg kindling.Log
+	if err := json.Unmarshal(logBuf.Bytes(), &lg); err != nil {
+		return fmt.Errorf("reading back the match log: %w", err)
+	}
+	if o.logPath != "" {
+		if err := strategies.WriteFileAtomic(o.logPath, logBuf.Bytes()); err != nil {
+			return fmt.Errorf("writing the log: %w", err)
+		}
+	}
+	return printKindlingMatch(out, o.seed, seats, res, lg, o.logPath)
+}
+
+// printKindlingMatch writes the match turn by turn and the final standings.
+func printKindlingMatch(out io.Writer, seed uint64, seats []engine.Seat, res engine.Result, lg kindling.Log, logPath string) error {
+	names := kindling.BeaconNames()
+	width := 0
+	for _, s := range seats {
+		width = max(width, len(s.Name))
+	}
+	fmt.Fprintf(out, "Kindling match %s, seed %d, %d seats:", lg.Code, seed, len(seats))
+	for i, s := range seats {
+		fmt.Fprintf(out, " %d %s", i, s.Name)
+	}
+	fmt.Fprintln(out)
+	for _, t := range lg.Turns {
+		fmt.Fprintf(out, "\nturn %d  values", t.Turn)
+		for i, v := range t.Values {
+			fmt.Fprintf(out, "  %s %d", names[i], v)
+		}
+		fmt.Fprintln(out)
+		for p := 0; p < t.Seats; p++ {
+			missed := ""
+			if t.Missed[p] {
+				missed = "  (missed the turn)"
+			}
+			fmt.Fprintf(out, "  seat %d %-*s  bids %v  +%d  score %d%s\n", p, width, seats[p].Name, t.Bids[p], t.Points[p], t.Scores[p], missed)
+		}
+		var lit, unlit []string
+		for i, w := range t.Winners {
+			if w == kindling.NoWinner {
+				unlit = append(unlit, names[i])
+			} else {
+				lit = append(lit, fmt.Sprintf("%s by seat %d (+%d)", names[i], w, t.Values[i]))
+			}
+		}
+		line := "  lit: none"
+		if len(lit) > 0 {
+			line = "  lit: " + strings.Join(lit, ", ")
+		}
+		if len(unlit) > 0 {
+			line += "; unlit: " + strings.Join(unlit, ", ")
+		}
+		fmt.Fprintln(out, line)
+	}
+	fin := lg.Final
+	fmt.Fprintln(out, "\nfinal standings")
+	tw := tablewriter.NewWriter(out)
+	tw.Header("rank", "seat", "player", "score", "sparks left")
+	for _, p := range fin.Standings {
+		if err := tw.Append(strconv.Itoa(res.Ranks[p]), strconv.Itoa(p), seats[p].Name,
+			strconv.Itoa(fin.Scores[p]), strconv.Itoa(fin.Sparks[p])); err != nil {
+			return err
+		}
+	}
+	if err := tw.Render(); err != nil {
+		return err
+	}
+	var who []string
+	for _, p := range fin.Winners {
+		who = append(who, fmt.Sprintf("seat %d (%s)", p, seats[p].Name))
+	}
+	if len(who) == 1 {
+		fmt.Fprintf(out, "winner: %s\n", who[0])
+	} else {
+		fmt.Fprintf(out, "shared win: %s\n", strings.Join(who, ", "))
+	}
+	if logPath != "" {
+		fmt.Fprintf(out, "log written to %s\n", logPath)
+	}
+	return nil
 }
