@@ -26,6 +26,7 @@ type evolveFlags struct {
 	resume                              bool
 	llmBaseURL, llmModel                string
 	llmTimeout                          time.Duration
+	llmAttempts                         int
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -97,6 +98,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
 	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request")
+	fl.IntVar(&f.llmAttempts, "llm-attempts", 3, "llm: requests per generation (with doubling backoff from 1s) before mutation takes over, 1 to 10")
 	return cmd
 }
 
@@ -144,6 +146,24 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if f.workers < 1 || f.workers > 1024 {
 		return fmt.Errorf("--workers %d is outside its range [1, 1024]", f.workers)
 	}
+	// Zero means "default" inside the evolver; on the command line it is
+	// out of range for these flags.
+	for _, c := range []struct {
+		name      string
+		v, lo, hi int
+	}{
+		{"seeds", f.seeds, evolver.MinSeeds, evolver.MaxSeeds},
+		{"hall", f.hall, 1, 64},
+		{"top", f.top, 1, evolver.MaxTop},
+		{"tournament-seeds", f.tournamentSeeds, 1, evolver.MaxTournamentSeeds},
+	} {
+		if c.v < c.lo || c.v > c.hi {
+			return fmt.Errorf("--%s %d is outside its range [%d, %d]", c.name, c.v, c.lo, c.hi)
+		}
+	}
+	if cmd.Flags().Changed("population") && (f.population < evolver.MinPopulation || f.population > evolver.MaxPopulation) {
+		return fmt.Errorf("--population %d is outside its range [%d, %d]", f.population, evolver.MinPopulation, evolver.MaxPopulation)
+	}
 	if f.islands < 1 || f.islands > 16 {
 		return fmt.Errorf("--islands %d is outside its range [1, 16]", f.islands)
 	}
@@ -152,6 +172,9 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	}
 	if f.hallOpponents < 0 {
 		return fmt.Errorf("--hall-opponents %d is outside its range [0, %d]", f.hallOpponents, 4*f.hall)
+	}
+	if f.llmAttempts < 1 || f.llmAttempts > 10 {
+		return fmt.Errorf("--llm-attempts %d is outside its range [1, 10]", f.llmAttempts)
 	}
 	if f.llmTimeout <= 0 {
 		return fmt.Errorf("--llm-timeout %v must be positive", f.llmTimeout)
@@ -201,7 +224,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
 		Holdout: f.holdout, Out: f.out, Resume: f.resume,
 		GA:     evolver.GAOptions{Islands: f.islands},
-		LLM:    evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, Timeout: f.llmTimeout},
+		LLM:    evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, Timeout: f.llmTimeout, Attempts: f.llmAttempts},
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 	}
 	_, err = evolver.Evolve(cmd.Context(), cfg)

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"crucible/strategies"
+)
+
+// evolveExec runs `crucible evolve` with args and returns stdout, stderr
+// and the error.
+func evolveExec(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetArgs(append([]string{"evolve"}, args...))
+	err := root.Execute()
+	return out.String(), errb.String(), err
+}
+
+// small keeps a command-line run to a fraction of a second on Kindling.
+var small = []string{"--generations", "2", "--population", "4", "--seeds", "2", "--pool", "easy,normal,even",
+	"--tournament-seeds", "2", "--holdout", "4", "--top", "2"}
+
+func TestEvolveBadInput(t *testing.T) {
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "notes.txt"), []byte("mine"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown base lists the known ones", []string{"--game", "kindling", "--base", "nosuch", "--out", t.TempDir() + "/r"},
+			[]string{`unknown kindling strategy "nosuch"`, "known:", "easy", "normal"}},
+		{"unknown algorithm lists the known ones", []string{"--base", "easy", "--algo", "annealing", "--out", t.TempDir() + "/r"},
+			[]string{`unknown algorithm "annealing"`, "cmaes, ga, llm"}},
+		{"unknown game lists the known ones", []string{"--game", "chess", "--base", "easy", "--out", t.TempDir() + "/r"},
+			[]string{`unknown game "chess"`, "acb, kindling"}},
+		{"budget below its range", []string{"--base", "easy", "--budget", "1s", "--out", t.TempDir() + "/r"},
+			[]string{"--budget 1s is outside its range [5s, 168h0m0s]"}},
+		{"budget above its range", []string{"--base", "easy", "--budget", "200h", "--out", t.TempDir() + "/r"},
+			[]string{"--budget 200h0m0s is outside its range"}},
+		{"population below its range", []string{"--base", "easy", "--population", "2", "--out", t.TempDir() + "/r"},
+			[]string{"--population 2 is outside its range [4, 256]"}},
+		{"population above its range", []string{"--base", "easy", "--population", "1000", "--out", t.TempDir() + "/r"},
+			[]string{"--population 1000 is outside its range [4, 256]"}},
+		{"seeds out of range", []string{"--base", "easy", "--seeds", "0", "--out", t.TempDir() + "/r"},
+			[]string{"--seeds 0 is outside its range [1, 256]"}},
+		{"generations out of range", []string{"--base", "easy", "--generations", "0", "--out", t.TempDir() + "/r"},
+			[]string{"--generations 0 is outside its range [1, 100000]"}},
+		{"unknown pool member", []string{"--base", "easy", "--pool", "easy,nosuch", "--out", t.TempDir() + "/r"},
+			[]string{`unknown kindling strategy "nosuch"`}},
+		{"non-empty output directory without --resume", []string{"--base", "easy", "--generations", "1", "--out", full},
+			[]string{"is not empty; pass --resume"}},
+		{"non-empty output directory without a checkpoint", []string{"--base", "easy", "--generations", "1", "--out", full, "--resume"},
+			[]string{"holds no checkpoint.json"}},
+		{"missing --out", []string{"--base", "easy"}, []string{"--out is required"}},
+		{"missing --base", []string{"--out", t.TempDir() + "/r"}, []string{"--base is required"}},
+		{"islands with another algorithm", []string{"--base", "easy", "--algo", "cmaes", "--islands", "2", "--out", t.TempDir() + "/r"},
+			[]string{"--islands applies to --algo ga only"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := evolveExec(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+	if data, _ := os.ReadFile(filepath.Join(full, "notes.txt")); string(data) != "mine" {
+		t.Errorf("a refused run touched the existing directory")
+	}
+	if entries, _ := os.ReadDir(full); len(entries) != 1 {
+		t.Errorf("a refused run left %d entries in the existing directory", len(entries))
+	}
+}
+
+// Rule: a short run prints the ranked table and leaves the run directory's
+// files; resuming it with more generations continues from the checkpoint.
+func TestEvolveCommandWritesRunDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	stdout, stderr, err := evolveExec(t, append([]string{"--game", "kindling", "--base", "easy", "--algo", "ga", "--out", dir}, small...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, want := range []string{"Leaderboard", "rating ± RD", "easy#", "normal", "champion easy#", "held-out:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if n := strings.Count(stderr, "gen "); n != 2 {
+		t.Errorf("stderr has %d progress lines, want one per generation (2):\n%s", n, stderr)
+	}
+	for _, f := range []string{"checkpoint.json", "generations.jsonl", "champion.json", "leaderboard.json", "report.json", "hall", "ranked"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("run directory lacks %s", f)
+		}
+	}
+	v, err := strategies.LoadVariant(filepath.Join(dir, "champion.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Game != "kindling" || v.Base != "easy" {
+		t.Errorf("champion is %s/%s, want kindling/easy", v.Game, v.Base)
+	}
+
+	// Same directory again without --resume: refused.
+	if _, _, err := evolveExec(t, append([]string{"--base", "easy", "--out", dir}, small...)...); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Errorf("re-running into a finished run's directory: %v, want a refusal naming --resume", err)
+	}
+	// Resume with a different seed: refused, naming the flag.
+	if _, _, err := evolveExec(t, "--out", dir, "--resume", "--seed", "9", "--generations", "3"); err == nil || !strings.Contains(err.Error(), "--seed 9 differs from the run's 1") {
+		t.Errorf("resume with another seed: %v", err)
+	}
+	// Resume taking everything else from the checkpoint, one generation more.
+	_, stderr, err = evolveExec(t, "--out", dir, "--resume", "--generations", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "resuming") || strings.Count(stderr, "gen ") != 1 {
+		t.Errorf("resume did not continue with the one missing generation:\n%s", stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "generations.jsonl"))
+	if n := strings.Count(string(data), "\n"); n != 3 {
+		t.Errorf("generations.jsonl has %d lines after resuming to 3 generations", n)
+	}
+}
+
+// Rule: an unreachable model server does not stop an llm run: it goes on
+// by mutation and says so.
+func TestEvolveLLMUnreachable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"--base", "easy", "--algo", "llm", "--llm-base-url", "http://127.0.0.1:1/v1", "--llm-attempts", "1", "--out", dir}, small...)
+	stdout, stderr, err := evolveExec(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "model server unreachable") || !strings.Contains(stderr, "proposed by mutation of the elite") {
+		t.Errorf("stderr does not say the model was unreachable and mutation took over:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "Leaderboard") {
+		t.Errorf("the run did not finish with its leaderboard:\n%s", stdout)
+	}
+}

@@ -1,0 +1,137 @@
+package evolver
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+	kstrat "crucible/strategies/kindling"
+)
+
+func kindlingRegistry(t *testing.T) *strategies.Registry {
+	t.Helper()
+	reg, err := strategies.NewRegistry(kstrat.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// smallKindling is a run of a few seconds at most: the weak house bot
+// easy searched against three reference bidders.
+func smallKindling(t *testing.T, algo, out string) Config {
+	return Config{
+		Game: kindling.Game{}, Registry: kindlingRegistry(t), Base: "easy", Algorithm: algo,
+		Pool: []string{"easy", "even", "greedy"}, Population: 8, Seeds: 4, Seed: 11, Generations: 6,
+		Workers: 2, Top: 3, TournamentSeeds: 4, Holdout: 24, Out: out,
+	}
+}
+
+// Rule: a small evolution of a weak Kindling bidder leaves a champion that
+// scores higher than the base's defaults on held-out seeds, ranks among
+// the tournament's players, and is written with its run directory.
+func TestEvolveKindlingEndToEnd(t *testing.T) {
+	for _, algo := range []string{"ga", "cmaes"} {
+		t.Run(algo, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			var stdout strings.Builder
+			cfg := smallKindling(t, algo, out)
+			cfg.Stdout = &stdout
+			rep, err := Evolve(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := rep.Holdout
+			if h == nil || h.Seeds != 24 || h.GamesPerSide != 24*3*2 {
+				t.Fatalf("held-out comparison %+v, want 24 seeds × 3 opponents × 2 seat orders", h)
+			}
+			t.Logf("%s: %s", algo, h)
+			if !(h.RateA > h.RateB) || math.Abs(h.Diff-(h.RateA-h.RateB)) > 1e-12 || !(h.Lo <= h.Diff && h.Diff <= h.Hi) {
+				t.Errorf("champion does not beat the base on held-out seeds: %s", h)
+			}
+			if rep.Ranked[0].ID != rep.Champion.ID || len(rep.Ranked) != 3 {
+				t.Errorf("champion %s is not the first of the %d ranked variants", rep.Champion.ID, len(rep.Ranked))
+			}
+			got, err := strategies.LoadVariant(filepath.Join(out, ChampionFile))
+			if err != nil || got.ID != rep.Champion.ID {
+				t.Errorf("champion.json holds %v (%v), want %s", got.ID, err, rep.Champion.ID)
+			}
+			if len(rep.Leaderboard.Standings) != 6 {
+				t.Errorf("leaderboard has %d players, want 3 evolved + 3 reference", len(rep.Leaderboard.Standings))
+			}
+			if !strings.Contains(stdout.String(), rep.Champion.Label()) {
+				t.Errorf("printed table lacks the champion:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+// cancelGame cancels a context after a number of matches, as a kill in the
+// middle of a generation would.
+type cancelGame struct {
+	engine.Game
+	after  int64
+	n      atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (g *cancelGame) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, error) {
+	if g.n.Add(1) == g.after {
+		g.cancel()
+	}
+	return g.Game.Play(ctx, spec)
+}
+
+// Rule: a Kindling run cancelled in the middle of a generation and resumed
+// ends with the same champion, leaderboard and held-out figures as the run
+// left alone.
+func TestEvolveResumeAfterCancel(t *testing.T) {
+	for _, algo := range []string{"ga", "cmaes"} {
+		t.Run(algo, func(t *testing.T) {
+			whole, err := Evolve(context.Background(), smallKindling(t, algo, filepath.Join(t.TempDir(), "whole")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "cut")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cfg := smallKindling(t, algo, out)
+			perGen := int64(whole.Matches / whole.Generations)
+			cfg.Game = &cancelGame{Game: kindling.Game{}, after: 3*perGen + perGen/2, cancel: cancel}
+			if _, err := Evolve(ctx, cfg); !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled run returned %v", err)
+			}
+			cp, err := readCheckpoint(out)
+			if err != nil || cp.Generations < 2 || cp.Generations >= 6 {
+				t.Fatalf("cancelled run's checkpoint: %v generations (%v), want a run cut short", cp.Generations, err)
+			}
+			if _, err := os.Stat(filepath.Join(out, ChampionFile)); err == nil {
+				t.Errorf("a cancelled run wrote champion.json")
+			}
+			cfg = smallKindling(t, algo, out)
+			cfg.Resume = true
+			resumed, err := Evolve(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resumed.Champion.ID != whole.Champion.ID || resumed.Matches != whole.Matches {
+				t.Errorf("resumed run: champion %s after %d matches; uninterrupted: %s after %d", resumed.Champion.ID, resumed.Matches, whole.Champion.ID, whole.Matches)
+			}
+			if !reflect.DeepEqual(resumed.Ranked, whole.Ranked) || !reflect.DeepEqual(resumed.Holdout, whole.Holdout) {
+				t.Errorf("resumed run ranks or compares differently")
+			}
+			if !reflect.DeepEqual(resumed.Leaderboard.Standings, whole.Leaderboard.Standings) {
+				t.Errorf("leaderboards differ")
+			}
+		})
+	}
+}
