@@ -254,6 +254,17 @@ func TestPlayViews(t *testing.T) {
 			}
 		}
 	}
+	// Within a turn every seat sees the same view but for You: a seat asked
+	// later learns nothing of the bids made before it.
+	for k := 0; k < Turns; k++ {
+		for seat, r := range []*recorder{b, c} {
+			v := r.views[k]
+			v.You = 0
+			if v != a.views[k] {
+				t.Fatalf("turn %d: seat %d saw a different view from seat 0", k+1, seat+1)
+			}
+		}
+	}
 	d := res.Detail.(*Detail)
 	if !reflect.DeepEqual(*d, *lg.Final) {
 		t.Fatalf("result detail %+v differs from the log's final %+v", *d, *lg.Final)
