@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	rules "crucible/engine/kindling"
@@ -154,6 +155,10 @@ type Agent struct {
 	// consecutive errors end the loop (default 20).
 	MaxBackoff time.Duration
 	MaxErrors  int
+	// StartAfter, when positive, makes the host start the match (open
+	// seats filled with house bots) once it has waited this long in the
+	// lobby.
+	StartAfter time.Duration
 	// Logf, when set, receives a line per move and per error.
 	Logf func(format string, args ...any)
 }
@@ -180,6 +185,7 @@ func (a *Agent) Play(ctx context.Context) (State, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	began := time.Now()
 	var (
 		lastVersion int64 = -1
 		movedTurn         = 0
@@ -227,6 +233,15 @@ func (a *Agent) Play(ctx context.Context) (State, error) {
 		errs, backoff = 0, poll
 		if st.Phase == PhaseFinished {
 			return st, nil
+		}
+		if st.Phase == PhaseLobby && a.StartAfter > 0 && time.Since(began) >= a.StartAfter && st.You != nil && st.You.Seat == st.Host {
+			if _, err := a.Client.Start(ctx, a.Code, a.Token); err != nil {
+				if e := fail(fmt.Errorf("starting the match: %w", err)); e != nil {
+					return State{}, e
+				}
+			}
+			logf("match %s: started, open seats filled with house bots", a.Code)
+			continue
 		}
 		if st.Version != lastVersion {
 			lastVersion = st.Version
@@ -283,3 +298,93 @@ func (a *Agent) decide(v *rules.View) (bid rules.Bid) {
 	}
 	return bid
 }
+
+// PlayOptions configures PlayMatch.
+type PlayOptions struct {
+	// Client is the server.
+	Client *Client
+	// Join is the code of a lobby to join; empty creates a match with
+	// Create (Create.Name defaults to Name).
+	Join   string
+	Create CreateRequest
+	// Name is the seat's name (1 to 32 printable characters).
+	Name string
+	// NewBidder builds the Bidder once the seat is known.
+	NewBidder func(code string, seat int) (rules.Bidder, error)
+	// Poll, StartAfter and Logf are passed to the Agent.
+	Poll       time.Duration
+	StartAfter time.Duration
+	Logf       func(format string, args ...any)
+	// Seated, when set, is called once the seat is taken (to print the
+	// code others can join).
+	Seated func(Seated)
+}
+
+// PlayMatch takes a seat (creating a match or joining one), plays it to
+// the end with an Agent and returns the final state.
+func PlayMatch(ctx context.Context, o PlayOptions) (State, error) {
+	var (
+		s   Seated
+		err error
+	)
+	if o.Join != "" {
+		s, err = o.Client.Join(ctx, o.Join, JoinRequest{Name: o.Name})
+	} else {
+		req := o.Create
+		if req.Name == "" {
+			req.Name = o.Name
+		}
+		s, err = o.Client.Create(ctx, req)
+	}
+	if err != nil {
+		return State{}, err
+	}
+	if o.Seated != nil {
+		o.Seated(s)
+	}
+	b, err := o.NewBidder(s.Code, s.Seat)
+	if err != nil {
+		return State{}, err
+	}
+	a := &Agent{Client: o.Client, Code: s.Code, Token: s.Token, Bidder: b, Poll: o.Poll, StartAfter: o.StartAfter, Logf: o.Logf}
+	return a.Play(ctx)
+}
+
+// WriteStandings prints a finished state's standings, one seat a line in
+// standings order, then the winners.
+func WriteStandings(w io.Writer, st State) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "match %s (%s, turn %d of %d)\n", st.Code, st.Phase, st.Turn, st.Turns)
+	fmt.Fprintln(tw, "place\tseat\tname\tkind\tscore\tsparks left\t")
+	place := 0
+	for i, seat := range st.Standings {
+		if seat < 0 || seat >= len(st.Players) {
+			return fmt.Errorf("standings list seat %d of %d players", seat, len(st.Players))
+		}
+		p := st.Players[seat]
+		if i == 0 || !sameKey(st.Players[st.Standings[i-1]], p) {
+			place = i + 1
+		}
+		you := ""
+		if st.You != nil && st.You.Seat == seat {
+			you = " (you)"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s%s\t%s\t%d\t%d\t\n", place, seat, p.Name, you, p.Kind, p.Score, p.Sparks)
+	}
+	var names []string
+	for _, s := range st.Winners {
+		if s >= 0 && s < len(st.Players) {
+			names = append(names, fmt.Sprintf("seat %d (%s)", s, st.Players[s].Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+	case 1:
+		fmt.Fprintf(tw, "winner: %s\n", names[0])
+	default:
+		fmt.Fprintf(tw, "shared win: %s\n", strings.Join(names, ", "))
+	}
+	return tw.Flush()
+}
+
+func sameKey(a, b Player) bool { return a.Score == b.Score && a.Sparks == b.Sparks }

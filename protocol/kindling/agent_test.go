@@ -222,3 +222,39 @@ func FuzzBidBody(f *testing.F) {
 		}
 	})
 }
+
+// PlayMatch as the host of a 3-seat lobby nobody joins: after StartAfter
+// the host starts, house bots fill the seats, and the standings print.
+func TestPlayMatchStartsALobbyAndPrintsStandings(t *testing.T) {
+	_, ts := newServer(t, ServerConfig{})
+	c, _ := NewClient(ts.URL)
+	var code string
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	final, err := PlayMatch(ctx, PlayOptions{
+		Client: c, Name: "solo", Create: CreateRequest{Seats: 3},
+		NewBidder:  func(string, int) (rules.Bidder, error) { return greedy{}, nil },
+		Poll:       2 * time.Millisecond,
+		StartAfter: 20 * time.Millisecond,
+		Seated:     func(s Seated) { code = s.Code },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Code != code || final.Phase != PhaseFinished || len(final.Players) != 3 || final.Players[2].Kind != KindBot {
+		t.Fatalf("final %+v", final)
+	}
+	var out strings.Builder
+	if err := WriteStandings(&out, final); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"match " + code, "solo (you)", "Bot 2", "win: seat"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("standings lack %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, "\n") != 6 {
+		t.Fatalf("standings have %d lines, want title, header, 3 seats and the winner:\n%s", strings.Count(text, "\n"), text)
+	}
+}
