@@ -94,44 +94,85 @@ func (r Record) Outcomes() []rating.Outcome {
 	return rating.Pairwise(names, r.Ranks)
 }
 
-// Periods groups the outcomes of records into rating periods, one per
-// round, in increasing round order. Rounds without a finished match give
-// no period.
-func Periods(recs []Record) [][]rating.Outcome {
-	byRound := map[int][]rating.Outcome{}
-	var rounds []int
-	for _, r := range recs {
-		o := r.Outcomes()
-		if len(o) == 0 {
-			continue
+// Collector gathers the pairwise outcomes of records round by round, for a
+// tournament, without keeping the records themselves (a long run's memory
+// stays small). The zero value is ready to use; it is not safe for
+// concurrent use (feed it from Run's emit, which is called from one
+// goroutine).
+type Collector struct {
+	byRound map[int][]rating.Outcome
+	// Matches counts the records added, Failed those with an Error, and
+	// FirstError is "job: error" of the first failed one.
+	Matches, Failed int
+	FirstError      string
+}
+
+// Add counts one record.
+func (c *Collector) Add(r Record) {
+	c.Matches++
+	if r.Error != "" {
+		if c.Failed == 0 {
+			c.FirstError = r.Job + ": " + r.Error
 		}
-		if _, ok := byRound[r.Round]; !ok {
-			rounds = append(rounds, r.Round)
-		}
-		byRound[r.Round] = append(byRound[r.Round], o...)
+		c.Failed++
+		return
+	}
+	if c.byRound == nil {
+		c.byRound = map[int][]rating.Outcome{}
+	}
+	c.byRound[r.Round] = append(c.byRound[r.Round], r.Outcomes()...)
+}
+
+// Periods returns the outcomes as rating periods, one per round that has a
+// finished match, in increasing round order.
+func (c *Collector) Periods() [][]rating.Outcome {
+	rounds := make([]int, 0, len(c.byRound))
+	for r := range c.byRound {
+		rounds = append(rounds, r)
 	}
 	slices.Sort(rounds)
 	out := make([][]rating.Outcome, len(rounds))
 	for i, r := range rounds {
-		out[i] = byRound[r]
+		out[i] = c.byRound[r]
 	}
 	return out
 }
 
-// Tournament rates records as a tournament of the named players: each
-// starts at prior[name] or, when missing, at g.Initial; each round is one
-// rating period, in which idle players' deviations grow. It returns the
-// leaderboard with its pairwise statistics. The order of records does not
-// matter.
-func Tournament(g *rating.Glicko2, names []string, prior map[string]rating.Rating, recs []Record) rating.Summary {
+// Summary rates the collected matches as a tournament of the named
+// players: each starts at prior[name] or, when missing, at g.Initial; each
+// round is one rating period, in which idle players' deviations grow. It
+// returns the leaderboard with its pairwise statistics. The order in which
+// records were added does not matter.
+func (c *Collector) Summary(g *rating.Glicko2, names []string, prior map[string]rating.Rating) rating.Summary {
 	start := g.Initials(names)
 	for n, r := range prior {
 		start[n] = r
 	}
-	periods := Periods(recs)
+	periods := c.Periods()
 	var all []rating.Outcome
 	for _, p := range periods {
 		all = append(all, p...)
 	}
 	return rating.Summarize(g.RatePeriods(start, periods), all)
+}
+
+// Periods groups the outcomes of records into rating periods, one per
+// round, in increasing round order. Rounds without a finished match give
+// no period.
+func Periods(recs []Record) [][]rating.Outcome {
+	var c Collector
+	for _, r := range recs {
+		c.Add(r)
+	}
+	return c.Periods()
+}
+
+// Tournament rates records as a tournament of the named players (see
+// Collector.Summary).
+func Tournament(g *rating.Glicko2, names []string, prior map[string]rating.Rating, recs []Record) rating.Summary {
+	var c Collector
+	for _, r := range recs {
+		c.Add(r)
+	}
+	return c.Summary(g, names, prior)
 }

@@ -95,3 +95,22 @@ func BenchmarkKindling(b *testing.B) {
 	}
 	benchSchedule(b, kindling.Game{}, es, arena.RoundRobin(len(es), arena.Seeds(1, 4)))
 }
+
+// BenchmarkResultsWrite measures appending one record to a results file:
+// the emitter's cost per match in `crucible arena`.
+func BenchmarkResultsWrite(b *testing.B) {
+	w, _, err := arena.OpenResults(b.TempDir()+"/r.jsonl", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	rec := arena.Record{Job: "r12-3v7", Game: "kindling", Round: 12, Seed: 1234567890123456789,
+		Players: []arena.PlayerRef{{Name: "normal", Strategy: "normal"}, {Name: "easy", Strategy: "easy"}},
+		Scores:  []float64{21, 17}, Ranks: []int{1, 2}, Turns: 8, Reason: "turns", DurationMS: 0.004512}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.Write(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

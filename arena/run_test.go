@@ -187,6 +187,19 @@ func TestRunIsolatesFailures(t *testing.T) {
 	if healthy != 6 {
 		t.Fatalf("%d healthy matches, want the 6 among the healthy p0, p5, p6", healthy)
 	}
+	// Failed matches are counted but left out of the ratings.
+	var c arena.Collector
+	for _, r := range recs {
+		c.Add(r)
+	}
+	if c.Matches != len(recs) || c.Failed != len(recs)-healthy || c.FirstError == "" {
+		t.Fatalf("collector counted %d matches, %d failed (%q); want %d, %d", c.Matches, c.Failed, c.FirstError, len(recs), len(recs)-healthy)
+	}
+	for _, st := range c.Summary(ratingDefault(), arena.Names(es), nil).Standings {
+		if want := map[string]int{"p0": 2, "p5": 2, "p6": 2}[st.Name] * 2; st.Games != want {
+			t.Fatalf("%s counted %d games, want %d (failed matches do not count)", st.Name, st.Games, want)
+		}
+	}
 }
 
 func itoa(v uint64) string { b, _ := json.Marshal(v); return string(b) }

@@ -172,18 +172,30 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		fmt.Fprintf(stderr, "resuming %s: %d of %d matches done, %d to play\n", f.out, len(prev.Records), len(jobs), len(todo))
 	}
 
-	records := prev.Records
+	var col arena.Collector
+	for _, r := range prev.Records {
+		col.Add(r)
+	}
+	prev.Records = nil
 	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
 	bar := newProgressBar(stderr, len(todo))
 	if bar != nil {
-		opt.Progress = func(done, total int) { bar.Add(1) }
+		// Redraw at most every 100 ms: fast games finish many matches a
+		// millisecond and the bar must not slow the emitter down.
+		var last time.Time
+		opt.Progress = func(done, total int) {
+			if done == total || time.Since(last) >= 100*time.Millisecond {
+				bar.Set(done)
+				last = time.Now()
+			}
+		}
 	}
 	start := time.Now()
 	runErr := arena.Run(cmd.Context(), game, entrants, todo, opt, func(r arena.Record) error {
 		if err := w.Write(r); err != nil {
 			return err
 		}
-		records = append(records, r)
+		col.Add(r)
 		return nil
 	})
 	if bar != nil {
@@ -196,7 +208,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if runErr != nil {
 		if cmd.Context().Err() != nil {
 			fmt.Fprintf(stderr, "interrupted: %d of %d matches are in %s; run the same command with --resume to finish\n",
-				len(records), len(jobs), f.out)
+				col.Matches, len(jobs), f.out)
 		}
 		return runErr
 	}
@@ -204,8 +216,11 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		fmt.Fprintf(stderr, "played %d matches in %s (%.0f matches/s) with %d workers; results in %s\n",
 			played, elapsed.Round(time.Millisecond), float64(played)/elapsed.Seconds(), min(f.workers, played), f.out)
 	}
-	reportFailures(stderr, records, f.out)
-	sum := arena.Tournament(rating.Default(), arena.Names(entrants), nil, records)
+	if col.Failed > 0 {
+		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s); first: %s\n",
+			col.Failed, col.Matches, f.out, col.FirstError)
+	}
+	sum := col.Summary(rating.Default(), arena.Names(entrants), nil)
 	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs})
 }
 
@@ -260,23 +275,6 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		return players, jobs, nil
 	}
 	return nil, nil, fmt.Errorf("--schedule %q is not one of round-robin, gauntlet, ffa", f.schedule)
-}
-
-// reportFailures tells how many matches failed and shows the first error.
-func reportFailures(w io.Writer, records []arena.Record, out string) {
-	failed, first := 0, ""
-	for _, r := range records {
-		if r.Error != "" {
-			if failed == 0 {
-				first = r.Job + ": " + r.Error
-			}
-			failed++
-		}
-	}
-	if failed > 0 {
-		fmt.Fprintf(w, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s); first: %s\n",
-			failed, len(records), out, first)
-	}
 }
 
 // newProgressBar returns a progress bar with matches per second on w, or
