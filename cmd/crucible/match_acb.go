@@ -41,8 +41,9 @@ match ended, the number of turns and each player's score, energy, living units
 and cores.
 
 Players are acb strategy names (see 'crucible strategies --game acb') with
-their default parameters; the engine's built-in players 'idle' (never moves)
-and 'random' (random valid moves) are accepted too. 2, 3, 4 or 6 players play
+their default parameters, or variant files (FILE.json) with their own; the
+engine's built-in players 'idle' (never moves) and 'random' (random valid
+moves) are accepted too. 2, 3, 4 or 6 players play
 on a map generated from the seed (rows and cols may be adjusted so that every
 seat is equivalent, e.g. 39x39 for 3 or 6 players); --map plays a JSON map
 file instead (any player count its cores allow).
@@ -56,7 +57,7 @@ file instead (any player count its cores allow).
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.players, "players", "", "comma-separated player names in seat order, 2..6 of them (required)")
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle or random (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
 	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
@@ -79,6 +80,21 @@ func acbPlayers(reg *strategies.Registry, names []string, seed uint64) ([]engine
 	for i, name := range names {
 		name = strings.TrimSpace(name)
 		seatSeed := engine.SeatSeed(seed, i)
+		if strings.HasSuffix(name, ".json") {
+			v, err := strategies.LoadVariant(name)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", name, err)
+			}
+			if v.Game != "acb" {
+				return nil, fmt.Errorf("player %s: a variant of game %s, not acb", name, v.Game)
+			}
+			s, g, err := reg.Resolve(v)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", name, err)
+			}
+			seats[i] = engine.Seat{Name: v.Label(), Strategy: s.Name, Params: s.Schema.Map(g), Player: s.New(g, seatSeed, i)}
+			continue
+		}
 		if slices.Contains(reg.Names("acb"), name) {
 			s, err := reg.Lookup("acb", name)
 			if err != nil {
