@@ -136,7 +136,7 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 		for p, seat := range spec.Seats {
 			lg.Players[p] = LogPlayer{Seat: p, Name: seatName(seat, p), Kind: "bot"}
 		}
-		data, err := json.Marshal(lg)
+		data, err := lg.AppendJSON(make([]byte, 0, 1024*n))
 		if err != nil {
 			return engine.Result{}, fmt.Errorf("kindling: encoding the log: %w", err)
 		}

@@ -319,6 +319,10 @@ func TestLogGolden(t *testing.T) {
 	if err := json.Unmarshal(got, &lg); err != nil {
 		t.Fatal(err)
 	}
+	// json.Marshal of the decoded log gives the same bytes back.
+	if again, err := json.Marshal(lg); err != nil || !bytes.Equal(append(again, '\n'), got) {
+		t.Fatalf("json.Marshal of the decoded log differs (%v):\n%s", err, again)
+	}
 	if lg.Code != MatchCode(7) || lg.Players[2].Name != "seat 2" || lg.Players[1].Name != "greedy" || lg.Players[0].Kind != "bot" {
 		t.Fatalf("log header %q %+v", lg.Code, lg.Players)
 	}

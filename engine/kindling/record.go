@@ -281,6 +281,50 @@ type Log struct {
 	Final   *Final       `json:"final"`
 }
 
+// AppendJSON appends the log's JSON form to b: the bytes json.Marshal
+// writes for it, built without reflection over the turns.
+func (l *Log) AppendJSON(b []byte) ([]byte, error) {
+	code, err := json.Marshal(l.Code)
+	if err != nil {
+		return b, err
+	}
+	players, err := json.Marshal(l.Players)
+	if err != nil {
+		return b, err
+	}
+	final, err := json.Marshal(l.Final)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `{"code":`...)
+	b = append(b, code...)
+	b = append(b, `,"players":`...)
+	b = append(b, players...)
+	b = append(b, `,"turns":`...)
+	if l.Turns == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for k := range l.Turns {
+			r := &l.Turns[k]
+			if r.Seats < MinSeats || r.Seats > MaxSeats {
+				return b, fmt.Errorf("log turn %d: seats = %d is outside its range %d..%d", k+1, r.Seats, MinSeats, MaxSeats)
+			}
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = r.AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"final":`...)
+	b = append(b, final...)
+	return append(b, '}'), nil
+}
+
+// MarshalJSON writes the log as AppendJSON does.
+func (l Log) MarshalJSON() ([]byte, error) { return l.AppendJSON(make([]byte, 0, 4096)) }
+
 // MatchCode derives a 5-character match code (letters and digits without
 // the look-alikes I, O, 0 and 1) from a seed, for headless matches that have
 // no MatchID.
