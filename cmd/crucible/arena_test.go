@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,5 +275,32 @@ func TestArenaFreeForAllAndGauntlet(t *testing.T) {
 	}
 	if n := len(resultLines(t, gl)); n != 2*2*2 {
 		t.Fatalf("gauntlet of 1 player against 2 others on 2 seeds: %d matches, want 8", n)
+	}
+}
+
+// TestArenaInterrupted checks the Ctrl-C path: a cancelled context ends the
+// command with context.Canceled, says how to finish, and leaves no empty
+// results file behind.
+func TestArenaInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	root := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"arena", "--players", "normal,easy", "--seeds", "50", "--out", out})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := root.ExecuteContext(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if !strings.Contains(stderr.String(), "run the same command with --resume to finish") {
+		t.Fatalf("stderr %q does not say how to finish", stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("an interrupted run that finished nothing left a results file")
+	}
+	if stdout.Len() != 0 {
+		t.Fatalf("an interrupted run printed a leaderboard: %q", stdout.String())
 	}
 }
