@@ -290,8 +290,9 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(0o644) // CreateTemp makes files private; replays are not
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		os.Remove(f.Name())
 		return err
 	}

@@ -316,6 +316,9 @@ func TestRunReplays(t *testing.T) {
 		if err := json.Unmarshal(data, &rep); err != nil || rep.Match != j.ID || rep.Seed != j.Seed {
 			t.Fatalf("replay of %s: %s (%v)", j.ID, data, err)
 		}
+		if info, _ := os.Stat(filepath.Join(dir, j.ID+".json")); info.Mode().Perm() != 0o644 {
+			t.Fatalf("replay of %s has mode %v, want 0644", j.ID, info.Mode().Perm())
+		}
 	}
 	// A replay directory that does not exist is a run error.
 	_, err := runAll(t, context.Background(), toyGame{}, es, jobs, arena.Options{ReplayDir: filepath.Join(dir, "missing")})
