@@ -74,3 +74,17 @@ func BenchmarkTurns(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGenerateMap measures map generation for the default 40x40 grid
+// and two players (part of every match's set-up).
+//
+//	go test ./engine/acb -run '^$' -bench GenerateMap -benchtime 500x -count 1
+func BenchmarkGenerateMap(b *testing.B) {
+	cfg := DefaultConfig()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := GenerateMap(cfg, 2, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

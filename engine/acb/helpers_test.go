@@ -52,7 +52,7 @@ func testMap(players, cpp int, walls, energy []Pos) *Map {
 
 // newTestMatch builds a match on mp with cfg (rows and cols from the map)
 // and the controllers (Idle when nil).
-func newTestMatch(t *testing.T, cfg Config, mp *Map, ctrls ...Controller) *Match {
+func newTestMatch(t *testing.T, cfg Config, mp *Map, ctrls ...Controller) *Match { // mp nil: generated
 	t.Helper()
 	for i := range ctrls {
 		if ctrls[i] == nil {

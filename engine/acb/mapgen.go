@@ -354,7 +354,7 @@ func (g *mapGen) placeWalls() bool {
 	if g.nWalls*100 < n*10 {
 		return false
 	}
-	seen := reachable(g.rows, g.cols, func(t int) bool { return g.wall[t] }, g.tile(g.cores[0]))
+	seen := reachable(g.rows, g.cols, g.wall, g.tile(g.cores[0]))
 	for t := 0; t < n; t++ {
 		if !g.wall[t] && !seen[t] {
 			return false

@@ -136,22 +136,31 @@ func checkGeneratedMap(t *testing.T, m *Map, players, cpp int, seed uint64) {
 	if err := seatEquivalence(m); err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, m.ASCII())
 	}
-	// Every open tile reachable from every core.
-	wall := make([]bool, n)
+	// Every open tile reachable from every core (a flood fill of its own).
+	wall := map[Pos]bool{}
 	for _, p := range m.Walls {
-		wall[p.Row*m.Cols+p.Col] = true
+		wall[p] = true
 	}
 	open := n - len(m.Walls)
 	for _, c := range m.Cores {
-		seen := reachable(m.Rows, m.Cols, func(t int) bool { return wall[t] }, c.Row*m.Cols+c.Col)
-		count := 0
-		for _, s := range seen {
-			if s {
-				count++
+		seen := map[Pos]bool{c.Pos(): true}
+		stack := []Pos{c.Pos()}
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for d := North; d <= West; d++ {
+				q := Step(p, d, m.Rows, m.Cols)
+				if !wall[q] && !seen[q] {
+					seen[q] = true
+					stack = append(stack, q)
+				}
 			}
 		}
-		if count != open {
-			t.Fatalf("seed %d: core %d reaches %d of %d open tiles", seed, c.ID, count, open)
+		if len(seen) != open {
+			t.Fatalf("seed %d: core %d reaches %d of %d open tiles", seed, c.ID, len(seen), open)
+		}
+		if c.Owner > 0 {
+			break // connectivity is symmetric: one core of another seat shows it too
 		}
 	}
 	// Cores of different seats at least 8 tiles apart.

@@ -224,7 +224,11 @@ func (m *Map) Validate() error {
 		return fmt.Errorf("map: %d cores per player is outside the allowed range 1..8", per[0])
 	}
 	// Reachability from core 0 over non-wall tiles on the wrapping grid.
-	seen := reachable(m.Rows, m.Cols, func(t int) bool { return kind[t] == wall }, m.Cores[0].Row*m.Cols+m.Cores[0].Col)
+	blocked := make([]bool, len(kind))
+	for t, k := range kind {
+		blocked[t] = k == wall
+	}
+	seen := reachable(m.Rows, m.Cols, blocked, m.Cores[0].Row*m.Cols+m.Cores[0].Col)
 	for _, c := range m.Cores {
 		if !seen[c.Row*m.Cols+c.Col] {
 			return fmt.Errorf("map: core %d at (%d,%d) cannot be reached from core %d", c.ID, c.Row, c.Col, m.Cores[0].ID)
@@ -240,19 +244,31 @@ func (m *Map) Validate() error {
 
 // reachable marks the tiles reachable from start by steps N, E, S, W on the
 // wrapping grid without entering a tile for which blocked is true.
-func reachable(rows, cols int, blocked func(int) bool, start int) []bool {
+func reachable(rows, cols int, blocked []bool, start int) []bool {
 	seen := make([]bool, rows*cols)
-	queue := make([]int, 0, rows*cols)
+	queue := make([]int32, 0, rows*cols)
 	seen[start] = true
-	queue = append(queue, start)
-	for len(queue) > 0 {
-		t := queue[0]
-		queue = queue[1:]
+	queue = append(queue, int32(start))
+	for head := 0; head < len(queue); head++ {
+		t := int(queue[head])
 		r, c := t/cols, t%cols
-		for _, nb := range [4]int{wrap(r-1, rows)*cols + c, r*cols + wrap(c+1, cols), wrap(r+1, rows)*cols + c, r*cols + wrap(c-1, cols)} {
-			if !seen[nb] && !blocked(nb) {
+		up, down, left, right := t-cols, t+cols, t-1, t+1
+		if r == 0 {
+			up += rows * cols
+		}
+		if r == rows-1 {
+			down -= rows * cols
+		}
+		if c == 0 {
+			left += cols
+		}
+		if c == cols-1 {
+			right -= cols
+		}
+		for _, nb := range [4]int{up, right, down, left} {
+			if !seen[nb] && !blocked[nb] {
 				seen[nb] = true
-				queue = append(queue, nb)
+				queue = append(queue, int32(nb))
 			}
 		}
 	}

@@ -195,3 +195,20 @@ func TestGameParseConfigReturnsConfig(t *testing.T) {
 		t.Fatalf("ParseConfig = %#v, want a Config with max_turns 77 and defaults elsewhere", v)
 	}
 }
+
+func TestStepDoesNotAllocate(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 100000
+	m := newTestMatch(t, cfg, nil, NewRandom(3), NewRandom(4))
+	for range 50 { // let the reused slices reach their size
+		step(t, m)
+	}
+	allocs := testing.AllocsPerRun(300, func() {
+		if _, err := m.Step(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("a turn of random vs random allocates %.2f times, want 0", allocs)
+	}
+}
