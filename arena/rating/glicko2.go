@@ -157,7 +157,7 @@ func (g *Glicko2) volatility(phi, sigma, v, delta float64) float64 {
 		B = a - k*tau
 	}
 	fA, fB := f(A), f(B)
-	for i := 0; math.Abs(B-A) > g.Epsilon && i < 1000; i++ {
+	for i := 0; math.Abs(B-A) > g.Epsilon && fB != fA && i < 1000; i++ {
 		C := A + (A-B)*fA/(fB-fA)
 		fC := f(C)
 		if fC*fB <= 0 {
