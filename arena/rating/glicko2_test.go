@@ -155,3 +155,24 @@ func TestPairwise(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateStaysFinite checks over many random periods, extreme ones
+// included, that ratings stay finite, deviations positive and no larger
+// than before plus the idle growth, and volatility positive.
+func TestUpdateStaysFinite(t *testing.T) {
+	g := Default()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 2000; k++ {
+		r := Rating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.001 + rng.Float64()*0.2}
+		var games []Game
+		for n := rng.IntN(30); n > 0; n-- {
+			games = append(games, Game{Rating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.06}, float64(rng.IntN(3)) / 2})
+		}
+		u := g.Update(r, games)
+		phi, sigma := r.RD/glickoScale, u.Volatility
+		grown := math.Sqrt(phi*phi+sigma*sigma) * glickoScale
+		if math.IsNaN(u.Rating) || math.IsInf(u.Rating, 0) || !(u.RD > 0) || u.RD > grown+1e-9 || !(u.Volatility > 0) {
+			t.Fatalf("Update(%+v, %d games) = %+v", r, len(games), u)
+		}
+	}
+}
