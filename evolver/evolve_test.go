@@ -135,3 +135,23 @@ func TestEvolveResumeAfterCancel(t *testing.T) {
 		})
 	}
 }
+
+// Rule: the worker count changes only the wall time: one worker and two
+// give the same champion, leaderboard and held-out figures.
+func TestEvolveSameResultAnyWorkers(t *testing.T) {
+	var reps []*Report
+	for _, w := range []int{1, 2} {
+		cfg := smallKindling(t, "ga", filepath.Join(t.TempDir(), "run"))
+		cfg.Workers = w
+		rep, err := Evolve(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, rep)
+	}
+	a, b := reps[0], reps[1]
+	if a.Champion.ID != b.Champion.ID || a.Matches != b.Matches || !reflect.DeepEqual(a.Holdout, b.Holdout) ||
+		!reflect.DeepEqual(a.Leaderboard.Standings, b.Leaderboard.Standings) {
+		t.Errorf("1 worker: champion %s, %d matches, %v; 2 workers: %s, %d matches, %v", a.Champion.ID, a.Matches, a.Holdout, b.Champion.ID, b.Matches, b.Holdout)
+	}
+}

@@ -263,6 +263,7 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 	stopped := "generations"
 	var lastWall time.Duration
 	var lastMatches int
+	warned := false
 	for {
 		if s.Generations > 0 && st.done >= s.Generations {
 			break
@@ -271,6 +272,11 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			reserve := time.Duration(0)
 			if s.Reserve != nil && lastMatches > 0 {
 				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
+			}
+			if !warned && reserve > s.Budget/2 && s.Log != nil {
+				warned = true
+				fmt.Fprintf(s.Log, "warning: the final stages are estimated at %s, more than half the budget %s; fewer tournament or held-out seeds, or a smaller pool, leave more time to the search\n",
+					reserve.Round(time.Second), s.Budget)
 			}
 			if prior+time.Since(start)+lastWall+reserve > s.Budget {
 				stopped = "budget"
@@ -556,7 +562,7 @@ func (s *Search) record(st *searchState, gs GenStats) error {
 	if s.Log != nil {
 		limit := fmt.Sprint(s.Generations)
 		if s.Generations <= 0 {
-			limit = "?"
+			limit = fmt.Sprintf("? (%s of %s)", st.elapsed.Round(time.Second), s.Budget)
 		}
 		fmt.Fprintf(s.Log, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
 			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)

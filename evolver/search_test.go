@@ -155,3 +155,30 @@ func readCheckpointNoTime(t *testing.T, dir string) *checkpoint {
 	cp.ElapsedMS = 0
 	return cp
 }
+
+// FuzzRestore feeds arbitrary checkpoint states to the algorithms' Restore:
+// a damaged checkpoint must give an error or a usable state, never a panic.
+func FuzzRestore(f *testing.F) {
+	space := Space{Base: testStrategy()}
+	f.Add(2, []byte(`{"islands":[[{"id":"a","x":[0.1,0.2,0.3,0.4],"fitness":-0.5}]]}`))
+	f.Add(1, []byte(`{"lambda":4,"told":[[1,2,3,4]]}`))
+	f.Add(2, []byte(`{"lambda":4,"told":[[1e300,-1e300,0,0],[0,0,0,0]],"last":[[0]]}`))
+	f.Fuzz(func(t *testing.T, done int, state []byte) {
+		if done < 0 || done > 20 {
+			return
+		}
+		ga, _ := NewGA(space, 4, 1, GAOptions{Islands: 1})
+		if err := ga.Restore(done, state); err == nil && done > 0 {
+			if _, err := ga.Ask(context.Background(), done, History{}); err != nil {
+				t.Logf("ask after restore: %v", err)
+			}
+		}
+		cma, _ := NewCMAES(space, 4, 1, CMAOptions{})
+		defer cma.Close()
+		if err := cma.Restore(done, state); err == nil {
+			if _, err := cma.Ask(context.Background(), done, History{}); err != nil {
+				t.Logf("ask after restore: %v", err)
+			}
+		}
+	})
+}
