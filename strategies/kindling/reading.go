@@ -31,17 +31,6 @@ func rivalEmbers(v *kindling.View) (out [nb]int) {
 	return out
 }
 
-// maxRivalSparks returns the most sparks any other seat holds this turn.
-func maxRivalSparks(v *kindling.View) int {
-	m := 0
-	for p := 0; p < v.Seats; p++ {
-		if p != v.You {
-			m = max(m, v.Sparks[p])
-		}
-	}
-	return m
-}
-
 // lastTurn reports whether v is the final turn, when unspent sparks only
 // break ties.
 func lastTurn(v *kindling.View) bool { return v.Turn >= v.Turns }
