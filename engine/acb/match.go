@@ -231,10 +231,12 @@ type Match struct {
 	winner int
 	ranks  []int
 
-	pairs  []int32
-	deaths []death
-	events []Event
-	zoneR  int // radius applied in the last turn (0 when off or not started)
+	pairs   []int32
+	rowHead []int32 // combat: first unit index of each row, -1 when none
+	rowNext []int32 // combat: next unit index in the same row
+	deaths  []death
+	events  []Event
+	zoneR   int // radius applied in the last turn (0 when off or not started)
 
 	spans   []rowSpan
 	masks   []uint64 // [mask][col][word]
@@ -390,6 +392,8 @@ func (m *Match) setup(seats []MatchPlayer) {
 		m.players[p].moves = make([]Move, 0, 32)
 	}
 	m.pairs = make([]int32, 0, 64)
+	m.rowHead = make([]int32, R)
+	m.rowNext = make([]int32, 0, 128)
 	m.deaths = make([]death, 0, 16)
 	m.events = make([]Event, 0, 16)
 }
@@ -807,40 +811,16 @@ func (m *Match) phaseCombat() {
 		u := &m.units[i]
 		u.enemies, u.minEnem, u.killers = 0, 1<<30, 0
 	}
-	for i := range m.units {
-		u := &m.units[i]
-		if u.cause != "" {
-			continue
-		}
-		for j := i + 1; j < len(m.units); j++ {
-			e := &m.units[j]
-			if e.owner == u.owner || e.cause != "" {
+	if rad := isqrt(int(ar2)); 2*rad+1 <= m.rows {
+		m.combatPairsByRow(rad)
+	} else {
+		for i := range m.units {
+			if m.units[i].cause != "" {
 				continue
 			}
-			dr := u.row - e.row
-			if dr < 0 {
-				dr = -dr
+			for j := i + 1; j < len(m.units); j++ {
+				m.combatPair(i, j, ar2, R, C)
 			}
-			if 2*dr > R {
-				dr = R - dr
-			}
-			d2 := dr * dr
-			if d2 > ar2 {
-				continue
-			}
-			dc := u.col - e.col
-			if dc < 0 {
-				dc = -dc
-			}
-			if 2*dc > C {
-				dc = C - dc
-			}
-			if d2+dc*dc > ar2 {
-				continue
-			}
-			u.enemies++
-			e.enemies++
-			m.pairs = append(m.pairs, int32(i), int32(j))
 		}
 	}
 	if len(m.pairs) == 0 {
@@ -863,6 +843,80 @@ func (m *Match) phaseCombat() {
 			if u.killers&(1<<p) != 0 {
 				m.players[p].score += m.cfg.KillScore
 				m.players[p].stats.Kills++
+			}
+		}
+	}
+}
+
+// combatPair records i and j as enemies in range of each other when they
+// are of different owners, alive and within ar2.
+func (m *Match) combatPair(i, j int, ar2, R, C int32) {
+	u, e := &m.units[i], &m.units[j]
+	if e.owner == u.owner || e.cause != "" {
+		return
+	}
+	dr := u.row - e.row
+	if dr < 0 {
+		dr = -dr
+	}
+	if 2*dr > R {
+		dr = R - dr
+	}
+	d2 := dr * dr
+	if d2 > ar2 {
+		return
+	}
+	dc := u.col - e.col
+	if dc < 0 {
+		dc = -dc
+	}
+	if 2*dc > C {
+		dc = C - dc
+	}
+	if d2+dc*dc > ar2 {
+		return
+	}
+	u.enemies++
+	e.enemies++
+	m.pairs = append(m.pairs, int32(i), int32(j))
+}
+
+// combatPairsByRow finds the pairs in range with per-row unit lists: each
+// unit looks at its own row (later units only) and the rad rows below it,
+// so every pair within reach is seen exactly once when 2*rad+1 <= rows.
+func (m *Match) combatPairsByRow(rad int) {
+	ar2, R, C := int32(m.cfg.AttackRadius2), int32(m.rows), int32(m.cols)
+	for r := range m.rowHead {
+		m.rowHead[r] = -1
+	}
+	if cap(m.rowNext) < len(m.units) {
+		m.rowNext = make([]int32, len(m.units), 2*len(m.units))
+	}
+	m.rowNext = m.rowNext[:len(m.units)]
+	// Lists in increasing index order: build from the back.
+	for i := len(m.units) - 1; i >= 0; i-- {
+		u := &m.units[i]
+		if u.cause != "" {
+			continue
+		}
+		m.rowNext[i] = m.rowHead[u.row]
+		m.rowHead[u.row] = int32(i)
+	}
+	for i := range m.units {
+		u := &m.units[i]
+		if u.cause != "" {
+			continue
+		}
+		for j := m.rowNext[i]; j >= 0; j = m.rowNext[j] {
+			m.combatPair(i, int(j), ar2, R, C)
+		}
+		for dr := 1; dr <= rad; dr++ {
+			rr := int(u.row) + dr
+			if rr >= m.rows {
+				rr -= m.rows
+			}
+			for j := m.rowHead[rr]; j >= 0; j = m.rowNext[j] {
+				m.combatPair(i, int(j), ar2, R, C)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package acb
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -488,5 +489,69 @@ func TestDist2Wraps(t *testing.T) {
 				t.Fatalf("Dist2 is not symmetric: %d", got)
 			}
 		})
+	}
+}
+
+// TestCombatMatchesTheFormula compares the combat phase with a direct
+// reading of the rule on random crowds, for radii that use the per-row
+// search and ones that fall back to all pairs.
+func TestCombatMatchesTheFormula(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, ar2 := range []int{1, 2, 5, 25, 50, 200} {
+		for trial := 0; trial < 40; trial++ {
+			cfg := DefaultConfig()
+			cfg.AttackRadius2 = ar2
+			m := newTestMatch(t, cfg, testMap(3, 1, nil, nil), nil, nil, nil)
+			taken := map[UnitInfo]bool{}
+			var us []UnitInfo
+			for len(us) < 40 {
+				x := u(rng.IntN(3), rng.IntN(20), rng.IntN(20))
+				if !taken[x] {
+					taken[x] = true
+					us = append(us, x)
+				}
+			}
+			m.setUnits(us...)
+			// The rule, read directly.
+			enemies := func(i int) []int {
+				var out []int
+				for j := range us {
+					if us[j].Owner != us[i].Owner && Dist2(us[i].Pos, us[j].Pos, 20, 20) <= ar2 {
+						out = append(out, j)
+					}
+				}
+				return out
+			}
+			wantDead := map[int]string{}
+			wantScore := make([]int, 3)
+			for i := range us {
+				ei := enemies(i)
+				dies := false
+				for _, e := range ei {
+					if len(enemies(e)) <= len(ei) {
+						dies = true
+					}
+				}
+				if dies {
+					wantDead[i] = CauseCombat
+					scored := map[int]bool{}
+					for _, e := range ei {
+						scored[us[e].Owner] = true
+					}
+					for p := range scored {
+						wantScore[p]++
+					}
+				}
+			}
+			m.phaseCombat()
+			gotDead := map[int]string{}
+			for _, e := range m.events {
+				gotDead[e.Unit] = e.Cause
+			}
+			gotScore := []int{m.Score(0), m.Score(1), m.Score(2)}
+			if !reflect.DeepEqual(gotDead, wantDead) || !reflect.DeepEqual(gotScore, wantScore) {
+				t.Fatalf("ar2 %d trial %d: deaths %v scores %v, want %v %v", ar2, trial, gotDead, gotScore, wantDead, wantScore)
+			}
+		}
 	}
 }
