@@ -43,10 +43,11 @@ and cores.
 Players are acb strategy names (see 'crucible strategies --game acb') with
 their default parameters, or variant files (FILE.json) with their own; the
 engine's built-in players 'idle' (never moves) and 'random' (random valid
-moves) are accepted too. 2, 3, 4 or 6 players play
-on a map generated from the seed (rows and cols may be adjusted so that every
-seat is equivalent, e.g. 39x39 for 3 or 6 players); --map plays a JSON map
-file instead (any player count its cores allow).
+moves) are accepted too.
+
+2, 3, 4 or 6 players play on a map generated from the seed (rows and cols may
+be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
+--map plays a JSON map file instead (any player count its cores allow).
 
   crucible match acb --players random,idle --seed 42
   crucible match acb --players gatherer,rusher,random --seed 7 --replay m.json
