@@ -212,3 +212,34 @@ func TestStepDoesNotAllocate(t *testing.T) {
 		t.Fatalf("a turn of random vs random allocates %.2f times, want 0", allocs)
 	}
 }
+
+// remoteRandom is a Random player that presents itself as a network bot.
+type remoteRandom struct{ *Random }
+
+func (remoteRandom) Remote() bool { return true }
+
+func TestRemotePlayersPlayLikeLocalOnes(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 120
+	play := func(remote bool) []byte {
+		players := make([]MatchPlayer, 4)
+		for i := range players {
+			var c Controller = NewRandom(engine.SeatSeed(5, i))
+			if remote && i != 2 { // three remote, asked concurrently, one local
+				c = remoteRandom{NewRandom(engine.SeatSeed(5, i))}
+			}
+			players[i] = MatchPlayer{Name: "r", Controller: c}
+		}
+		m, err := NewMatchWith(MatchOptions{Config: cfg, Seed: 5, Players: players, Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for done := false; !done; {
+			done = step(t, m)
+		}
+		return m.Replay()
+	}
+	if !bytes.Equal(play(true), play(false)) {
+		t.Fatal("a match with remote controllers differs from the same match played locally")
+	}
+}
