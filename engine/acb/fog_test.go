@@ -1,7 +1,9 @@
 package acb
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -128,5 +130,80 @@ func TestViewCarriesZoneAndTurn(t *testing.T) {
 	want := []Zone{{Pos{20, 20}, 20}, {Pos{20, 20}, 20}, {Pos{20, 20}, 19}, {Pos{20, 20}, 18}}
 	if !reflect.DeepEqual(seen, want) || !reflect.DeepEqual(turns, []int{0, 1, 2, 3}) {
 		t.Fatalf("zones %v turns %v; want %v and turns 0..3", seen, turns, want)
+	}
+}
+
+// TestFogMatchesTheRule compares vision and the view's lists with a direct
+// reading of the rule on random grids (narrow and wider than 64 columns),
+// random radii and random units.
+func TestFogMatchesTheRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 30; trial++ {
+		rows, cols := 16+rng.IntN(60), 16+rng.IntN(185)
+		cfg := DefaultConfig()
+		cfg.VisionRadius2 = 1 + rng.IntN(120)
+		mp := &Map{Rows: rows, Cols: cols}
+		mp.Cores = []Core{{ID: 0, Owner: 0, Row: 0, Col: 0}, {ID: 1, Owner: 1, Row: rows / 2, Col: cols / 2}}
+		used := map[Pos]bool{{0, 0}: true, {rows / 2, cols / 2}: true}
+		for len(mp.Walls) < 40 {
+			p := Pos{rng.IntN(rows), rng.IntN(cols)}
+			if !used[p] {
+				used[p] = true
+				mp.Walls = append(mp.Walls, p)
+			}
+		}
+		m := newTestMatch(t, cfg, mp, nil, nil)
+		var us []UnitInfo
+		for len(us) < 12 {
+			p := Pos{rng.IntN(rows), rng.IntN(cols)}
+			if !used[p] {
+				used[p] = true
+				us = append(us, u(rng.IntN(2), p.Row, p.Col))
+			}
+		}
+		m.setUnits(us...)
+		sources := []Pos{{0, 0}}
+		for _, x := range us {
+			if x.Owner == 0 {
+				sources = append(sources, x.Pos)
+			}
+		}
+		sees := func(p Pos) bool {
+			for _, s := range sources {
+				if Dist2(s, p, rows, cols) <= cfg.VisionRadius2 {
+					return true
+				}
+			}
+			return false
+		}
+		var wantTiles []Pos
+		for r := 0; r < rows; r++ {
+			for c := 0; c < cols; c++ {
+				if sees(Pos{r, c}) {
+					wantTiles = append(wantTiles, Pos{r, c})
+				}
+			}
+		}
+		if got := m.VisibleTiles(0); !reflect.DeepEqual(got, wantTiles) {
+			t.Fatalf("trial %d (%dx%d, r2 %d): %d visible tiles, want %d", trial, rows, cols, cfg.VisionRadius2, len(got), len(wantTiles))
+		}
+		v := m.View(0)
+		wantWalls := []Pos{}
+		for _, w := range mp.Walls {
+			if sees(w) {
+				wantWalls = append(wantWalls, w)
+			}
+		}
+		slices.SortFunc(wantWalls, cmpPos)
+		wantBots := []Unit{}
+		for _, x := range us {
+			if sees(x.Pos) {
+				wantBots = append(wantBots, Unit{x.Pos, x.Owner})
+			}
+		}
+		slices.SortFunc(wantBots, func(a, b Unit) int { return cmpPos(a.Position, b.Position) })
+		if !reflect.DeepEqual(v.Walls, wantWalls) || !reflect.DeepEqual(v.Bots, wantBots) {
+			t.Fatalf("trial %d (%dx%d, r2 %d): walls %v bots %v, want %v %v", trial, rows, cols, cfg.VisionRadius2, v.Walls, v.Bots, wantWalls, wantBots)
+		}
 	}
 }
