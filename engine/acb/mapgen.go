@@ -135,7 +135,10 @@ func MapSymmetries(players, rows, cols int) ([]Symmetry, error) {
 // seat's cores are at least 8 tiles (Euclidean, wrapped) from every other
 // seat's; every open tile is reachable from every core. A candidate that
 // fails a check is discarded and generation goes on from the same random
-// stream, so the result is still a function of the seed alone.
+// stream, so the result is still a function of the seed alone: walls that
+// cut one core off from another are regenerated; small open pockets that
+// walls enclose away from the cores are filled with wall (when walls stay
+// within 15%), so the map is checked connected before energy is placed.
 func GenerateMap(cfg Config, players int, seed uint64) (*Map, error) {
 	rows, cols := MapSize(players, cfg.Rows, cfg.Cols)
 	group, err := MapSymmetries(players, rows, cols)
@@ -355,9 +358,27 @@ func (g *mapGen) placeWalls() bool {
 		return false
 	}
 	seen := reachable(g.rows, g.cols, g.wall, g.tile(g.cores[0]))
+	for _, c := range g.cores {
+		if !seen[g.tile(c)] {
+			return false
+		}
+	}
+	// Open pockets the walls enclose become wall: the pockets are invariant
+	// under the symmetries (the cores' region is), so the map stays
+	// symmetric. Too much filling means regenerating instead.
+	pockets := 0
 	for t := 0; t < n; t++ {
 		if !g.wall[t] && !seen[t] {
-			return false
+			pockets++
+		}
+	}
+	if g.nWalls+pockets > n*15/100 {
+		return false
+	}
+	for t := 0; t < n; t++ {
+		if !g.wall[t] && !seen[t] {
+			g.wall[t] = true
+			g.nWalls++
 		}
 	}
 	return true
