@@ -27,7 +27,10 @@
 //     turn t+1, the turn its orders run in (R0 before zone_start_turn).
 //   - Units that die in a self-collision take no part in combat.
 //   - dead lists every unit that died in the last turn on a tile the player
-//     sees now, whatever the cause (eliminated included).
+//     sees now, whatever the cause (eliminated included). "Sees now" is the
+//     vision of the state sent (living units and active cores after the
+//     turn), so a unit that died alone, far from the rest, is not listed
+//     even for its owner.
 //   - A replay's orders are the validated moves other than stay, including
 //     moves into walls (which leave the unit in place).
 //   - Contested energy (two or more players on it) empties without an event.
