@@ -1,18 +1,87 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"crucible/export"
+	"crucible/strategies"
 )
 
-// newExportCmd is a placeholder until its issue lands.
+// exportOptions are the flags of `crucible export`.
+type exportOptions struct {
+	variant, out, src, arch string
+	verbose                 bool
+}
+
 func newExportCmd() *cobra.Command {
-	return &cobra.Command{
+	var o exportOptions
+	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Export a variant as a deployable bot (issue 7)",
+		Short: "Export a variant as a deployable bot directory (binary, Dockerfile, README)",
+		Long: `Write a directory that deploys one variant as it is:
+
+  bot           a static Linux binary (CGO_ENABLED=0) that plays only this variant:
+                the AI Code Battle HTTP bot for an acb variant (reads SHARED_SECRET
+                and PORT), the Kindling agent for a kindling variant (reads
+                KINDLING_URL; creates a match or joins the code given as argument)
+  variant.json  the variant, with every parameter written out
+  Dockerfile    FROM distroless static, COPY bot, ENV/EXPOSE PORT for acb
+  README.md     the run commands, the environment, the parameters
+
+The binary is built with the Go toolchain from the crucible source tree: 'go
+build' of export/bot with the variant linked in. Run export inside the crucible
+checkout (or give --src) with 'go' on PATH. --out must not exist or be empty;
+nothing is left behind on error.
+
+  crucible export --variant best.json --out deploy/best
+  cd deploy/best && SHARED_SECRET=s3cret PORT=8080 ./bot`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("export is not built yet")
+			if o.variant == "" || o.out == "" {
+				return fmt.Errorf("give --variant FILE and --out DIR")
+			}
+			v, err := strategies.LoadVariant(o.variant)
+			if err != nil {
+				return err
+			}
+			reg, err := newRegistry()
+			if err != nil {
+				return err
+			}
+			opt := export.Options{Variant: v, Registry: reg, OutDir: o.out, Src: o.src, GOARCH: o.arch}
+			if o.verbose {
+				opt.Log = cmd.ErrOrStderr()
+			}
+			res, err := export.Export(cmd.Context(), opt)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "exported %s (%s) to %s\n", res.Variant.Label(), v.Game, res.Dir)
+			for _, f := range res.Files {
+				size := ""
+				if st, err := os.Stat(filepath.Join(res.Dir, f)); err == nil {
+					size = fmt.Sprintf("%d bytes", st.Size())
+				}
+				fmt.Fprintf(w, "  %-13s %s\n", f, size)
+			}
+			if v.Game == "acb" {
+				fmt.Fprintf(w, "run: cd %s && SHARED_SECRET=... PORT=8080 ./bot\n", res.Dir)
+			} else {
+				fmt.Fprintf(w, "run: cd %s && KINDLING_URL=https://kindling.adamhaleworks.workers.dev ./bot [CODE]\n", res.Dir)
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.variant, "variant", "", "variant file to export (required)")
+	f.StringVar(&o.out, "out", "", "directory to create (required; must not exist or be empty)")
+	f.StringVar(&o.src, "src", "", "crucible source tree to build from (default: found from the working directory upwards)")
+	f.StringVar(&o.arch, "arch", "amd64", "target CPU architecture of the Linux binary (amd64, arm64, ...)")
+	f.BoolVar(&o.verbose, "verbose", false, "show the go build output")
+	return cmd
 }

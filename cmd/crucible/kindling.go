@@ -1,18 +1,256 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+
+	rules "crucible/engine/kindling"
+	pk "crucible/protocol/kindling"
+	"crucible/strategies"
 )
 
-// newKindlingCmd is a placeholder until its issue lands.
 func newKindlingCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "kindling",
-		Short: "Kindling server and agent (issue 7)",
+		Short: "Host Kindling matches over the JSON API, or play one as an agent",
+		Long: `The Kindling JSON API of the platform, both sides:
+
+  crucible kindling serve                 host matches (the whole API, house bots, deadlines)
+  crucible kindling play --url URL ...    play one match on any Kindling server with a strategy`,
+	}
+	cmd.AddCommand(newKindlingServeCmd(), newKindlingPlayCmd())
+	return cmd
+}
+
+// kindlingServeOptions are the flags of `crucible kindling serve`.
+type kindlingServeOptions struct {
+	addr         string
+	baseURL      string
+	createLimit  int
+	createWindow time.Duration
+	retention    time.Duration
+	maxMatches   int
+}
+
+func newKindlingServeCmd() *cobra.Command {
+	var o kindlingServeOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Host Kindling matches: the seed's JSON API with house bots and deadlines",
+		Long: `Serve the Kindling JSON API of the platform:
+
+  POST /api/matches                 create a match, take seat 0 as host
+  POST /api/matches/{code}/join     take the next open seat of a lobby
+  POST /api/matches/{code}/start    host only: fill open seats with house bots, start
+  GET  /api/matches/{code}          the state (no token: as a spectator)
+  POST /api/matches/{code}/bids     the seat's move for this turn
+  GET  /api/matches/{code}/log      every resolved turn
+  GET  /api/rules                   the constants
+
+A turn resolves as soon as every seat has moved, or at its deadline
+(turnSeconds), when the seats that did not move bid nothing and are listed in
+lastTurn.missed. House bots are the kindling strategies normal and easy.
+Errors are {"error","hint"} with status 400, 401, 403, 404, 409, 413 or 429.
+Finished matches are deleted after --retention. CORS is open. SIGTERM or
+Ctrl-C stops it gracefully.
+
+  crucible kindling serve --addr :8787`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("kindling is not built yet")
+			return runKindlingServe(cmd.Context(), cmd.ErrOrStderr(), o)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", ":8787", "address to listen on, host:port")
+	f.StringVar(&o.baseURL, "base-url", "", "public base URL for playUrl in replies (default: the request's host)")
+	f.IntVar(&o.createLimit, "create-limit", 10, "matches one address may create per --create-window before 429")
+	f.DurationVar(&o.createWindow, "create-window", time.Minute, "window of --create-limit")
+	f.DurationVar(&o.retention, "retention", 7*24*time.Hour, "how long finished (and abandoned) matches are kept")
+	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once; creates beyond it get 429")
+	return cmd
+}
+
+func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOptions) error {
+	if o.createLimit < 1 || o.maxMatches < 1 || o.createWindow <= 0 || o.retention <= 0 {
+		return fmt.Errorf("--create-limit, --max-matches, --create-window and --retention must be positive")
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	house, err := pk.HouseBots(reg)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(logw, nil))
+	srv, err := pk.NewServer(pk.ServerConfig{
+		HouseBot:     house,
+		CreateLimit:  o.createLimit,
+		CreateWindow: o.createWindow,
+		Retention:    o.retention,
+		MaxMatches:   o.maxMatches,
+		BaseURL:      o.baseURL,
+		Logger:       logger,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	logger.Info("kindling server listening", "addr", ln.Addr().String())
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// kindlingPlayOptions are the flags of `crucible kindling play`.
+type kindlingPlayOptions struct {
+	url               string
+	strategy, variant string
+	join              string
+	name              string
+	seats, bots       int
+	turnSeconds       int
+	botLevel          string
+	poll, startAfter  time.Duration
+	quiet             bool
+}
+
+func newKindlingPlayCmd() *cobra.Command {
+	var o kindlingPlayOptions
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Play one Kindling match as an agent on any Kindling server",
+		Long: `Play one Kindling match over the JSON API with a strategy or variant, as the
+seed's agent loop: poll the state about once a second (skipping work when its
+version is unchanged), bid when you.canMove, back off on errors, and stop when
+the match is finished; then print the final standings.
+
+Without --join it creates a match (--seats, --bots house bots, --turn-seconds,
+--bot-level) and plays seat 0, printing the code others can join; a lobby
+that is not full waits for them (--start-after makes the host start it,
+filling open seats with house bots). With --join CODE it takes the next open
+seat of that lobby.
+
+The server is --url, else $KINDLING_URL: this project's 'crucible kindling
+serve' or the public one (https://kindling.adamhaleworks.workers.dev).
+
+  crucible kindling play --url http://127.0.0.1:8787 --strategy normal
+  crucible kindling play --url http://127.0.0.1:8787 --variant v.json --seats 4 --bots 2
+  crucible kindling play --url http://127.0.0.1:8787 --strategy sniper --join K7QF2`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runKindlingPlay(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.url, "url", "", "Kindling server base URL (default $KINDLING_URL)")
+	f.StringVar(&o.strategy, "strategy", "", "kindling strategy to play at its defaults (see crucible strategies --game kindling)")
+	f.StringVar(&o.variant, "variant", "", "kindling variant file to play")
+	f.StringVar(&o.join, "join", "", "code of a lobby to join instead of creating a match")
+	f.StringVar(&o.name, "name", "", "the seat's name, 1-32 printable characters (default the strategy or variant label)")
+	f.IntVar(&o.seats, "seats", 2, "seats of a created match, 2-4")
+	f.IntVar(&o.bots, "bots", 1, "house bots in a created match, 0..seats-1 (a full table starts at once)")
+	f.IntVar(&o.turnSeconds, "turn-seconds", pk.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
+	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal or easy")
+	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls (the seed asks for about 1 s)")
+	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby (0: wait for joins)")
+	f.BoolVar(&o.quiet, "quiet", false, "print only the final standings, not each move")
+	return cmd
+}
+
+// kindlingBidder resolves --strategy or --variant (exactly one) to a bidder
+// constructor and its label.
+func kindlingBidder(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (rules.Bidder, error), string, error) {
+	switch {
+	case strategy != "" && variant != "":
+		return nil, "", errors.New("give --strategy or --variant, not both")
+	case strategy != "":
+		s, err := reg.Lookup("kindling", strategy)
+		if err != nil {
+			return nil, "", err
+		}
+		return pk.BidderFactory(s, s.Schema.Defaults()), s.Name, nil
+	case variant != "":
+		v, err := strategies.LoadVariant(variant)
+		if err != nil {
+			return nil, "", err
+		}
+		if v.Game != "kindling" {
+			return nil, "", fmt.Errorf("variant %s is for game %s; kindling play needs a kindling variant (acb variants: crucible serve)", variant, v.Game)
+		}
+		s, g, err := reg.Resolve(v)
+		if err != nil {
+			return nil, "", err
+		}
+		return pk.BidderFactory(s, g), v.Label(), nil
+	}
+	return nil, "", errors.New("give --strategy NAME or --variant FILE")
+}
+
+func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOptions) error {
+	url := o.url
+	if url == "" {
+		url = os.Getenv("KINDLING_URL")
+	}
+	if url == "" {
+		return errors.New("give --url (or set KINDLING_URL) to the Kindling server, e.g. http://127.0.0.1:8787")
+	}
+	client, err := pk.NewClient(url)
+	if err != nil {
+		return err
+	}
+	if o.poll < 10*time.Millisecond {
+		return fmt.Errorf("--poll %v is below 10ms; the seed asks agents to poll about once a second", o.poll)
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	newBidder, label, err := kindlingBidder(reg, o.strategy, o.variant)
+	if err != nil {
+		return err
+	}
+	name := o.name
+	if name == "" {
+		name = label
+		if utf8.RuneCountInString(name) > pk.MaxNameRunes {
+			name = string([]rune(name)[:pk.MaxNameRunes])
+		}
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	if o.quiet {
+		logf = func(string, ...any) {}
+	}
+	final, err := pk.PlayMatch(ctx, pk.PlayOptions{
+		Client: client,
+		Join:   strings.ToUpper(o.join),
+		Create: pk.CreateRequest{Seats: o.seats, Bots: o.bots, TurnSeconds: o.turnSeconds, BotLevel: o.botLevel},
+		Name:   name, NewBidder: newBidder,
+		Poll: o.poll, StartAfter: o.startAfter, Logf: logf,
+		Seated: func(s pk.Seated) {
+			logf("match %s: seat %d as %s (%s); spectate at %s", s.Code, s.Seat, name, s.State.Phase, s.PlayURL)
+			if s.State.Phase == pk.PhaseLobby {
+				logf("waiting for players: join with --join %s", s.Code)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	return pk.WriteStandings(out, final)
 }

@@ -16,6 +16,8 @@ import (
 //	all          every strategy of the game, at its defaults
 //	NAME         one strategy at its defaults (named NAME)
 //	FILE.json    a variant file (named base#id, see strategies.Variant)
+//	http://HOST:PORT  a remote acb bot (named by its URL; the shared secret
+//	             comes from $ACB_SECRET, else $SHARED_SECRET)
 //
 // Names must be unique in the result; an unknown strategy is an error that
 // lists the known ones.
@@ -60,6 +62,15 @@ func resolvePlayers(reg *strategies.Registry, game, spec string) ([]arena.Entran
 				return nil, fmt.Errorf("player %s: %w", arg, err)
 			}
 			if err := add(strategyEntrant(s, v.Label(), v.ID, g)); err != nil {
+				return nil, err
+			}
+
+		case isBotURL(arg):
+			e, err := remoteACBEntrant(game, arg)
+			if err != nil {
+				return nil, err
+			}
+			if err := add(e); err != nil {
 				return nil, err
 			}
 

@@ -1,18 +1,204 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"crucible/arena"
+	"crucible/engine"
+	pacb "crucible/protocol/acb"
+	"crucible/strategies"
 )
 
-// newServeCmd is a placeholder until its issue lands.
+// serveOptions are the flags of `crucible serve`.
+type serveOptions struct {
+	strategy, variant string
+	secret            string
+	host              string
+	port              int
+	sessionIdle       time.Duration
+}
+
 func newServeCmd() *cobra.Command {
-	return &cobra.Command{
+	var o serveOptions
+	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve a strategy as an AI Code Battle HTTP bot (issue 7)",
+		Short: "Serve an AI Code Battle strategy or variant as an HTTP bot",
+		Long: `Serve one AI Code Battle strategy (at its defaults) or variant file as the HTTP
+bot of the platform's protocol: GET /health answers 200; POST /turn verifies
+the five X-ACB-* headers, the timestamp (30 s window) and the HMAC-SHA256
+signature, then the body, and answers the strategy's moves signed over the
+exact reply bytes. Failures answer 401 (authentication), 400 (body) or 413
+(body over 4 MiB) without computing moves.
+
+One strategy instance plays each (match_id, seat), keeping its memory between
+turns; it is replaced when the turn counter goes back and dropped after
+--session-idle without turns. If the strategy has not answered within 80% of
+config.turn_timeout, the bot answers an empty move list (units hold) rather
+than miss the deadline.
+
+Environment:
+  SHARED_SECRET   the HMAC key (required; --secret overrides it, but a flag
+                  is visible in the process list)
+  PORT            the port to listen on (default 8080; --port overrides it)
+
+SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
+
+  SHARED_SECRET=s3cret crucible serve --strategy gatherer
+  SHARED_SECRET=s3cret PORT=9000 crucible serve --variant best.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("serve is not built yet")
+			return runServe(cmd.Context(), cmd.ErrOrStderr(), o)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.strategy, "strategy", "", "acb strategy to serve at its default parameters (see crucible strategies --game acb)")
+	f.StringVar(&o.variant, "variant", "", "acb variant file to serve (JSON, see crucible evolve)")
+	f.StringVar(&o.secret, "secret", "", "shared HMAC secret (default $SHARED_SECRET)")
+	f.StringVar(&o.host, "host", "", "interface to listen on (default all)")
+	f.IntVar(&o.port, "port", 0, "port to listen on (default $PORT, else 8080)")
+	f.DurationVar(&o.sessionIdle, "session-idle", pacb.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn")
+	return cmd
+}
+
+// acbFactory resolves --strategy or --variant (exactly one) to a controller
+// factory and its display label.
+func acbFactory(reg *strategies.Registry, strategy, variant string) (pacb.Factory, string, error) {
+	switch {
+	case strategy != "" && variant != "":
+		return nil, "", errors.New("give --strategy or --variant, not both")
+	case strategy != "":
+		s, err := reg.Lookup("acb", strategy)
+		if err != nil {
+			return nil, "", err
+		}
+		return pacb.StrategyFactory(s, s.Schema.Defaults()), s.Name, nil
+	case variant != "":
+		v, err := strategies.LoadVariant(variant)
+		if err != nil {
+			return nil, "", err
+		}
+		if v.Game != "acb" {
+			return nil, "", fmt.Errorf("variant %s is for game %s; serve plays acb (use crucible kindling play for kindling)", variant, v.Game)
+		}
+		s, g, err := reg.Resolve(v)
+		if err != nil {
+			return nil, "", err
+		}
+		return pacb.StrategyFactory(s, g), v.Label(), nil
+	}
+	return nil, "", errors.New("give --strategy NAME or --variant FILE")
+}
+
+// listenPort returns the port: the flag, else $PORT, else 8080.
+func listenPort(flag int) (int, error) {
+	if flag != 0 {
+		if flag < 1 || flag > 65535 {
+			return 0, fmt.Errorf("--port %d is outside 1..65535", flag)
+		}
+		return flag, nil
+	}
+	env := os.Getenv("PORT")
+	if env == "" {
+		return 8080, nil
+	}
+	p, err := strconv.Atoi(env)
+	if err != nil || p < 1 || p > 65535 {
+		return 0, fmt.Errorf("PORT=%q is not a port number 1..65535", env)
+	}
+	return p, nil
+}
+
+func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	factory, label, err := acbFactory(reg, o.strategy, o.variant)
+	if err != nil {
+		return err
+	}
+	secret := o.secret
+	if secret == "" {
+		secret = os.Getenv("SHARED_SECRET")
+	}
+	port, err := listenPort(o.port)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(logw, nil))
+	srv, err := pacb.NewServer(pacb.ServerConfig{Secret: secret, New: factory, SessionIdle: o.sessionIdle, Logger: logger})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	logger.Info("serving", "bot", label, "addr", ln.Addr().String(), "endpoints", "GET /health, POST /turn")
+	if err := srv.Serve(ctx, ln); err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// isBotURL reports whether a player item names a remote bot.
+func isBotURL(s string) bool {
+	return len(s) > 7 && (s[:7] == "http://" || (len(s) > 8 && s[:8] == "https://"))
+}
+
+// remoteStartTimeout is how long a remote bot may take to answer
+// GET /health before its match.
+const remoteStartTimeout = 30 * time.Second
+
+// remoteACBBot checks a remote bot URL and the secret from the environment
+// ($ACB_SECRET, else $SHARED_SECRET).
+func remoteACBBot(url string) (*pacb.RemoteBot, error) {
+	secret := pacb.SecretFromEnv()
+	if secret == "" {
+		return nil, fmt.Errorf("remote bot %s: set ACB_SECRET (or SHARED_SECRET) to the bot's shared secret", url)
+	}
+	return pacb.NewRemoteBot(url, secret, remoteStartTimeout)
+}
+
+// remoteACBEntrant is an arena entrant for a remote AI Code Battle bot:
+// each match gets its own HTTP player, health-checked before the match.
+func remoteACBEntrant(game, url string) (arena.Entrant, error) {
+	if game != "acb" {
+		return arena.Entrant{}, fmt.Errorf("player %s: remote HTTP bots play acb; for kindling use crucible kindling play", url)
+	}
+	bot, err := remoteACBBot(url)
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	return arena.Entrant{
+		Name:     url,
+		Strategy: "remote",
+		New: func(seed uint64, seat int) (engine.Player, error) {
+			return bot.NewPlayer(context.Background(), seat)
+		},
+	}, nil
+}
+
+// remoteACBSeat is a match seat for a remote AI Code Battle bot.
+func remoteACBSeat(ctx context.Context, url string, seat int) (engine.Seat, error) {
+	bot, err := remoteACBBot(url)
+	if err != nil {
+		return engine.Seat{}, err
+	}
+	p, err := bot.NewPlayer(ctx, seat)
+	if err != nil {
+		return engine.Seat{}, err
+	}
+	return engine.Seat{Name: url, Strategy: "remote", Player: p}, nil
 }

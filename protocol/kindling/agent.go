@@ -355,7 +355,7 @@ func PlayMatch(ctx context.Context, o PlayOptions) (State, error) {
 func WriteStandings(w io.Writer, st State) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "match %s (%s, turn %d of %d)\n", st.Code, st.Phase, st.Turn, st.Turns)
-	fmt.Fprintln(tw, "place\tseat\tname\tkind\tscore\tsparks left\t")
+	fmt.Fprintln(tw, "place\tseat\tname\tkind\tscore\tsparks left")
 	place := 0
 	for i, seat := range st.Standings {
 		if seat < 0 || seat >= len(st.Players) {
@@ -369,7 +369,7 @@ func WriteStandings(w io.Writer, st State) error {
 		if st.You != nil && st.You.Seat == seat {
 			you = " (you)"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s%s\t%s\t%d\t%d\t\n", place, seat, p.Name, you, p.Kind, p.Score, p.Sparks)
+		fmt.Fprintf(tw, "%d\t%d\t%s%s\t%s\t%d\t%d\n", place, seat, p.Name, you, p.Kind, p.Score, p.Sparks)
 	}
 	var names []string
 	for _, s := range st.Winners {
