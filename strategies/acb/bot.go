@@ -39,6 +39,7 @@ type bot struct {
 
 	q       []int32
 	scratch []field
+	mask    field
 	label   []int16
 	wishBuf [5]int32
 
@@ -60,8 +61,7 @@ func (b *bot) build(v *acbe.View) {
 	b.thr = newThreat(g, v.Config.AttackRadius2)
 	b.res = newResolver(g.n)
 	b.q = make([]int32, g.n+8)
-	b.fc = newFieldCache(g, b.q, 48)
-	b.fc.refresh = 6
+	b.fc = newFieldCache(g, b.q, 128)
 	b.ownAt = make([]int32, g.n)
 	b.enemyAt = make([]int32, g.n)
 	b.enemyCount = make([]int32, g.n)
@@ -189,9 +189,40 @@ func (b *bot) toward(u int32, f field, w float64, sc *[5]float64) {
 	}
 }
 
+// misleads reports whether field f, built before some walls were known,
+// leads the unit at u into a remembered wall: no open option goes down the
+// field, but a wall neighbour does.
+func (b *bot) misleads(u int32, f field) bool {
+	d := f.at(u)
+	if d == 0 || d >= far {
+		return false
+	}
+	stale := false
+	for k := 0; k < 4; k++ {
+		nb := b.g.nbr[int(u)*4+k]
+		if f.at(nb) < d {
+			if !b.mem.wall[nb] {
+				return false
+			}
+			stale = true
+		}
+	}
+	return stale
+}
+
+// towardTile is toward on the cached field of tile t, rebuilding the field
+// first when it misleads the unit.
+func (b *bot) towardTile(u, t int32, w float64, sc *[5]float64) {
+	f := b.fieldTo(t)
+	if b.misleads(u, f) {
+		b.fc.rebuild(t, b.mem.wallT, b.mem.wallVer, b.turn)
+	}
+	b.toward(u, f, w, sc)
+}
+
 // fieldTo returns the cached distance field to the single tile t.
 func (b *bot) fieldTo(t int32) field {
-	return b.fc.get(t, b.mem.wall, b.mem.wallVer, b.turn)
+	return b.fc.get(t, b.mem.wallT, b.mem.wallVer, b.turn)
 }
 
 // multi fills the k-th scratch field with a search from sources (walls
@@ -200,17 +231,17 @@ func (b *bot) multi(k int, sources []int32, maxD int) field {
 	for len(b.scratch) <= k {
 		b.scratch = append(b.scratch, make(field, b.g.n))
 	}
-	b.g.bfs(b.scratch[k], b.q, sources, b.mem.wall, maxD)
+	b.g.bfs(b.scratch[k], b.q, sources, b.mem.wallT, maxD)
 	return b.scratch[k]
 }
 
-// multiAvoid is multi with extra blocked tiles (block[t] true), for paths
-// that keep out of danger. block must include the walls the caller wants.
-func (b *bot) multiAvoid(k int, sources []int32, block []bool, maxD int) field {
+// multiAvoid is multi with another search template (see dangerTemplate),
+// for paths that keep out of danger.
+func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
 	for len(b.scratch) <= k {
 		b.scratch = append(b.scratch, make(field, b.g.n))
 	}
-	b.g.bfs(b.scratch[k], b.q, sources, block, maxD)
+	b.g.bfs(b.scratch[k], b.q, sources, tmpl, maxD)
 	return b.scratch[k]
 }
 
@@ -303,24 +334,10 @@ func (b *bot) energyTargets(dst []int32, horizon int) []int32 {
 // (turn numbering as in the replay: the orders of view turn T execute as
 // turn T+1), or -1 when the zone is off or not started.
 func (b *bot) zoneRadius(turn int) int {
-	c := b.cfg
-	if !c.ZoneEnabled || turn < c.ZoneStartTurn {
+	if !b.cfg.ZoneEnabled || turn < b.cfg.ZoneStartTurn {
 		return -1
 	}
-	r0 := c.Rows
-	if c.Cols > r0 {
-		r0 = c.Cols
-	}
-	r0 /= 2
-	step := 0
-	if c.ZoneShrinkInterval > 0 {
-		step = (turn - c.ZoneStartTurn) / c.ZoneShrinkInterval
-	}
-	r := r0 - c.ZoneShrinkStep*step
-	if r < c.ZoneMinRadius {
-		r = c.ZoneMinRadius
-	}
-	return r
+	return acbe.ZoneRadius(b.cfg, turn)
 }
 
 // zoneCentre returns the tile at the centre of the zone.
@@ -343,44 +360,50 @@ func (b *bot) nearestOwnCore(t int32) (int32, int) {
 	return best, bd
 }
 
-// assignment matches units to targets one to one, nearest pairs first, by
-// step distances read from each target's cached field. It returns for each
-// unit (indexed like units) the index of its target in targets or -1, and
-// the step distance. maxDist bounds the pairs considered.
+// assignment matches units to targets one to one, cheapest pairs first.
+// The cost of a pair is the step distance read from the target's cached
+// field, or the turns until the target is ready when that is longer (an
+// energy tile still refilling). unitTarget[k] is the index into targets of
+// the k-th unit given, or -1; unitCost[k] its cost.
 type assignment struct {
 	unitTarget []int32
-	unitDist   []int32
+	unitCost   []int32
 	bestUnit   []int32
-	bestDist   []int32
+	bestCost   []int32
 	taken      []bool
 	done       []bool
 	fields     []field
+	targets    []int32
 }
 
-func (b *bot) assign(a *assignment, units []int32, targets []int32, maxDist int) {
-	nu, nt := len(units), len(targets)
+// assign fills a for the units idx (indices into b.own) and targets, with
+// per-target ready offsets (nil: all ready now); pairs costing more than
+// maxCost are not made.
+func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32, maxCost int) {
+	nu, nt := len(idx), len(targets)
 	a.unitTarget = resizeI32(a.unitTarget, nu)
-	a.unitDist = resizeI32(a.unitDist, nu)
+	a.unitCost = resizeI32(a.unitCost, nu)
 	a.taken = resizeBool(a.taken, nu)
 	a.bestUnit = resizeI32(a.bestUnit, nt)
-	a.bestDist = resizeI32(a.bestDist, nt)
+	a.bestCost = resizeI32(a.bestCost, nt)
 	a.done = resizeBool(a.done, nt)
 	a.fields = a.fields[:0]
-	for i := range units {
-		a.unitTarget[i] = -1
-		a.unitDist[i] = far
-		a.taken[i] = false
+	a.targets = append(a.targets[:0], targets...)
+	for k := range idx {
+		a.unitTarget[k] = -1
+		a.unitCost[k] = far
+		a.taken[k] = false
 	}
 	for j, t := range targets {
 		f := b.fieldTo(t)
 		a.fields = append(a.fields, f)
 		a.done[j] = false
-		a.bestUnit[j], a.bestDist[j] = b.nearestFree(a, f, units, maxDist)
+		a.bestUnit[j], a.bestCost[j] = b.cheapestFree(a, j, ready, idx, maxCost)
 	}
 	for {
 		j := -1
 		for k := 0; k < nt; k++ {
-			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestDist[k] < a.bestDist[j]) {
+			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestCost[k] < a.bestCost[j]) {
 				j = k
 			}
 		}
@@ -391,26 +414,61 @@ func (b *bot) assign(a *assignment, units []int32, targets []int32, maxDist int)
 		a.done[j] = true
 		a.taken[u] = true
 		a.unitTarget[u] = int32(j)
-		a.unitDist[u] = a.bestDist[j]
+		a.unitCost[u] = a.bestCost[j]
 		for k := 0; k < nt; k++ {
 			if !a.done[k] && a.bestUnit[k] == u {
-				a.bestUnit[k], a.bestDist[k] = b.nearestFree(a, a.fields[k], units, maxDist)
+				a.bestUnit[k], a.bestCost[k] = b.cheapestFree(a, k, ready, idx, maxCost)
 			}
 		}
 	}
 }
 
-func (b *bot) nearestFree(a *assignment, f field, units []int32, maxDist int) (int32, int32) {
-	best, bd := int32(-1), int32(maxDist+1)
-	for i, u := range units {
-		if a.taken[i] {
+// assignMany marks in a (unitTarget 0) the n units of idx nearest to tile
+// t by steps; the others get -1.
+func (b *bot) assignMany(a *assignment, idx []int32, t int32, n int) {
+	a.unitTarget = resizeI32(a.unitTarget, len(idx))
+	a.unitCost = resizeI32(a.unitCost, len(idx))
+	for k := range idx {
+		a.unitTarget[k] = -1
+	}
+	f := b.fieldTo(t)
+	for c := 0; c < n; c++ {
+		best, bd := -1, far+1
+		for k, i := range idx {
+			if a.unitTarget[k] < 0 {
+				if d := f.at(b.own[i]); d < bd {
+					best, bd = k, d
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		a.unitTarget[best] = 0
+		a.unitCost[best] = int32(bd)
+	}
+}
+
+func (b *bot) cheapestFree(a *assignment, j int, ready []int32, idx []int32, maxCost int) (int32, int32) {
+	f := a.fields[j]
+	r := int32(0)
+	if ready != nil {
+		r = ready[j]
+	}
+	best, bc := int32(-1), int32(maxCost+1)
+	for k, i := range idx {
+		if a.taken[k] {
 			continue
 		}
-		if d := int32(f.at(u)); d < bd {
-			best, bd = int32(i), d
+		c := int32(f.at(b.own[i]))
+		if c < r {
+			c = r
+		}
+		if c < bc {
+			best, bc = int32(k), c
 		}
 	}
-	return best, bd
+	return best, bc
 }
 
 func resizeI32(s []int32, n int) []int32 {

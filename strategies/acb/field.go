@@ -3,7 +3,7 @@ package acb
 // field is a distance field over the grid: the number of steps from each
 // tile to the nearest source of a breadth-first search, walls blocking.
 // Values are stored as distance+1 so that a cleared slice means "not
-// reached"; use at to read them.
+// reached", and blocked tiles hold -1; use at to read them.
 type field []int16
 
 // far is the distance reported for tiles a field did not reach.
@@ -12,22 +12,34 @@ const far = 1 << 20
 // at returns the distance of tile i, or far when the search did not reach it.
 func (f field) at(i int32) int {
 	v := f[i]
-	if v == 0 {
+	if v <= 0 {
 		return far
 	}
 	return int(v) - 1
 }
 
+// template returns the starting state of a search that must not enter the
+// blocked tiles: -1 on them, 0 elsewhere.
+func template(blocked []bool) field {
+	t := make(field, len(blocked))
+	for i, b := range blocked {
+		if b {
+			t[i] = -1
+		}
+	}
+	return t
+}
+
 // bfs fills f with a multi-source breadth-first search on the torus from
-// sources, never entering tiles where blocked is true (sources are entered
-// whatever blocked says). The search stops after depth maxD (0 or less means
-// no limit). q is a scratch queue of at least len(f) entries. Unknown tiles
-// count as open: a bot only avoids the walls it has seen.
-func (g *grid) bfs(f field, q []int32, sources []int32, blocked []bool, maxD int) {
-	clear(f)
+// sources, never entering the tiles tmpl marks -1 (see template; sources
+// are entered whatever tmpl says). The search stops after depth maxD (0 or
+// less means no limit). q is a scratch queue of at least len(f) entries.
+// Unknown tiles count as open: a bot only avoids the walls it has seen.
+func (g *grid) bfs(f field, q []int32, sources []int32, tmpl field, maxD int) {
+	copy(f, tmpl)
 	head, tail := 0, 0
 	for _, s := range sources {
-		if f[s] == 0 {
+		if f[s] <= 0 {
 			f[s] = 1
 			q[tail] = s
 			tail++
@@ -36,22 +48,35 @@ func (g *grid) bfs(f field, q []int32, sources []int32, blocked []bool, maxD int
 	if maxD <= 0 || maxD > 30000 {
 		maxD = 30000
 	}
+	lim := int16(maxD + 1)
 	nbr := g.nbr
 	for head < tail {
 		cur := q[head]
 		head++
 		d := f[cur]
-		if int(d) > maxD {
+		if d >= lim {
 			continue
 		}
-		base := int(cur) * 4
-		for k := 0; k < 4; k++ {
-			nb := nbr[base+k]
-			if f[nb] != 0 || blocked[nb] {
-				continue
-			}
-			f[nb] = d + 1
-			q[tail] = nb
+		d++
+		nb := nbr[int(cur)*4 : int(cur)*4+4 : int(cur)*4+4]
+		if x := nb[0]; f[x] == 0 {
+			f[x] = d
+			q[tail] = x
+			tail++
+		}
+		if x := nb[1]; f[x] == 0 {
+			f[x] = d
+			q[tail] = x
+			tail++
+		}
+		if x := nb[2]; f[x] == 0 {
+			f[x] = d
+			q[tail] = x
+			tail++
+		}
+		if x := nb[3]; f[x] == 0 {
+			f[x] = d
+			q[tail] = x
 			tail++
 		}
 	}
@@ -59,11 +84,11 @@ func (g *grid) bfs(f field, q []int32, sources []int32, blocked []bool, maxD int
 
 // bfsLabel is bfs that also records, for each reached tile, the index (into
 // sources) of the source that reached it first: a Voronoi partition by steps.
-func (g *grid) bfsLabel(f field, label []int16, q []int32, sources []int32, blocked []bool, maxD int) {
-	clear(f)
+func (g *grid) bfsLabel(f field, label []int16, q []int32, sources []int32, tmpl field, maxD int) {
+	copy(f, tmpl)
 	head, tail := 0, 0
 	for si, s := range sources {
-		if f[s] == 0 {
+		if f[s] <= 0 {
 			f[s] = 1
 			label[s] = int16(si)
 			q[tail] = s
@@ -73,22 +98,24 @@ func (g *grid) bfsLabel(f field, label []int16, q []int32, sources []int32, bloc
 	if maxD <= 0 || maxD > 30000 {
 		maxD = 30000
 	}
+	lim := int16(maxD + 1)
 	nbr := g.nbr
 	for head < tail {
 		cur := q[head]
 		head++
 		d := f[cur]
-		if int(d) > maxD {
+		if d >= lim {
 			continue
 		}
+		d++
 		l := label[cur]
 		base := int(cur) * 4
 		for k := 0; k < 4; k++ {
 			nb := nbr[base+k]
-			if f[nb] != 0 || blocked[nb] {
+			if f[nb] != 0 {
 				continue
 			}
-			f[nb] = d + 1
+			f[nb] = d
 			label[nb] = l
 			q[tail] = nb
 			tail++
@@ -97,11 +124,12 @@ func (g *grid) bfsLabel(f field, label []int16, q []int32, sources []int32, bloc
 }
 
 // fieldCache keeps single-source distance fields for the fixed targets a
-// bot walks to again and again (energy tiles, cores, rally points), so a
-// target's field costs one search per match rather than one per turn. A
-// field is recomputed when walls discovered since it was built make it
-// stale, at most once every refresh turns. The cache holds at most cap
-// fields and drops the least recently used.
+// bot walks to again and again (energy tiles, cores, sectors), so a
+// target's field costs one search per match rather than one per turn.
+// Walls found after a field was built can make it stale; it is rebuilt when
+// it misleads a unit (bot.misleads: the only way down is a remembered
+// wall), or at the latest refresh turns after walls changed. The cache
+// holds at most cap fields and drops the least recently used.
 type fieldCache struct {
 	g       *grid
 	slot    []int16 // tile -> entry index + 1
@@ -121,12 +149,12 @@ type cacheEntry struct {
 }
 
 func newFieldCache(g *grid, q []int32, capacity int) *fieldCache {
-	return &fieldCache{g: g, slot: make([]int16, g.n), cap: capacity, refresh: 3, q: q}
+	return &fieldCache{g: g, slot: make([]int16, g.n), cap: capacity, refresh: 150, q: q}
 }
 
 // get returns the distance field to tile t, computing or refreshing it
 // when needed. walls is the bot's wall memory at version wallVer.
-func (c *fieldCache) get(t int32, walls []bool, wallVer, turn int) field {
+func (c *fieldCache) get(t int32, walls field, wallVer, turn int) field {
 	if s := c.slot[t]; s != 0 {
 		e := &c.entries[s-1]
 		e.used = turn
@@ -163,7 +191,14 @@ func (c *fieldCache) get(t int32, walls []bool, wallVer, turn int) field {
 	return e.f
 }
 
-func (c *fieldCache) build(e *cacheEntry, walls []bool, wallVer, turn int) {
+// rebuild recomputes the field of t now if it is cached.
+func (c *fieldCache) rebuild(t int32, walls field, wallVer, turn int) {
+	if s := c.slot[t]; s != 0 {
+		c.build(&c.entries[s-1], walls, wallVer, turn)
+	}
+}
+
+func (c *fieldCache) build(e *cacheEntry, walls field, wallVer, turn int) {
 	c.srcBuf[0] = e.tile
 	c.g.bfs(e.f, c.q, c.srcBuf[:], walls, 0)
 	e.wallVer = wallVer

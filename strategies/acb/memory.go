@@ -14,6 +14,7 @@ type memory struct {
 	interval int
 
 	wall    []bool
+	wallT   field // search template: -1 on remembered walls
 	wallVer int
 
 	// Energy tiles ever seen, by slot; eslot maps tile -> slot+1.
@@ -62,6 +63,7 @@ func newMemory(g *grid, cfg acbe.Config) *memory {
 	m := &memory{
 		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
 		wall:  make([]bool, g.n),
+		wallT: make(field, g.n),
 		eslot: make([]int16, g.n),
 		cslot: make([]int16, g.n),
 	}
@@ -119,6 +121,7 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 		i := g.idx(w)
 		if !m.wall[i] {
 			m.wall[i] = true
+			m.wallT[i] = -1
 			m.wallVer++
 		}
 	}
@@ -251,3 +254,6 @@ func (m *memory) enemyCores(dst []int32, me int) []int32 {
 	}
 	return dst
 }
+
+// isEnergy reports whether tile t is a known energy tile.
+func (m *memory) isEnergy(t int32) bool { return m.eslot[t] != 0 }

@@ -164,7 +164,7 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 	f := make(field, g.n)
 	q := make([]int32, g.n)
 	src := g.idx(acbe.Pos{Row: 2, Col: 5})
-	g.bfs(f, q, []int32{src}, walls, 0)
+	g.bfs(f, q, []int32{src}, template(walls), 0)
 	tests := []struct {
 		name string
 		p    acbe.Pos
@@ -182,7 +182,7 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 		}
 	}
 	// Depth limit: nothing beyond maxD is labelled.
-	g.bfs(f, q, []int32{src}, walls, 3)
+	g.bfs(f, q, []int32{src}, template(walls), 3)
 	for i := range f {
 		if d := f.at(int32(i)); d != far && d > 3 {
 			t.Fatalf("depth-limited search reached %v at %d", g.pos(int32(i)), d)
@@ -191,7 +191,7 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 	// Labels: each tile goes to the nearest of two sources.
 	a, b := g.idx(acbe.Pos{Row: 0, Col: 0}), g.idx(acbe.Pos{Row: 8, Col: 8})
 	label := make([]int16, g.n)
-	g.bfsLabel(f, label, q, []int32{a, b}, walls, 0)
+	g.bfsLabel(f, label, q, []int32{a, b}, template(walls), 0)
 	for _, tc := range []struct {
 		p    acbe.Pos
 		want int16
@@ -206,7 +206,7 @@ func TestFieldCacheReusesAndRefreshes(t *testing.T) {
 	g := newGrid(16, 16)
 	q := make([]int32, g.n)
 	c := newFieldCache(g, q, 2)
-	walls := make([]bool, g.n)
+	walls := make(field, g.n)
 	a := g.idx(acbe.Pos{Row: 0, Col: 0})
 	b := g.idx(acbe.Pos{Row: 0, Col: 2})
 	f := c.get(a, walls, 0, 1)
@@ -215,7 +215,7 @@ func TestFieldCacheReusesAndRefreshes(t *testing.T) {
 	}
 	// A new wall between them: the stale field is kept within the refresh
 	// window and rebuilt after it.
-	walls[g.idx(acbe.Pos{Row: 0, Col: 1})] = true
+	walls[g.idx(acbe.Pos{Row: 0, Col: 1})] = -1
 	if got := c.get(a, walls, 1, 2).at(b); got != 2 {
 		t.Errorf("field rebuilt too early: %d", got)
 	}
@@ -223,8 +223,8 @@ func TestFieldCacheReusesAndRefreshes(t *testing.T) {
 		t.Errorf("field after refresh = %d, want 4 (around the wall)", got)
 	}
 	// Capacity 2: a third target evicts the least recently used.
-	c.get(b, walls, 1, 10)
-	c.get(g.idx(acbe.Pos{Row: 5, Col: 5}), walls, 1, 11)
+	c.get(b, walls, 1, 2*c.refresh)
+	c.get(g.idx(acbe.Pos{Row: 5, Col: 5}), walls, 1, 2*c.refresh+1)
 	if len(c.entries) != 2 || c.slot[a] != 0 {
 		t.Errorf("least recently used entry not evicted: %d entries, slot[a]=%d", len(c.entries), c.slot[a])
 	}

@@ -1,0 +1,305 @@
+package acb
+
+import (
+	acbe "crucible/engine/acb"
+)
+
+// Behaviours shared by the strategies: cached multi-source fields, energy
+// and exploration targets, the zone, and small scoring terms. A strategy
+// combines them with its own weights; none of them decides alone.
+
+// multiCache holds a multi-source field whose sources rarely change (the
+// own cores, the enemy cores, every known energy tile). It is rebuilt when
+// the sources change, or when walls were found and the field is older than
+// the refresh period.
+type multiCache struct {
+	src     []int32
+	f       field
+	wallVer int
+	built   int
+	ok      bool
+}
+
+// cached returns the field of sources through c.
+func (b *bot) cached(c *multiCache, sources []int32) field {
+	same := c.ok && len(c.src) == len(sources)
+	if same {
+		for i := range sources {
+			if c.src[i] != sources[i] {
+				same = false
+				break
+			}
+		}
+	}
+	if same && (c.wallVer == b.mem.wallVer || b.turn-c.built < b.fc.refresh) {
+		return c.f
+	}
+	c.src = append(c.src[:0], sources...)
+	b.rebuildCached(c)
+	return c.f
+}
+
+// rebuildCached recomputes c's field from its sources now.
+func (b *bot) rebuildCached(c *multiCache) {
+	if c.f == nil {
+		c.f = make(field, b.g.n)
+	}
+	b.g.bfs(c.f, b.q, c.src, b.mem.wallT, 0)
+	c.wallVer, c.built, c.ok = b.mem.wallVer, b.turn, true
+}
+
+// towardCached is toward on the cached multi-source field c (already
+// fetched this turn with cached), rebuilding it first when it misleads the
+// unit.
+func (b *bot) towardCached(u int32, c *multiCache, w float64, sc *[5]float64) {
+	if b.misleads(u, c.f) {
+		b.rebuildCached(c)
+	}
+	b.toward(u, c.f, w, sc)
+}
+
+// allEnergy appends every known energy tile, full or not, to dst.
+func (b *bot) allEnergy(dst []int32) []int32 {
+	for _, e := range b.mem.energy {
+		dst = append(dst, e.tile)
+	}
+	return dst
+}
+
+// readyIn returns in how many turns energy tile slot k is expected full
+// (0 when full now).
+func (b *bot) readyIn(k int) int {
+	e := b.mem.energy[k]
+	if e.full || e.eta <= b.turn {
+		return 0
+	}
+	return e.eta - b.turn
+}
+
+// staleSectors appends the centres of sectors no own unit has stood in for
+// at least age turns (never visited counts as stale) to dst.
+func (b *bot) staleSectors(dst []int32, age int) []int32 {
+	for s, seen := range b.mem.secSeen {
+		if seen < 0 || b.turn-int(seen) >= age {
+			c := b.mem.sectorCentre(s)
+			if !b.mem.wall[c] {
+				dst = append(dst, c)
+			}
+		}
+	}
+	return dst
+}
+
+// undefended reports whether enemy core tile c has no unit standing on it
+// as far as the player can see (its owner's unit on it would defend it).
+func (b *bot) undefended(c int32) bool {
+	return b.enemyAt[c] != b.stamp
+}
+
+// realEnemyCores appends the enemy cores actually seen (not suspected) to
+// dst.
+func (b *bot) realEnemyCores(dst []int32) []int32 {
+	for _, c := range b.mem.cores {
+		if c.active && !c.suspect && c.owner != b.me {
+			dst = append(dst, c.tile)
+		}
+	}
+	return dst
+}
+
+// zoneOn reports whether the storm can strike in the turn the current
+// orders execute.
+func (b *bot) zoneOn() bool { return b.zoneRadius(b.turn+1) >= 0 }
+
+// zoneOK reports whether tile t is inside the safe circle of the turn
+// ahead turns after the coming one, shrunk by margin tiles.
+func (b *bot) zoneOK(t int32, ahead, margin int) bool {
+	r := b.zoneRadius(b.turn + 1 + ahead)
+	if r < 0 {
+		return true
+	}
+	r -= margin
+	if r < 0 {
+		r = 0
+	}
+	return b.g.dist2(t, b.zoneCentre()) <= r*r
+}
+
+// coreStay penalises staying on an own core by w, so spawns are not
+// blocked: a core spawns only when no unit stands on it.
+func (b *bot) coreStay(u int32, sc *[5]float64, w float64) {
+	if b.onOwnCore(u) {
+		sc[0] -= w
+	}
+}
+
+// avoidOwnCores penalises stepping onto own cores (other than staying) by w.
+func (b *bot) avoidOwnCores(u int32, sc *[5]float64, w float64) {
+	for k := 1; k < 5; k++ {
+		if b.onOwnCore(b.opt(u, k)) {
+			sc[k] -= w
+		}
+	}
+}
+
+// spread penalises options next to other own units by w per neighbour,
+// to keep units from bunching (for scouts and nomads).
+func (b *bot) spread(u int32, sc *[5]float64, w float64) {
+	for k := 0; k < 5; k++ {
+		t := b.opt(u, k)
+		n := 0
+		for d := 0; d < 4; d++ {
+			nb := b.g.nbr[int(t)*4+d]
+			if nb != u && b.ownAt[nb] == b.stamp {
+				n++
+			}
+		}
+		sc[k] -= w * float64(n)
+	}
+}
+
+// enemiesOf appends the tiles of visible enemy units of owner o (or of
+// every enemy when o < 0) to dst.
+func (b *bot) enemiesOf(dst []int32, o int) []int32 {
+	for i, e := range b.enemy {
+		if o < 0 || int(b.enemyOwner[i]) == o {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// isolation returns how many enemy units (e itself included) stand within
+// r2 of enemy tile e.
+func (b *bot) isolation(e int32, r2 int) int {
+	n := 0
+	for _, x := range b.enemy {
+		if b.g.dist2(x, e) <= r2 {
+			n++
+		}
+	}
+	return n
+}
+
+// nearestOf returns the element of tiles nearest to t in straight-line
+// distance, and that squared distance (-1, far when tiles is empty).
+func (b *bot) nearestOf(tiles []int32, t int32) (int32, int) {
+	best, bd := int32(-1), far
+	for _, x := range tiles {
+		if d := b.g.dist2(x, t); d < bd {
+			best, bd = x, d
+		}
+	}
+	return best, bd
+}
+
+// dangerTemplate returns a search template (reused) blocking walls and
+// every tile where more than tolerate enemy units could be in range after
+// their step: the tiles a cautious path keeps out of.
+func (b *bot) dangerTemplate(tolerate int) field {
+	if b.mask == nil {
+		b.mask = make(field, b.g.n)
+	}
+	b.enemyNext(0)
+	copy(b.mask, b.mem.wallT)
+	for i, n := range b.thr.enemyNext {
+		if int(n) > tolerate {
+			b.mask[i] = -1
+		}
+	}
+	return b.mask
+}
+
+// unitIdx appends 0..len(own)-1 to dst: every own unit's index.
+func (b *bot) unitIdx(dst []int32) []int32 {
+	for i := range b.own {
+		dst = append(dst, int32(i))
+	}
+	return dst
+}
+
+// controller adapts a strategy's per-turn decision to acb.Controller.
+type controller struct {
+	b *bot
+	p policy
+}
+
+// policy is a strategy's decision for one turn: it sets every unit's
+// wishes on the bot between begin and finish.
+type policy interface {
+	decide(b *bot)
+}
+
+// Turn reads the view, lets the policy decide and returns the moves.
+func (c *controller) Turn(v *acbe.View, buf []acbe.Move) ([]acbe.Move, error) {
+	c.b.begin(v)
+	if len(c.b.own) > 0 {
+		c.p.decide(c.b)
+	}
+	return c.b.finish(buf), nil
+}
+
+// moveOpts are the weights a unit's walk to a target is scored with.
+type moveOpts struct {
+	// wLose, wTrade and wWin score stepping into a fight we expect to lose,
+	// trade evenly or win (see bot.danger); margin is added to the enemy
+	// count first (caution).
+	wLose, wTrade, wWin float64
+	margin              int
+	// coreStay penalises staying on an own core (which blocks its spawns).
+	coreStay float64
+}
+
+// goTo ranks unit i's options toward tile t with the fight weights of o.
+func (b *bot) goTo(i int, t int32, o *moveOpts) {
+	var sc [5]float64
+	u := b.own[i]
+	b.towardTile(u, t, 1, &sc)
+	b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
+	b.coreStay(u, &sc, o.coreStay)
+	b.rank(i, &sc)
+}
+
+// goDown ranks unit i's options down field f with the fight weights of o.
+func (b *bot) goDown(i int, f field, o *moveOpts) {
+	var sc [5]float64
+	u := b.own[i]
+	b.toward(u, f, 1, &sc)
+	b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
+	b.coreStay(u, &sc, o.coreStay)
+	b.rank(i, &sc)
+}
+
+// energyPlan appends to targets the known energy tiles that are full or
+// refill within horizon turns and hold no enemy unit (a shared tile gives
+// nobody energy), and to ready the turns each still needs.
+func (b *bot) energyPlan(targets, ready []int32, horizon int) ([]int32, []int32) {
+	for k, e := range b.mem.energy {
+		r := b.readyIn(k)
+		if r > horizon || b.enemyAt[e.tile] == b.stamp {
+			continue
+		}
+		targets = append(targets, e.tile)
+		ready = append(ready, int32(r))
+	}
+	return targets, ready
+}
+
+// sendAssigned ranks the options of every unit of idx that a assigned to a
+// target toward that target, and appends the others to rest.
+func (b *bot) sendAssigned(a *assignment, idx []int32, o *moveOpts, rest []int32) []int32 {
+	for k, i := range idx {
+		j := a.unitTarget[k]
+		if j < 0 {
+			rest = append(rest, i)
+			continue
+		}
+		var sc [5]float64
+		u := b.own[i]
+		b.towardTile(u, a.targets[j], 1, &sc)
+		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
+		b.coreStay(u, &sc, o.coreStay)
+		b.rank(int(i), &sc)
+	}
+	return rest
+}

@@ -1,0 +1,65 @@
+package acb
+
+import (
+	"testing"
+
+	"crucible/engine"
+	acbe "crucible/engine/acb"
+)
+
+// BenchmarkVsGatherer plays each strategy (default parameters) against
+// gatherer on the default 40x40 map, seats alternating, and reports full
+// matches per second on one core.
+//
+//	go test ./strategies/acb -run '^$' -bench VsGatherer -benchtime 20x -count 1
+func BenchmarkVsGatherer(b *testing.B) {
+	cfg := acbe.DefaultConfig()
+	gath := byName(b, "gatherer")
+	for _, s := range All() {
+		b.Run(s.Name, func(b *testing.B) {
+			turns := 0
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				seed := uint64(1000 + i)
+				a := s.New(s.Schema.Defaults(), engine.SeatSeed(seed, i%2), i%2).(acbe.Controller)
+				g := gath.New(gath.Schema.Defaults(), engine.SeatSeed(seed, 1-i%2), 1-i%2).(acbe.Controller)
+				ctrls := []acbe.Controller{a, g}
+				if i%2 == 1 {
+					ctrls = []acbe.Controller{g, a}
+				}
+				m, err := acbe.NewMatch(cfg, nil, seed, ctrls)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for {
+					done, err := m.Step()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if done {
+						break
+					}
+				}
+				turns += m.Turn()
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "matches/s")
+			b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+		})
+	}
+}
+
+// BenchmarkBFS measures one full multi-source search on the default map.
+func BenchmarkBFS(b *testing.B) {
+	g := newGrid(40, 40)
+	walls := make([]bool, g.n)
+	for i := 0; i < g.n; i += 9 {
+		walls[i] = true
+	}
+	tmpl := template(walls)
+	f := make(field, g.n)
+	q := make([]int32, g.n)
+	src := []int32{5, 700, 1300}
+	for i := 0; i < b.N; i++ {
+		g.bfs(f, q, src, tmpl, 0)
+	}
+}

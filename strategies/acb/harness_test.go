@@ -1,0 +1,236 @@
+package acb
+
+import (
+	"fmt"
+	"testing"
+
+	"crucible/engine"
+	acbe "crucible/engine/acb"
+	"crucible/strategies"
+)
+
+// byName returns the registered strategy called name.
+func byName(tb testing.TB, name string) strategies.Strategy {
+	tb.Helper()
+	for _, s := range All() {
+		if s.Name == name {
+			return s
+		}
+	}
+	tb.Fatalf("no strategy %q", name)
+	return strategies.Strategy{}
+}
+
+// metrics are what the behaviour checks measure in one match, per seat.
+type metrics struct {
+	stats []acbe.PlayerStats
+	ranks []int
+	turns int
+	// seen counts distinct tiles each seat saw during the match.
+	seen []int
+	// pairDist is the mean over sampled turns of the mean wrapped
+	// Euclidean distance between a seat's units.
+	pairDist []float64
+	// coreDist is the mean over sampled turns and units of the distance
+	// from a unit to its owner's nearest active core.
+	coreDist []float64
+	// leaderCredit and credit count, per seat, the combat deaths of enemy
+	// units it had a unit in range of, and how many of those were units of
+	// the opponent with the highest score at that moment.
+	credit, leaderCredit []int
+}
+
+// measureOpts selects the costly measurements.
+type measureOpts struct {
+	seen, spacing, leader bool
+	every                 int // sample spacing every this many turns
+}
+
+// play runs one match of the named strategies (default parameters) in seat
+// order and measures it.
+func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measureOpts) metrics {
+	tb.Helper()
+	players := make([]acbe.MatchPlayer, len(names))
+	for i, n := range names {
+		s := byName(tb, n)
+		ctrl := s.New(s.Schema.Defaults(), engine.SeatSeed(seed, i), i).(acbe.Controller)
+		players[i] = acbe.MatchPlayer{Name: fmt.Sprintf("%s@%d", n, i), Strategy: n, Controller: ctrl}
+	}
+	m, err := acbe.NewMatchWith(acbe.MatchOptions{Config: cfg, Seed: seed, Players: players})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	np := len(names)
+	out := metrics{seen: make([]int, np), pairDist: make([]float64, np), coreDist: make([]float64, np),
+		credit: make([]int, np), leaderCredit: make([]int, np)}
+	var seenMask [][]bool
+	if mo.seen {
+		seenMask = make([][]bool, np)
+		for p := range seenMask {
+			seenMask[p] = make([]bool, m.Config().Rows*m.Config().Cols)
+		}
+	}
+	every := mo.every
+	if every <= 0 {
+		every = 5
+	}
+	g := newGrid(m.Config().Rows, m.Config().Cols)
+	pairN := make([]int, np)
+	coreN := make([]int, np)
+	for {
+		var scores []int
+		if mo.leader {
+			for p := 0; p < np; p++ {
+				scores = append(scores, m.Score(p))
+			}
+		}
+		done, err := m.Step()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		turn := m.Turn()
+		if mo.leader {
+			leaderCredits(m, g, scores, out.credit, out.leaderCredit)
+		}
+		if mo.seen {
+			for p := 0; p < np; p++ {
+				for _, pos := range m.VisibleTiles(p) {
+					seenMask[p][pos.Row*g.cols+pos.Col] = true
+				}
+			}
+		}
+		if mo.spacing && turn%every == 0 {
+			spacing(m, g, out.pairDist, pairN, out.coreDist, coreN)
+		}
+		if done {
+			break
+		}
+	}
+	for p := 0; p < np; p++ {
+		if mo.seen {
+			for _, s := range seenMask[p] {
+				if s {
+					out.seen[p]++
+				}
+			}
+		}
+		if pairN[p] > 0 {
+			out.pairDist[p] /= float64(pairN[p])
+		}
+		if coreN[p] > 0 {
+			out.coreDist[p] /= float64(coreN[p])
+		}
+	}
+	res := m.Result()
+	out.stats = res.Detail.(acbe.Detail).Players
+	out.ranks = res.Ranks
+	out.turns = res.Turns
+	return out
+}
+
+func spacing(m *acbe.Match, g *grid, pair []float64, pairN []int, core []float64, coreN []int) {
+	units := m.Units()
+	cores := m.Cores()
+	for p := range pair {
+		var tiles []int32
+		for _, u := range units {
+			if u.Owner == p {
+				tiles = append(tiles, g.idx(u.Pos))
+			}
+		}
+		if len(tiles) >= 2 {
+			sum, n := 0.0, 0
+			for a := range tiles {
+				for c := a + 1; c < len(tiles); c++ {
+					sum += sqrt(float64(g.dist2(tiles[a], tiles[c])))
+					n++
+				}
+			}
+			pair[p] += sum / float64(n)
+			pairN[p]++
+		}
+		for _, t := range tiles {
+			best := -1
+			for _, c := range cores {
+				if c.Owner == p && c.Active {
+					if d := g.dist2(t, g.idx(c.Pos)); best < 0 || d < best {
+						best = d
+					}
+				}
+			}
+			if best >= 0 {
+				core[p] += sqrt(float64(best))
+				coreN[p]++
+			}
+		}
+	}
+}
+
+// leaderCredits credits, for each combat death of the last turn, every
+// other player with a unit within attack range of it when combat began
+// (survivors' end-of-turn tiles and the dead units' tiles: nothing moves
+// after combat), and counts whether the victim's owner led the scores
+// among the crediting player's opponents before the turn.
+func leaderCredits(m *acbe.Match, g *grid, scores []int, credit, leader []int) {
+	r2 := m.Config().AttackRadius2
+	type at struct {
+		owner int
+		t     int32
+	}
+	var all []at
+	for _, u := range m.Units() {
+		all = append(all, at{u.Owner, g.idx(u.Pos)})
+	}
+	var deaths []at
+	for _, e := range m.Events() {
+		if e.Type == acbe.EventDied && e.Cause != acbe.CauseEliminated && e.Cause != acbe.CauseStorm {
+			all = append(all, at{e.Owner, g.idx(e.Pos)})
+			if e.Cause == acbe.CauseCombat {
+				deaths = append(deaths, at{e.Owner, g.idx(e.Pos)})
+			}
+		}
+	}
+	for _, d := range deaths {
+		for p := range credit {
+			if p == d.owner {
+				continue
+			}
+			in := false
+			for _, x := range all {
+				if x.owner == p && g.dist2(x.t, d.t) <= r2 {
+					in = true
+					break
+				}
+			}
+			if !in {
+				continue
+			}
+			credit[p]++
+			// The leader among p's opponents (ties: all tied count).
+			best := -1
+			for q, s := range scores {
+				if q != p && s > best {
+					best = s
+				}
+			}
+			if scores[d.owner] == best {
+				leader[p]++
+			}
+		}
+	}
+}
+
+func sqrt(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	z := x
+	for i := 0; i < 30; i++ {
+		z = (z + x/z) / 2
+	}
+	return z
+}
+
+func fmtStats(s acbe.PlayerStats) string {
+	return fmt.Sprintf("sc%d u%d c%d col%d spawn%d lost%d/%d kills%d raze%d@%d", s.Score, s.Units, s.Cores, s.EnergyCollected, s.UnitsSpawned, s.LostCombat, s.LostCollision, s.Kills, s.CoresRazed, s.FirstRazeTurn)
+}
