@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"crucible/engine/acb"
-	"crucible/strategies"
 )
 
 // mapOptions are the flags of `crucible map`.
@@ -65,11 +63,7 @@ func runMap(out io.Writer, o mapOptions) error {
 	summary := fmt.Sprintf("map %dx%d, %d players, seed %d: %d walls (%.1f%%), %d energy tiles, %d cores",
 		m.Rows, m.Cols, m.Players(), o.seed, len(m.Walls), 100*float64(len(m.Walls))/float64(m.Rows*m.Cols), len(m.Energy), len(m.Cores))
 	if o.out != "" {
-		data, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		if err := strategies.WriteFileAtomic(o.out, append(data, '\n')); err != nil {
+		if err := m.Save(o.out); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "%s\nwritten to %s\n", summary, o.out)

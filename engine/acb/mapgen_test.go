@@ -3,6 +3,8 @@ package acb
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -249,6 +251,34 @@ func TestMapJSONRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back, m) {
 		t.Fatal("map changed through JSON")
+	}
+}
+
+func TestMapSaveAndLoad(t *testing.T) {
+	m, err := GenerateMap(DefaultConfig(), 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadMap(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, m) {
+		t.Fatal("a saved map loads differently")
+	}
+	if err := m.Save(filepath.Join(dir, "no", "such", "dir.json")); err == nil {
+		t.Fatal("saving into a missing directory succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("directory holds %d entries after a failed save, want only m.json", len(entries))
+	}
+	if _, err := LoadMap(filepath.Join(dir, "none.json")); err == nil {
+		t.Fatal("loading a missing file succeeded")
 	}
 }
 
