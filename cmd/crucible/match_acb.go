@@ -43,7 +43,8 @@ and cores.
 Players are acb strategy names (see 'crucible strategies --game acb') with
 their default parameters, or variant files (FILE.json) with their own; the
 engine's built-in players 'idle' (never moves) and 'random' (random valid
-moves) are accepted too.
+moves) are accepted too. http://HOST:PORT plays a remote HTTP bot (the shared
+secret comes from $ACB_SECRET, else $SHARED_SECRET).
 
 2, 3, 4 or 6 players play on a map generated from the seed (rows and cols may
 be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
@@ -94,6 +95,14 @@ func acbPlayers(reg *strategies.Registry, names []string, seed uint64) ([]engine
 				return nil, fmt.Errorf("player %s: %w", name, err)
 			}
 			seats[i] = engine.Seat{Name: v.Label(), Strategy: s.Name, Params: s.Schema.Map(g), Player: s.New(g, seatSeed, i)}
+			continue
+		}
+		if isBotURL(name) { // a remote HTTP bot (serve.go)
+			s, err := remoteACBSeat(context.Background(), name, i)
+			if err != nil {
+				return nil, err
+			}
+			seats[i] = s
 			continue
 		}
 		if slices.Contains(reg.Names("acb"), name) {
