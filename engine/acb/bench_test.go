@@ -14,7 +14,6 @@ import (
 func BenchmarkRandomVsRandom(b *testing.B) {
 	cfg := DefaultConfig()
 	turns := 0
-	allocs := 0.0
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		seed := uint64(i)
@@ -33,7 +32,6 @@ func BenchmarkRandomVsRandom(b *testing.B) {
 		}
 		turns += m.Turn()
 	}
-	_ = allocs
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
 }
@@ -87,4 +85,32 @@ func BenchmarkGenerateMap(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkCrowdedRandom is random against random with spawn_cost 0 (every
+// free core spawns every turn), for the cost of a turn with a few dozen
+// units on the board.
+//
+//	go test ./engine/acb -run '^$' -bench CrowdedRandom -benchtime 200x -count 1
+func BenchmarkCrowdedRandom(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.SpawnCost = 0
+	turns, units := 0, 0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		seed := uint64(i)
+		m, err := NewMatch(cfg, nil, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for done := false; !done; {
+			if done, err = m.Step(); err != nil {
+				b.Fatal(err)
+			}
+			units += len(m.units)
+		}
+		turns += m.Turn()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
+	b.ReportMetric(float64(units)/float64(turns), "units/turn")
 }

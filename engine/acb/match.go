@@ -232,8 +232,8 @@ type Match struct {
 	ranks  []int
 
 	pairs   []int32
-	rowHead []int32 // combat: first unit index of each row, -1 when none
-	rowNext []int32 // combat: next unit index in the same row
+	rowHead []int32 // combat: first unit index of each (owner, row), -1 when none
+	rowNext []int32 // combat: next unit index of the same owner and row
 	deaths  []death
 	events  []Event
 	zoneR   int // radius applied in the last turn (0 when off or not started)
@@ -392,7 +392,7 @@ func (m *Match) setup(seats []MatchPlayer) {
 		m.players[p].moves = make([]Move, 0, 32)
 	}
 	m.pairs = make([]int32, 0, 64)
-	m.rowHead = make([]int32, R)
+	m.rowHead = make([]int32, m.np*R)
 	m.rowNext = make([]int32, 0, 128)
 	m.deaths = make([]death, 0, 16)
 	m.events = make([]Event, 0, 16)
@@ -881,42 +881,46 @@ func (m *Match) combatPair(i, j int, ar2, R, C int32) {
 	m.pairs = append(m.pairs, int32(i), int32(j))
 }
 
-// combatPairsByRow finds the pairs in range with per-row unit lists: each
-// unit looks at its own row (later units only) and the rad rows below it,
-// so every pair within reach is seen exactly once when 2*rad+1 <= rows.
+// combatPairsByRow finds the pairs in range with per-owner, per-row unit
+// lists: each unit looks at the rows within rad of its own in the lists of
+// the players with a higher id than its owner's, so every pair of enemies
+// within reach is seen exactly once when 2*rad+1 <= rows, and units never
+// look at their own side.
 func (m *Match) combatPairsByRow(rad int) {
 	ar2, R, C := int32(m.cfg.AttackRadius2), int32(m.rows), int32(m.cols)
-	for r := range m.rowHead {
-		m.rowHead[r] = -1
+	for k := range m.rowHead {
+		m.rowHead[k] = -1
 	}
 	if cap(m.rowNext) < len(m.units) {
 		m.rowNext = make([]int32, len(m.units), 2*len(m.units))
 	}
 	m.rowNext = m.rowNext[:len(m.units)]
-	// Lists in increasing index order: build from the back.
 	for i := len(m.units) - 1; i >= 0; i-- {
 		u := &m.units[i]
 		if u.cause != "" {
 			continue
 		}
-		m.rowNext[i] = m.rowHead[u.row]
-		m.rowHead[u.row] = int32(i)
+		head := &m.rowHead[int(u.owner)*m.rows+int(u.row)]
+		m.rowNext[i] = *head
+		*head = int32(i)
 	}
 	for i := range m.units {
 		u := &m.units[i]
 		if u.cause != "" {
 			continue
 		}
-		for j := m.rowNext[i]; j >= 0; j = m.rowNext[j] {
-			m.combatPair(i, int(j), ar2, R, C)
-		}
-		for dr := 1; dr <= rad; dr++ {
-			rr := int(u.row) + dr
-			if rr >= m.rows {
-				rr -= m.rows
-			}
-			for j := m.rowHead[rr]; j >= 0; j = m.rowNext[j] {
-				m.combatPair(i, int(j), ar2, R, C)
+		for q := int(u.owner) + 1; q < m.np; q++ {
+			base := q * m.rows
+			for dr := -rad; dr <= rad; dr++ {
+				rr := int(u.row) + dr
+				if rr < 0 {
+					rr += m.rows
+				} else if rr >= m.rows {
+					rr -= m.rows
+				}
+				for j := m.rowHead[base+rr]; j >= 0; j = m.rowNext[j] {
+					m.combatPair(i, int(j), ar2, R, C)
+				}
 			}
 		}
 	}
