@@ -1,18 +1,296 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"crucible/arena"
+	"crucible/engine"
+	"crucible/engine/acb"
+	"crucible/strategies"
 )
 
-// newBenchCmd is a placeholder until its issue lands.
+// benchFigure is one measured line of `crucible bench`.
+type benchFigure struct {
+	what  string
+	value float64
+	unit  string
+	note  string
+}
+
 func newBenchCmd() *cobra.Command {
-	return &cobra.Command{
+	var (
+		game    string
+		seeds   int
+		workers string
+		acbPair int
+	)
+	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "Measure engine and arena throughput",
+		Short: "Measure engine and arena throughput on this machine",
+		Long: `Measure what the lab's speed targets are about, on this machine:
+
+  engine   Kindling: whole 4-seat, 8-turn matches per second on one core with
+           cheap bidders (even, greedy, contrarian, sniper).
+           AI Code Battle: random against random on the default 40x40 map,
+           fog for both players every turn: ns per turn, turns per second.
+  arena    a round robin of every strategy of the game, played by the bare
+           match loop (players built, Game.Play called, nothing else) and by
+           the arena at each worker count: matches per second, the arena's
+           overhead against the bare loop at 1 worker, and the speed-up of
+           each worker count against 1 worker.
+
+Figures depend on what else the machine is doing; run it on an idle machine.
+
+  crucible bench
+  crucible bench --game kindling --seeds 20 --workers 1,2`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("bench is not built yet")
+			games, err := benchGames(game)
+			if err != nil {
+				return err
+			}
+			if seeds < 0 || seeds > 10000 {
+				return fmt.Errorf("--seeds %d is outside its range 0..10000", seeds)
+			}
+			if acbPair < 1 || acbPair > 100000 {
+				return fmt.Errorf("--acb-matches %d is outside its range 1..100000", acbPair)
+			}
+			ws, err := parseWorkerList(workers)
+			if err != nil {
+				return err
+			}
+			reg, err := newRegistry()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "crucible bench: %s/%s, %d CPUs, GOMAXPROCS %d\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+			ctx := cmd.Context()
+			for _, g := range games {
+				var figs []benchFigure
+				var err error
+				switch g {
+				case "kindling":
+					figs, err = benchKindlingEngine(ctx, reg)
+				case "acb":
+					figs, err = benchACBEngine(ctx, acbPair)
+				}
+				if err != nil {
+					return err
+				}
+				arenaFigs, err := benchArena(ctx, reg, g, seeds, ws)
+				if err != nil {
+					return err
+				}
+				printFigures(out, g, append(figs, arenaFigs...))
+			}
+			return nil
 		},
+	}
+	cmd.Flags().StringVar(&game, "game", "all", "game to measure: acb, kindling or all")
+	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin (0: 400 for kindling, 1 for acb)")
+	cmd.Flags().StringVar(&workers, "workers", "", "comma-separated worker counts for the arena (default 1 and the number of CPUs)")
+	cmd.Flags().IntVar(&acbPair, "acb-matches", 200, "random-vs-random matches timed for the AI Code Battle engine figure")
+	return cmd
+}
+
+// benchGames expands the --game flag.
+func benchGames(game string) ([]string, error) {
+	switch game {
+	case "all":
+		return []string{"kindling", "acb"}, nil
+	case "acb", "kindling":
+		return []string{game}, nil
+	}
+	return nil, fmt.Errorf("--game %q is not a game (known: acb, kindling, all)", game)
+}
+
+// parseWorkerList reads "1,2"; empty means 1 and NumCPU.
+func parseWorkerList(s string) ([]int, error) {
+	if s == "" {
+		ws := []int{1}
+		if n := runtime.NumCPU(); n > 1 {
+			ws = append(ws, n)
+		}
+		return ws, nil
+	}
+	var ws []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 256 {
+			return nil, fmt.Errorf("--workers item %q is not a worker count in 1..256", f)
+		}
+		ws = append(ws, n)
+	}
+	if !slices.Contains(ws, 1) {
+		ws = append([]int{1}, ws...)
+	}
+	return ws, nil
+}
+
+// benchKindlingEngine times 4-seat matches of cheap bidders for about a
+// second, building players per match as the arena does.
+func benchKindlingEngine(ctx context.Context, reg *strategies.Registry) ([]benchFigure, error) {
+	g, err := lookupGame("kindling")
+	if err != nil {
+		return nil, err
+	}
+	es, err := resolvePlayers(reg, "kindling", "even,greedy,contrarian,sniper")
+	if err != nil {
+		return nil, err
+	}
+	jobs := []arena.Job{{ID: "b", Seats: []int{0, 1, 2, 3}}}
+	n, took, err := timeLoop(ctx, time.Second, func(i int) error {
+		jobs[0].Seed = uint64(i)
+		return bareLoop(ctx, g, es, jobs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []benchFigure{{
+		what: "engine: 4 seats x 8 turns, cheap bidders, 1 core", value: float64(n) / took.Seconds(), unit: "matches/s",
+		note: fmt.Sprintf("%.0f ns per match (target >= 100000 matches/s)", float64(took.Nanoseconds())/float64(n)),
+	}}, nil
+}
+
+// benchACBEngine plays random against random on the default map.
+func benchACBEngine(ctx context.Context, matches int) ([]benchFigure, error) {
+	cfg := acb.DefaultConfig()
+	turns := 0
+	start := time.Now()
+	for i := 0; i < matches; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		seed := uint64(i)
+		m, err := acb.NewMatch(cfg, nil, seed, []acb.Controller{acb.NewRandom(engine.SeatSeed(seed, 0)), acb.NewRandom(engine.SeatSeed(seed, 1))})
+		if err != nil {
+			return nil, err
+		}
+		for {
+			done, err := m.Step()
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				break
+			}
+		}
+		turns += m.Turn()
+	}
+	took := time.Since(start)
+	nsPerTurn := float64(took.Nanoseconds()) / float64(turns)
+	return []benchFigure{{
+		what: "engine: random vs random, 40x40, fog both sides, 1 core", value: 1e9 / nsPerTurn, unit: "turns/s",
+		note: fmt.Sprintf("%.0f ns per turn over %d matches, %d turns (target >= 500000 turns/s)", nsPerTurn, matches, turns),
+	}}, nil
+}
+
+// benchArena compares the bare match loop with the arena on a round robin
+// of every strategy of game.
+func benchArena(ctx context.Context, reg *strategies.Registry, game string, seeds int, workers []int) ([]benchFigure, error) {
+	g, err := lookupGame(game)
+	if err != nil {
+		return nil, err
+	}
+	es, err := resolvePlayers(reg, game, "all")
+	if err != nil {
+		return nil, err
+	}
+	if seeds == 0 {
+		seeds = 400
+		if game == "acb" {
+			seeds = 1
+		}
+	}
+	jobs := arena.RoundRobin(len(es), arena.Seeds(1, seeds))
+	label := fmt.Sprintf("round robin of %d strategies, %d seeds, %d matches", len(es), seeds, len(jobs))
+
+	start := time.Now()
+	if err := bareLoop(ctx, g, es, jobs); err != nil {
+		return nil, err
+	}
+	bareRate := float64(len(jobs)) / time.Since(start).Seconds()
+	figs := []benchFigure{{what: "bare match loop: " + label, value: bareRate, unit: "matches/s"}}
+	var one float64
+	for _, w := range workers {
+		start := time.Now()
+		err := arena.Run(ctx, g, es, jobs, arena.Options{Workers: w}, func(r arena.Record) error {
+			if r.Error != "" {
+				return fmt.Errorf("%s", r.Error)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		rate := float64(len(jobs)) / time.Since(start).Seconds()
+		f := benchFigure{what: fmt.Sprintf("arena, %d worker(s)", w), value: rate, unit: "matches/s"}
+		if w == 1 {
+			one = rate
+			f.note = fmt.Sprintf("overhead %+.1f%% against the bare loop (target <= 5%%)", 100*(bareRate/rate-1))
+		} else if one > 0 {
+			f.note = fmt.Sprintf("%.2fx the 1-worker arena", rate/one)
+		}
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+// bareLoop plays jobs one after another with nothing around Game.Play but
+// building the players.
+func bareLoop(ctx context.Context, g engine.Game, es []arena.Entrant, jobs []arena.Job) error {
+	for _, j := range jobs {
+		seats := make([]engine.Seat, len(j.Seats))
+		for s, ei := range j.Seats {
+			e := &es[ei]
+			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
+			if err != nil {
+				return err
+			}
+			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
+		}
+		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
+			return fmt.Errorf("job %s: %w", j.ID, err)
+		}
+	}
+	return nil
+}
+
+// timeLoop calls f with 0, 1, 2, ... until at least d has passed, checking
+// the clock every 256 calls, and says how many calls it made.
+func timeLoop(ctx context.Context, d time.Duration, f func(i int) error) (int, time.Duration, error) {
+	start := time.Now()
+	n := 0
+	for {
+		for k := 0; k < 256; k++ {
+			if err := f(n); err != nil {
+				return n, 0, err
+			}
+			n++
+		}
+		if err := ctx.Err(); err != nil {
+			return n, 0, err
+		}
+		if took := time.Since(start); took >= d {
+			return n, took, nil
+		}
+	}
+}
+
+// printFigures writes one game's figures as aligned lines.
+func printFigures(w io.Writer, game string, figs []benchFigure) {
+	fmt.Fprintf(w, "\n%s\n", game)
+	for _, f := range figs {
+		fmt.Fprintf(w, "  %-66s %10.0f %-10s %s\n", f.what, f.value, f.unit, f.note)
 	}
 }
