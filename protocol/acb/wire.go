@@ -36,8 +36,11 @@ type turnBody struct {
 // error wraps ErrBody and names the field at fault.
 func ParseTurnRequest(body []byte, a RequestAuth) (*acb.View, error) {
 	var tb turnBody
-	if err := json.Unmarshal(body, &tb); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBody, err)
+	if !decodeViewFast(body, &tb) {
+		tb = turnBody{}
+		if err := json.Unmarshal(body, &tb); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBody, err)
+		}
 	}
 	if tb.MatchID == nil {
 		return nil, fmt.Errorf("%w: field match_id is missing", ErrBody)
@@ -228,11 +231,27 @@ func clip(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// MarshalOrders writes a reply body: {"moves":[...]} with an empty array,
-// never null, when there are no moves.
+// MarshalOrders writes a reply body, {"moves":[...]}, byte for byte what
+// encoding/json writes for acb.Orders (an empty array, never null, when
+// there are no moves) without reflection. A direction outside the five is
+// an error (a strategy bug), not a move the engine would reject.
 func MarshalOrders(moves []acb.Move) ([]byte, error) {
-	if moves == nil {
-		moves = []acb.Move{}
+	b := make([]byte, 0, 16+len(moves)*56)
+	b = append(b, `{"moves":[`...)
+	for i, m := range moves {
+		if m.Direction > acb.West {
+			return nil, fmt.Errorf("move %d from (%d, %d) has no direction (value %d)", i, m.Position.Row, m.Position.Col, m.Direction)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"position":{"row":`...)
+		b = strconv.AppendInt(b, int64(m.Position.Row), 10)
+		b = append(b, `,"col":`...)
+		b = strconv.AppendInt(b, int64(m.Position.Col), 10)
+		b = append(b, `},"direction":"`...)
+		b = append(b, m.Direction.String()...)
+		b = append(b, `"}`...)
 	}
-	return json.Marshal(acb.Orders{Moves: moves})
+	return append(b, "]}"...), nil
 }

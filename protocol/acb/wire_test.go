@@ -180,3 +180,65 @@ func trimZeros(s string) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// FuzzFastViewMatchesEncodingJSON: whenever the reflection-free decoder
+// accepts a body, encoding/json accepts it too and decodes exactly the
+// same value (encoding/json is the oracle; the fast path only skips work).
+func FuzzFastViewMatchesEncodingJSON(f *testing.F) {
+	v := sampleView("m_7f3a9b2c", 42, 6)
+	v.Zone = &acb.Zone{Center: acb.Pos{Row: 20, Col: 20}, Radius: 9}
+	seed, _ := json.Marshal(v)
+	f.Add(seed)
+	f.Add([]byte(`{"match_id":"m_7f3a9b2c","turn":42,"config":{"rows":40,"cols":40,"max_turns":500,"vision_radius2":49,"attack_radius2":25,"spawn_cost":3,"energy_interval":10,"cores_per_player":2,"zone_enabled":true,"zone_start_turn":10,"zone_shrink_interval":1,"zone_shrink_step":1,"zone_min_radius":2,"kill_score":1},"you":{"id":0,"energy":7,"score":3},"bots":[{"position":{"row":10,"col":15},"owner":0}],"energy":[{"row":20,"col":25}],"cores":[{"position":{"row":5,"col":5},"owner":0,"active":true}],"walls":[{"row":10,"col":10}],"dead":[]}`))
+	f.Add([]byte(` { "turn" : -0 , "bots" : [ ] , "you" : { } } `))
+	f.Add([]byte(`{"turn":9223372036854775807,"config":{"turn_timeout":-9223372036854775808}}`))
+	f.Add([]byte(`{"turn":1,"Turn":2}`))
+	f.Add([]byte(`{"match_id":"\u00e9","turn":01}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var fast turnBody
+		if !decodeViewFast(body, &fast) {
+			return
+		}
+		var slow turnBody
+		if err := json.Unmarshal(body, &slow); err != nil {
+			t.Fatalf("fast path accepted %q, encoding/json rejects it: %v", body, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("decoders differ on %q:\nfast %+v\nslow %+v", body, fast, slow)
+		}
+	})
+}
+
+func TestFastViewDecodesTheEnginesBodies(t *testing.T) {
+	for _, n := range []int{0, 1, 80} {
+		v := sampleView("m", 3, n)
+		body, _ := json.Marshal(wireView(v)) // what the HTTP player sends
+		var tb turnBody
+		if !decodeViewFast(body, &tb) {
+			t.Fatalf("the fast path refused the canonical body of %d units", n)
+		}
+		if *tb.MatchID != "m" || *tb.Turn != 3 || len(tb.Bots) != len(v.Bots) || tb.Config != v.Config {
+			t.Fatalf("decoded %+v", tb)
+		}
+	}
+}
+
+func TestMarshalOrdersMatchesEncodingJSON(t *testing.T) {
+	var moves []acb.Move
+	for i := 0; i < 7; i++ {
+		moves = append(moves, acb.Move{Position: acb.Pos{Row: i * 13, Col: -i}, Direction: acb.Dir(i % 5)})
+	}
+	for n := 0; n <= len(moves); n++ {
+		got, err := MarshalOrders(moves[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(acb.Orders{Moves: append([]acb.Move{}, moves[:n]...)})
+		if string(got) != string(want) {
+			t.Fatalf("%d moves:\n got %s\nwant %s", n, got, want)
+		}
+	}
+	if _, err := MarshalOrders([]acb.Move{{Direction: 9}}); err == nil {
+		t.Fatal("a move without a valid direction was written")
+	}
+}
