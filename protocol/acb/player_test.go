@@ -251,3 +251,31 @@ func TestPlayerNeverPanics(t *testing.T) {
 		t.Fatal("Turn against a closed port returned no error")
 	}
 }
+
+// A reply that misses its turn is never credited to the next one: turn 1's
+// late answer is dropped with its cancelled request, and turn 2 gets turn
+// 2's own moves.
+func TestLateReplyIsNotCreditedToTheNextTurn(t *testing.T) {
+	ts := fakeBot(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		turn := r.Header.Get(HeaderTurn)
+		if turn == "1" {
+			time.Sleep(250 * time.Millisecond)
+		}
+		// The row of the move says which turn it answers.
+		signedReply(200, `{"moves":[{"position":{"row":`+turn+`,"col":0},"direction":"E"}]}`)(w, r, body)
+	})
+	p := newTestPlayer(t, ts.URL)
+	v := sampleView("m", 1, 2)
+	v.Config.TurnTimeout = int64(80 * time.Millisecond)
+	if moves, err := p.Turn(v, nil); err == nil || len(moves) != 0 {
+		t.Fatalf("turn 1: %v, %v; want a missed deadline and no moves", moves, err)
+	}
+	v.Turn = 2
+	moves, err := p.Turn(v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moves) != 1 || moves[0].Position.Row != 2 {
+		t.Fatalf("turn 2 got %v, want turn 2's own move (row 2)", moves)
+	}
+}
