@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"crucible/arena"
+)
+
+func freeTCPPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestServeRefusesBadSetups(t *testing.T) {
+	t.Setenv("SHARED_SECRET", "")
+	t.Setenv("PORT", "")
+	kv := writeFile(t, "k.json", `{"game":"kindling","base":"normal","params":{}}`)
+	tests := []struct {
+		rule string
+		o    serveOptions
+		env  string
+		want string
+	}{
+		{"no secret is a start-up error, not an open bot", serveOptions{strategy: "gatherer"}, "", "SHARED_SECRET"},
+		{"neither strategy nor variant", serveOptions{secret: "s"}, "", "--strategy NAME or --variant FILE"},
+		{"both strategy and variant", serveOptions{secret: "s", strategy: "gatherer", variant: kv}, "", "not both"},
+		{"an unknown strategy", serveOptions{secret: "s", strategy: "nobody"}, "", "unknown acb strategy"},
+		{"a kindling variant", serveOptions{secret: "s", variant: kv}, "", "game kindling"},
+		{"a PORT that is not a number", serveOptions{secret: "s", strategy: "gatherer"}, "http", "PORT"},
+		{"a --port out of range", serveOptions{secret: "s", strategy: "gatherer", port: 70000}, "", "--port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			t.Setenv("PORT", tt.env)
+			err := runServe(context.Background(), io.Discard, tt.o)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("runServe = %v, want an error mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// crucible serve answers, plays an arena and a match acb through the
+// http:// player items, and stops cleanly when its context ends.
+func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
+	port := freeTCPPort(t)
+	t.Setenv("SHARED_SECRET", "cmd-secret")
+	t.Setenv("PORT", strconv.Itoa(port))
+	t.Setenv("ACB_SECRET", "cmd-secret")
+	ctx, cancel := context.WithCancel(context.Background())
+	var logs bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- runServe(ctx, &logs, serveOptions{strategy: "gatherer", host: "127.0.0.1"}) }()
+	url := "http://127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(url + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot never became healthy: %v\n%s", err, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cfg := writeFile(t, "cfg.json", `{"rows":24,"cols":24,"max_turns":80}`)
+	out := filepath.Join(t.TempDir(), "res.jsonl")
+	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", out); err != nil {
+		t.Fatalf("arena with a remote bot: %v\n%s", err, errOut)
+	}
+	res, err := arena.LoadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 2 {
+		t.Fatalf("%d records, want both seat orders", len(res.Records))
+	}
+	for _, r := range res.Records {
+		if r.Error != "" || slicesContainsTrue(r.Crashed) {
+			t.Fatalf("record %+v", r)
+		}
+	}
+	stdout, _, err := arenaExec(t, "match", "acb", "--players", url+",random", "--seed", "3", "--config", cfg)
+	if err != nil || !strings.Contains(stdout, url) {
+		t.Fatalf("match acb with a remote bot: %v\n%s", err, stdout)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after cancel: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if !strings.Contains(logs.String(), "new match") || !strings.Contains(logs.String(), "stopped") {
+		t.Fatalf("serve log:\n%s", logs.String())
+	}
+}
+
+func slicesContainsTrue(b []bool) bool {
+	for _, x := range b {
+		if x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRemotePlayersNeedASecret(t *testing.T) {
+	t.Setenv("ACB_SECRET", "")
+	t.Setenv("SHARED_SECRET", "")
+	_, _, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), "ACB_SECRET") {
+		t.Fatalf("arena with a remote bot and no secret: %v", err)
+	}
+	t.Setenv("ACB_SECRET", "s")
+	_, _, err = arenaExec(t, "arena", "--game", "kindling", "--players", "normal,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), "kindling play") {
+		t.Fatalf("kindling arena with an http player: %v", err)
+	}
+}
