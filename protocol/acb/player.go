@@ -24,19 +24,22 @@ const MaxReplyBody = 4 << 20
 const DefaultStartTimeout = 30 * time.Second
 
 // NewClient returns an HTTP client for talking to bots: its own transport
-// with keep-alive connections (reused from turn to turn), short dial and
-// header timeouts, and no overall timeout (each turn sets its deadline).
+// with keep-alive connections (reused from turn to turn), a short dial
+// timeout, no overall timeout (each turn sets its deadline), and redirects
+// not followed (a 3xx reply is a failed turn).
 // Share one client among the players of one bot to share its connections.
 func NewClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:          64,
-		MaxIdleConnsPerHost:   64,
-		IdleConnTimeout:       90 * time.Second,
-		ResponseHeaderTimeout: 0,
-		ExpectContinueTimeout: 0,
-	}}
+	return &http.Client{
+		// A redirect is a failed turn, not a second signed request.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport: &http.Transport{
+			Proxy:               http.ProxyFromEnvironment,
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			MaxIdleConns:        64,
+			MaxIdleConnsPerHost: 64,
+			IdleConnTimeout:     90 * time.Second,
+		},
+	}
 }
 
 // PlayerConfig configures an HTTP player.

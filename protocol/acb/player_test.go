@@ -110,6 +110,9 @@ func TestPlayerTurnsEveryBadReplyIntoAnError(t *testing.T) {
 			io.WriteString(w, `{"moves":[]}`)
 		}, "signature"},
 		{"a status other than 200", signedReply(500, `{"moves":[]}`), "status 500"},
+		{"a redirect, which is not followed", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
+		}, "status 307"},
 		{"moves missing", signedReply(200, `{"orders":[]}`), "moves is missing"},
 		{"moves not an array", signedReply(200, `{"moves":{}}`), "not an array"},
 		{"a direction outside N E S W stay", signedReply(200, `{"moves":[{"position":{"row":1,"col":1},"direction":"NE"}]}`), "direction"},

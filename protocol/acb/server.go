@@ -168,6 +168,9 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 
 // turn verifies a /turn request in the seed's order and answers it.
 func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
+	// The answer deadline runs on the real clock from the moment the
+	// request is read; cfg.Now (injectable) only judges the timestamp.
+	arrived := time.Now()
 	received := s.cfg.Now()
 	// Headers and timestamp need no body: check them first so that a
 	// stranger's oversized body is refused 401, not read.
@@ -202,7 +205,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	budget := time.Duration(float64(v.Config.TurnTimeout) * s.cfg.AnswerFraction)
-	out, err := s.compute(v, received.Add(budget))
+	out, err := s.compute(v, arrived.Add(budget))
 	if err != nil {
 		s.cfg.Logger.Error("turn failed", "match", v.MatchID, "seat", v.You.ID, "turn", v.Turn, "err", err)
 		httpError(w, http.StatusInternalServerError, err.Error())
