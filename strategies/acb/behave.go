@@ -48,6 +48,26 @@ func (b *bot) rebuildCached(c *multiCache) {
 	c.wallVer, c.built, c.ok = b.mem.wallVer, b.turn, true
 }
 
+// checkTile returns the cached field of tile t, rebuilt first when it
+// misleads the unit at u (see misleads). Use it for fields read directly
+// in a unit's scoring.
+func (b *bot) checkTile(u, t int32) field {
+	f := b.fieldTo(t)
+	if b.misleads(u, f) {
+		b.fc.rebuild(t, b.mem.wallT, b.mem.wallVer, b.turn)
+	}
+	return f
+}
+
+// checkCached returns c's field (fetched this turn with cached), rebuilt
+// first when it misleads the unit at u.
+func (b *bot) checkCached(u int32, c *multiCache) field {
+	if b.misleads(u, c.f) {
+		b.rebuildCached(c)
+	}
+	return c.f
+}
+
 // towardCached is toward on the cached multi-source field c (already
 // fetched this turn with cached), rebuilding it first when it misleads the
 // unit.
@@ -248,35 +268,49 @@ type moveOpts struct {
 	margin              int
 	// coreStay penalises staying on an own core (which blocks its spawns).
 	coreStay float64
+	// avoid, when set, penalises options by avoidW for every count it
+	// holds on their tile (tiles a strategy keeps away from).
+	avoid  []uint16
+	avoidW float64
+}
+
+// settle adds the common terms of o to a unit's scores and ranks them.
+func (b *bot) settle(i int, sc *[5]float64, o *moveOpts) {
+	u := b.own[i]
+	b.danger(u, sc, o.wLose, o.wTrade, o.wWin, o.margin)
+	b.coreStay(u, sc, o.coreStay)
+	if o.avoid != nil {
+		for k := 0; k < 5; k++ {
+			if n := o.avoid[b.opt(u, k)]; n > 0 {
+				sc[k] -= o.avoidW * float64(n)
+			}
+		}
+	}
+	b.rank(i, sc)
 }
 
 // goTo ranks unit i's options toward tile t with the fight weights of o.
 func (b *bot) goTo(i int, t int32, o *moveOpts) {
 	var sc [5]float64
-	u := b.own[i]
-	b.towardTile(u, t, 1, &sc)
-	b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
-	b.coreStay(u, &sc, o.coreStay)
-	b.rank(i, &sc)
+	b.towardTile(b.own[i], t, 1, &sc)
+	b.settle(i, &sc, o)
 }
 
 // goDown ranks unit i's options down field f with the fight weights of o.
 func (b *bot) goDown(i int, f field, o *moveOpts) {
 	var sc [5]float64
-	u := b.own[i]
-	b.toward(u, f, 1, &sc)
-	b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
-	b.coreStay(u, &sc, o.coreStay)
-	b.rank(i, &sc)
+	b.toward(b.own[i], f, 1, &sc)
+	b.settle(i, &sc, o)
 }
 
 // energyPlan appends to targets the known energy tiles that are full or
-// refill within horizon turns and hold no enemy unit (a shared tile gives
-// nobody energy), and to ready the turns each still needs.
+// refill within horizon turns, hold no enemy unit (a shared tile gives
+// nobody energy) and have no collector sent this turn already, and to
+// ready the turns each still needs.
 func (b *bot) energyPlan(targets, ready []int32, horizon int) ([]int32, []int32) {
 	for k, e := range b.mem.energy {
 		r := b.readyIn(k)
-		if r > horizon || b.enemyAt[e.tile] == b.stamp {
+		if r > horizon || b.enemyAt[e.tile] == b.stamp || b.eClaim[e.tile] == b.stamp {
 			continue
 		}
 		targets = append(targets, e.tile)
@@ -295,11 +329,12 @@ func (b *bot) sendAssigned(a *assignment, idx []int32, o *moveOpts, rest []int32
 			continue
 		}
 		var sc [5]float64
-		u := b.own[i]
-		b.towardTile(u, a.targets[j], 1, &sc)
-		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
-		b.coreStay(u, &sc, o.coreStay)
-		b.rank(int(i), &sc)
+		t := a.targets[j]
+		if b.mem.isEnergy(t) {
+			b.eClaim[t] = b.stamp
+		}
+		b.towardTile(b.own[i], t, 1, &sc)
+		b.settle(int(i), &sc, o)
 	}
 	return rest
 }

@@ -36,12 +36,17 @@ type bot struct {
 	ownAt      []int32 // tile -> stamp when an own unit stands there
 	enemyAt    []int32 // tile -> stamp when an enemy unit stands there
 	enemyCount []int32 // per tile enemy units (valid where enemyAt == stamp)
+	eClaim     []int32 // tile -> stamp when a collector was sent to it
 
 	q       []int32
 	scratch []field
 	mask    field
 	label   []int16
 	wishBuf [5]int32
+
+	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
+	// (kept across turns); a unit that stands still keeps its value.
+	arrived []int32
 
 	thrNow, thrNext, thrAlly int32 // stamps of the lazily built counts
 	built                    bool
@@ -66,6 +71,8 @@ func (b *bot) build(v *acbe.View) {
 	b.enemyAt = make([]int32, g.n)
 	b.enemyCount = make([]int32, g.n)
 	b.label = make([]int16, g.n)
+	b.arrived = make([]int32, g.n)
+	b.eClaim = make([]int32, g.n)
 	b.built = true
 }
 
@@ -119,8 +126,12 @@ func (b *bot) finish(buf []acbe.Move) []acbe.Move {
 	for i, t := range targets {
 		u := b.own[i]
 		if t == u || t < 0 {
+			if b.arrived[u] == 0 {
+				b.arrived[u] = int32(b.turn + 1)
+			}
 			continue
 		}
+		b.arrived[t] = int32(b.turn + 2)
 		if d := b.g.dirTo(u, t); d != acbe.Stay {
 			buf = append(buf, acbe.Move{Position: b.g.pos(u), Direction: d})
 		}
@@ -292,11 +303,27 @@ func (b *bot) oddsAt(t int32) odds {
 	return odds{enemies: e, allies: b.allies(t)}
 }
 
+// waited returns how many turns the unit on tile u has stood there.
+func (b *bot) waited(u int32) int {
+	if a := b.arrived[u]; a > 0 {
+		return b.turn + 1 - int(a)
+	}
+	return 0
+}
+
+// patience is how many turns a unit stands still before it accepts an
+// even trade to get on: without it, two players' units can face each other
+// just out of reach for the rest of the match, neither willing to step in.
+const patience = 6
+
 // danger adds the weights of the expected fight outcome at each option:
 // wLose for being outnumbered, wTrade for an even trade, wWin for a fight
 // we win (usually a reward, so positive), nothing when no enemy can reach.
 // margin is added to the enemy count first, to play safer (>0) or bolder.
+// A unit that has stood still for patience turns weighs a trade by a step
+// a tenth as much.
 func (b *bot) danger(u int32, sc *[5]float64, wLose, wTrade, wWin float64, margin int) {
+	bored := b.waited(u) >= patience
 	for k := 0; k < 5; k++ {
 		t := b.opt(u, k)
 		e := b.enemyNext(t)
@@ -309,7 +336,11 @@ func (b *bot) danger(u int32, sc *[5]float64, wLose, wTrade, wWin float64, margi
 		case a > e:
 			sc[k] += wWin
 		case a == e:
-			sc[k] += wTrade
+			if bored && k > 0 {
+				sc[k] += wTrade / 10
+			} else {
+				sc[k] += wTrade
+			}
 		default:
 			sc[k] += wLose
 		}

@@ -138,6 +138,7 @@ type fieldCache struct {
 	refresh int
 	q       []int32
 	srcBuf  [1]int32
+	builds  int // fields built so far, to tell a rebuilt field from the old
 }
 
 type cacheEntry struct {
@@ -201,6 +202,7 @@ func (c *fieldCache) rebuild(t int32, walls field, wallVer, turn int) {
 func (c *fieldCache) build(e *cacheEntry, walls field, wallVer, turn int) {
 	c.srcBuf[0] = e.tile
 	c.g.bfs(e.f, c.q, c.srcBuf[:], walls, 0)
+	c.builds++
 	e.wallVer = wallVer
 	e.built = turn
 }

@@ -61,6 +61,9 @@ func (p *rusherP) decide(b *bot) {
 	for _, i := range p.army {
 		u := b.own[i]
 		var sc [5]float64
+		if of != nil {
+			of = b.checkCached(u, &p.oc)
+		}
 		if !launch && of != nil && of.at(u) <= 4 {
 			// Wait off the core, on the side facing the enemy.
 			b.towardCached(u, &p.ec, 0.2, &sc)
@@ -315,7 +318,6 @@ type siegeP struct {
 }
 
 func (p *siegeP) decide(b *bot) {
-	p.g.explore, p.g.exploreSet = 1, true
 	// Keep the target until it is razed (or found not to exist).
 	if p.target >= 0 && !containsTile(b.enemyCores, p.target) {
 		p.target = -1
@@ -330,32 +332,21 @@ func (p *siegeP) decide(b *bot) {
 		}
 	}
 	p.idx = b.unitIdx(p.idx[:0])
-	// Feeders: the units best placed to collect.
-	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 4)
-	b.assign(&p.a, p.idx, p.targets, p.ready, b.g.rows+b.g.cols)
-	p.feed, p.soldiers = p.feed[:0], p.soldiers[:0]
-	nfeed := 0
-	for k, i := range p.idx {
-		if p.a.unitTarget[k] >= 0 && nfeed < p.gatherers {
-			nfeed++
-			p.feed = append(p.feed, i)
-			continue
-		}
-		p.soldiers = append(p.soldiers, i)
-	}
-	p.eco.run(b, p.feed, 4, 1)
-	if p.target < 0 {
-		// Nothing known to besiege: search.
-		p.g.run(b, p.soldiers, 0, 1)
-		return
-	}
-	tf := b.fieldTo(p.target)
+	// Feeders: the units best placed to collect, always.
+	p.soldiers = p.eco.pick(b, p.idx, p.gatherers, 4, 1, p.soldiers[:0])
 	if !p.marching && len(p.soldiers) >= p.army {
 		p.marching = true
 	}
 	if p.marching && len(p.soldiers) < p.army/2 {
 		p.marching = false
 	}
+	if p.target < 0 || !p.marching {
+		// Nothing known to besiege, or the army is not ready: the soldiers
+		// collect and search too (an idle army would starve the economy).
+		p.g.run(b, p.soldiers, 4, 1)
+		return
+	}
+	tf := b.fieldTo(p.target)
 	// Count the army in the ring and the defence around the core.
 	inRing := 0
 	for _, i := range p.soldiers {
@@ -364,21 +355,12 @@ func (p *siegeP) decide(b *bot) {
 		}
 	}
 	defence := b.enemyNext(p.target)
-	storm := p.marching && inRing > 0 && float64(inRing) >= p.ratio*float64(defence) && inRing*2 >= len(p.soldiers)
+	storm := inRing > 0 && float64(inRing) >= p.ratio*float64(defence) && inRing*2 >= len(p.soldiers)
 	for _, i := range p.soldiers {
 		u := b.own[i]
 		var sc [5]float64
+		tf = b.checkTile(u, p.target)
 		switch {
-		case !p.marching:
-			// Muster: close to home, between home and the target.
-			if oc, _ := b.nearestOwnCore(u); oc >= 0 {
-				b.towardTile(u, oc, 0.3, &sc)
-				if b.fieldTo(oc).at(u) <= 2 {
-					b.towardTile(u, p.target, 0.2, &sc)
-				}
-			}
-			b.spread(u, &sc, 0.3)
-			b.danger(u, &sc, -30, -5, 2, 0)
 		case storm:
 			b.towardTile(u, p.target, 1, &sc)
 			b.danger(u, &sc, -8, 0, 3, 0)

@@ -1,6 +1,10 @@
 package acb
 
-import "crucible/strategies"
+import (
+	"slices"
+
+	"crucible/strategies"
+)
 
 // Defensive strategies: guardian, defender and phalanx keep their units
 // near their own cores. Guardian holds a territory that grows with its
@@ -18,23 +22,24 @@ func guardianDef() def {
 		params: []strategies.Param{
 			iparam("radius", "steps from the own cores that make up the territory at the start", 3, 20, 8),
 			param("expand", "steps the territory grows per unit the player has", 0, 1, 0.3),
-			iparam("sentries", "units kept next to each own core", 0, 3, 1),
-			iparam("intercept_margin", "own units in range beyond the intruders' count needed to attack them", 0, 3, 1),
+			iparam("sentries", "units kept next to each own core once there are units to spare", 0, 3, 1),
+			iparam("min_tiles", "known energy tiles the territory always reaches, however small the army", 0, 8, 4),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
-			return &guardianP{radius: int(g[0]), expand: g[1], sentries: int(g[2]), margin: int(g[3])}
+			return &guardianP{radius: int(g[0]), expand: g[1], sentries: int(g[2]), minTiles: int(g[3]), margin: 1}
 		},
 	}
 }
 
 type guardianP struct {
-	radius, sentries, margin int
-	expand                   float64
-	oc                       multiCache
-	eco                      gatherCore
-	a                        assignment
-	idx, rest, intruders     []int32
-	targets, ready           []int32
+	radius, sentries, minTiles, margin int
+	expand                             float64
+	oc                                 multiCache
+	eco                                gatherCore
+	a                                  assignment
+	idx, rest, intruders, cores        []int32
+	targets, ready                     []int32
+	dists                              []int
 }
 
 func (p *guardianP) decide(b *bot) {
@@ -45,7 +50,27 @@ func (p *guardianP) decide(b *bot) {
 	}
 	of := b.cached(&p.oc, b.ownCores)
 	R := p.radius + int(p.expand*float64(len(b.own)))
+	// The territory reaches at least the min_tiles nearest energy tiles.
+	p.dists = p.dists[:0]
+	for _, e := range b.mem.energy {
+		p.dists = append(p.dists, of.at(e.tile))
+	}
+	if k := min(p.minTiles, len(p.dists)); k > 0 {
+		slices.Sort(p.dists)
+		R = max(R, p.dists[k-1])
+	}
 	p.idx = b.unitIdx(p.idx[:0])
+	// Enemy cores the territory has swallowed are razed when open.
+	o0 := moveOpts{wLose: -40, wTrade: -8, wWin: 3}
+	p.cores = b.realEnemyCores(p.cores[:0])
+	n := 0
+	for _, c := range p.cores {
+		if of.at(c) <= R {
+			p.cores[n] = c
+			n++
+		}
+	}
+	p.idx = razeCores(b, p.idx, 8, p.cores[:n], &o0)
 	// Sentries: the units nearest each core hold beside it.
 	for _, c := range b.ownCores {
 		// Sentries only once there are units to spare for the economy.
@@ -91,7 +116,7 @@ func (p *guardianP) decide(b *bot) {
 	}
 	// Energy inside the territory; the rest patrol half way out.
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 6)
-	n := 0
+	n = 0
 	for k, t := range p.targets {
 		if of.at(t) <= R {
 			p.targets[n], p.ready[n] = t, p.ready[k]
@@ -104,6 +129,7 @@ func (p *guardianP) decide(b *bot) {
 	for k, i := range p.idx {
 		u := b.own[i]
 		var sc [5]float64
+		of = b.checkCached(u, &p.oc)
 		switch {
 		case inf != nil && inf.at(u) <= 6 && b.allies(u) > b.enemyNext(u)+p.margin-1:
 			b.toward(u, inf, 1, &sc)
@@ -201,6 +227,7 @@ func (p *defenderP) decide(b *bot) {
 	for k, i := range p.idx {
 		u := b.own[i]
 		var sc [5]float64
+		of = b.checkCached(u, &p.oc)
 		if p.a.unitTarget[k] >= 0 {
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		} else {
@@ -235,9 +262,9 @@ func phalanxDef() def {
 		desc: "Tight defensive formation",
 		params: []strategies.Param{
 			iparam("anchor", "steps from the own core, towards the enemy, at which the block forms", 2, 10, 4),
-			iparam("advance_size", "units in the block before it marches on the enemy", 4, 80, 30),
+			iparam("advance_size", "units in the block before it marches on the enemy", 4, 80, 20),
 			iparam("pace", "turns per step of the block when marching", 1, 6, 2),
-			iparam("foragers", "units sent collecting energy outside the block", 0, 8, 3),
+			iparam("foragers", "units sent collecting energy outside the block", 0, 8, 4),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
 			return &phalanxP{anchorDist: int(g[0]), advance: int(g[1]), pace: int(g[2]), foragers: int(g[3]), anchor: -1}
@@ -253,6 +280,11 @@ type phalanxP struct {
 	eco                                 gatherCore
 	idx, block                          []int32
 	hist                                []int32
+	histAnchor                          int32
+	start, ball, free                   []int32
+	tmpl                                field
+	histField                           field
+	histVer                             int
 }
 
 // home returns the tile anchorDist steps from the first own core along
@@ -263,6 +295,45 @@ func (p *phalanxP) home(b *bot, ef field) int32 {
 		t = downhill(b, ef, t)
 	}
 	return t
+}
+
+// radius returns the block's radius: the smallest distance around the
+// anchor (field af) that holds n open tiles. The histogram of distances is
+// kept until the anchor or its field changes.
+func (p *phalanxP) radius(b *bot, af field, n int) int {
+	if p.histAnchor != p.anchor || len(p.hist) == 0 || &p.histField[0] != &af[0] || p.histVer != b.fc.builds {
+		p.histAnchor, p.histField, p.histVer = p.anchor, af, b.fc.builds
+		p.hist = p.hist[:0]
+		for i := range af {
+			if d := af.at(int32(i)); d < 64 {
+				for len(p.hist) <= d {
+					p.hist = append(p.hist, 0)
+				}
+				p.hist[d]++
+			}
+		}
+		// The tiles by distance (a counting sort), for the free slots.
+		p.start = append(p.start[:0], 0)
+		for d := range p.hist {
+			p.start = append(p.start, p.start[d]+p.hist[d])
+		}
+		p.ball = resizeI32(p.ball, int(p.start[len(p.hist)]))
+		for i := range af {
+			if d := af.at(int32(i)); d < 64 {
+				p.ball[p.start[d]] = int32(i)
+				p.start[d]++
+			}
+		}
+	}
+	rad, acc := 0, int32(0)
+	for d, c := range p.hist {
+		acc += c
+		rad = d
+		if int(acc) >= n {
+			break
+		}
+	}
+	return rad
 }
 
 // downhill returns the open neighbour of t lowest on f (t itself when none
@@ -297,52 +368,71 @@ func (p *phalanxP) decide(b *bot) {
 			p.anchor = h
 		}
 	}
+	af := b.fieldTo(p.anchor)
+	rad := p.radius(b, af, len(p.block))
 	if marching && b.turn-p.lastStep >= p.pace {
 		// Step the block only when it is together.
-		af := b.fieldTo(p.anchor)
 		out := 0
 		for _, i := range p.block {
-			if af.at(b.own[i]) > 3 {
+			if af.at(b.own[i]) > rad+1 {
 				out++
 			}
 		}
 		if out*4 <= len(p.block) {
-			p.anchor = downhill(b, ef, p.anchor)
-			p.lastStep = b.turn
-		}
-	}
-	af := b.fieldTo(p.anchor)
-	// The block's radius: the smallest distance around the anchor holding
-	// as many open tiles as the block has units.
-	p.hist = p.hist[:0]
-	for i := 0; i < b.g.n; i++ {
-		if d := af.at(int32(i)); d < 64 {
-			for len(p.hist) <= d {
-				p.hist = append(p.hist, 0)
+			next := downhill(b, ef, p.anchor)
+			if next == p.anchor && ef.at(p.anchor) > 0 {
+				// Stuck: the field predates walls found since.
+				b.rebuildCached(&p.ec)
+				next = downhill(b, ef, p.anchor)
 			}
-			p.hist[d]++
+			p.anchor = next
+			p.lastStep = b.turn
+			af = b.fieldTo(p.anchor)
+			rad = p.radius(b, af, len(p.block))
 		}
 	}
-	rad, acc := 0, int32(0)
-	for d, c := range p.hist {
-		acc += c
-		rad = d
-		if int(acc) >= len(p.block) {
+	// Units outside the block walk to its nearest free slot (around the
+	// block, not into its back); units inside close up on the anchor.
+	p.free = p.free[:0]
+	for _, t := range p.ball {
+		if af.at(t) > rad {
 			break
 		}
+		if b.ownAt[t] != b.stamp && !b.wall(t) && !b.onOwnCore(t) {
+			p.free = append(p.free, t)
+		}
+	}
+	var sf field
+	if len(p.free) > 0 {
+		// Own units block this search: a path through the packed block
+		// leads nowhere.
+		if p.tmpl == nil {
+			p.tmpl = make(field, b.g.n)
+		}
+		copy(p.tmpl, b.mem.wallT)
+		for _, u := range b.own {
+			p.tmpl[u] = -1
+		}
+		sf = b.multiAvoid(0, p.free, p.tmpl, 4*rad+30)
 	}
 	for _, i := range p.block {
 		u := b.own[i]
 		var sc [5]float64
-		for k := 0; k < 5; k++ {
-			d := af.at(b.opt(u, k))
-			if d > rad {
-				sc[k] -= 2 * float64(d-rad)
+		af = b.checkTile(u, p.anchor)
+		if af.at(u) > rad && sf != nil {
+			b.toward(u, sf, 1, &sc)
+		} else {
+			for k := 0; k < 5; k++ {
+				d := af.at(b.opt(u, k))
+				if d > rad {
+					sc[k] -= 2 * float64(d-rad)
+				}
+				sc[k] -= 0.1 * float64(d)
 			}
-			sc[k] -= 0.1 * float64(d)
 		}
 		b.danger(u, &sc, -20, -2, 2, 0)
 		b.coreStay(u, &sc, 4)
+		b.avoidOwnCores(u, &sc, 2)
 		b.rank(int(i), &sc)
 	}
 }

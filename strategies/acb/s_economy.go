@@ -190,7 +190,7 @@ func (p *farmerP) decide(b *bot) {
 			}
 			u := b.own[i]
 			var sc [5]float64
-			f := b.fieldTo(p.farms[j])
+			f := b.checkTile(u, p.farms[j])
 			for k2 := 0; k2 < 5; k2++ {
 				d := f.at(b.opt(u, k2))
 				if d == 0 {
@@ -215,6 +215,7 @@ func (p *farmerP) decide(b *bot) {
 	for _, i := range p.rest {
 		u := b.own[i]
 		var sc [5]float64
+		of = b.checkCached(u, &p.oc)
 		for k2 := 0; k2 < 5; k2++ {
 			d := of.at(b.opt(u, k2)) - R/2
 			if d < 0 {
@@ -298,6 +299,7 @@ func (p *pacifistP) decide(b *bot) {
 		if j := p.a.unitTarget[k]; j >= 0 {
 			b.towardTile(u, p.targets[j], 1, &sc)
 		} else if of != nil {
+			of = b.checkCached(u, &p.oc)
 			// Idle at home, spread out, off the cores.
 			for k2 := 0; k2 < 5; k2++ {
 				if d := of.at(b.opt(u, k2)); d > 4 {

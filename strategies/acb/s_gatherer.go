@@ -49,6 +49,10 @@ type gatherCore struct {
 	// zero and exploreSet is false).
 	explore    float64
 	exploreSet bool
+	// avoid and avoidW, when set, keep the collectors off marked tiles
+	// (see moveOpts).
+	avoid  []uint16
+	avoidW float64
 
 	a, ax          assignment
 	rest, ex       []int32
@@ -62,7 +66,7 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 	if len(idx) == 0 {
 		return
 	}
-	o := moveOpts{wLose: -60, wTrade: -15, wWin: 0, margin: caution, coreStay: 4}
+	o := moveOpts{wLose: -60, wTrade: -15, wWin: 0, margin: caution, coreStay: 4, avoid: gc.avoid, avoidW: gc.avoidW}
 	gc.targets, gc.ready = b.energyPlan(gc.targets[:0], gc.ready[:0], horizon)
 	b.assign(&gc.a, idx, gc.targets, gc.ready, b.g.rows+b.g.cols)
 	gc.rest = b.sendAssigned(&gc.a, idx, &o, gc.rest[:0])
@@ -88,6 +92,7 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 		u := b.own[i]
 		var sc [5]float64
 		if ef != nil {
+			ef = b.checkCached(u, &gc.energy)
 			// Hover two steps from an energy tile: close enough to take it
 			// when it refills, without blocking the assigned collector.
 			for k := 0; k < 5; k++ {
@@ -97,9 +102,7 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 			}
 		}
 		b.spread(u, &sc, 0.5)
-		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
-		b.coreStay(u, &sc, o.coreStay)
-		b.rank(int(i), &sc)
+		b.settle(int(i), &sc, &o)
 	}
 }
 
@@ -111,7 +114,12 @@ func razeReflex(b *bot, idx []int32, rng int, cores *[]int32, o *moveOpts) []int
 		return idx
 	}
 	*cores = b.realEnemyCores((*cores)[:0])
-	for _, c := range *cores {
+	return razeCores(b, idx, rng, *cores, o)
+}
+
+// razeCores is razeReflex on the given enemy cores.
+func razeCores(b *bot, idx []int32, rng int, cores []int32, o *moveOpts) []int32 {
+	for _, c := range cores {
 		if !b.undefended(c) || b.oddsAt(c).class() == fightLose {
 			continue
 		}
@@ -143,7 +151,7 @@ func (gc *gatherCore) pick(b *bot, idx []int32, n, horizon, caution int, rest []
 	if n <= 0 || len(idx) == 0 {
 		return append(rest, idx...)
 	}
-	o := moveOpts{wLose: -60, wTrade: -15, wWin: 0, margin: caution, coreStay: 4}
+	o := moveOpts{wLose: -60, wTrade: -15, wWin: 0, margin: caution, coreStay: 4, avoid: gc.avoid, avoidW: gc.avoidW}
 	gc.targets, gc.ready = b.energyPlan(gc.targets[:0], gc.ready[:0], horizon)
 	b.assign(&gc.a, idx, gc.targets, gc.ready, b.g.rows+b.g.cols)
 	// Keep only the n cheapest matches.

@@ -28,12 +28,19 @@ func swarmDef() def {
 type swarmP struct {
 	minSwarm, cohesion, gatherers int
 	frac                          float64
+	formed                        bool
 	ec                            multiCache
 	eco                           gatherCore
 	idx, members                  []int32
+	targets, ready                []int32
 	one                           [1]int32
 }
 
+// decide moves the swarm: one blob behind a leader. While it is smaller
+// than min_swarm it grazes, the leader walking to the energy tile nearest
+// it; once formed it marches on enemy units near it or on enemy cores.
+// The leader steps only when enough members keep up; members hold within
+// cohesion of it and take energy tiles they pass.
 func (p *swarmP) decide(b *bot) {
 	p.idx = b.unitIdx(p.idx[:0])
 	nf := p.gatherers
@@ -44,14 +51,18 @@ func (p *swarmP) decide(b *bot) {
 	if len(p.members) == 0 {
 		return
 	}
-	// Goal: visible enemies near the swarm, else enemy cores.
+	if len(p.members) >= p.minSwarm {
+		p.formed = true
+	} else if len(p.members) < p.minSwarm/2 {
+		p.formed = false
+	}
 	var gf field
 	if len(b.enemyCores) > 0 {
 		gf = b.cached(&p.ec, b.enemyCores)
 	}
 	// Leader: the member nearest the goal (or the first).
 	lead := p.members[0]
-	if gf != nil {
+	if gf != nil && p.formed {
 		for _, i := range p.members {
 			if gf.at(b.own[i]) < gf.at(b.own[lead]) {
 				lead = i
@@ -60,16 +71,27 @@ func (p *swarmP) decide(b *bot) {
 	}
 	lt := b.own[lead]
 	p.one[0] = lt
-	lf := b.multi(0, p.one[:], 4*p.cohesion+40)
+	lf := b.multi(0, p.one[:], 3*p.cohesion+24)
 	with := 0
 	for _, i := range p.members {
 		if lf.at(b.own[i]) <= p.cohesion {
 			with++
 		}
 	}
-	advance := len(p.members) >= p.minSwarm && float64(with) >= p.frac*float64(len(p.members))
+	ready := float64(with) >= p.frac*float64(len(p.members))
+	// While grazing, the goal is the energy tile nearest the leader.
+	graze := int32(-1)
+	if !p.formed {
+		p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 4)
+		bd := far
+		for _, t := range p.targets {
+			if d := lf.at(t); d < bd {
+				graze, bd = t, d
+			}
+		}
+	}
 	var ef field
-	if len(b.enemy) > 0 {
+	if len(b.enemy) > 0 && p.formed {
 		ef = b.multi(1, b.enemy, 12)
 	}
 	for _, i := range p.members {
@@ -77,27 +99,39 @@ func (p *swarmP) decide(b *bot) {
 		var sc [5]float64
 		if i == lead {
 			switch {
-			case !advance:
-				// Wait for the others, off the cores.
+			case !ready:
+				// Wait for the others.
 			case ef != nil && ef.at(u) <= 10:
 				b.toward(u, ef, 1, &sc)
-			case gf != nil:
+			case p.formed && gf != nil:
 				b.towardCached(u, &p.ec, 1, &sc)
+			case graze >= 0:
+				b.towardTile(u, graze, 1, &sc)
 			}
 			b.danger(u, &sc, -30, -6, 3, 0)
 		} else {
-			// Members keep within cohesion of the leader and lean towards
-			// the goal with it.
+			// Members keep within cohesion of the leader, lean towards
+			// the goal with it and take energy on the way.
 			for k := 0; k < 5; k++ {
-				d := lf.at(b.opt(u, k))
+				t := b.opt(u, k)
+				d := lf.at(t)
 				if d > p.cohesion {
 					sc[k] -= 2 * float64(d-p.cohesion)
 				}
 				if d == 0 {
 					sc[k] -= 5
 				}
+				if b.mem.isEnergy(t) && b.mem.energy[b.mem.eslot[t]-1].full {
+					sc[k] += 2
+				}
 			}
-			if advance && gf != nil {
+			if gf != nil {
+				gf = b.checkCached(u, &p.ec)
+			}
+			if lf.at(u) >= far && gf != nil {
+				// Lost touch: walk towards the front.
+				b.toward(u, gf, 1, &sc)
+			} else if p.formed && gf != nil {
 				b.toward(u, gf, 0.3, &sc)
 			}
 			b.danger(u, &sc, -30, -4, 3, 0)
@@ -213,6 +247,7 @@ func (p *coordinatorP) strike(b *bot) {
 	for _, i := range p.attack {
 		u := b.own[i]
 		var sc [5]float64
+		tf = b.checkTile(u, p.target)
 		b.towardTile(u, p.target, 1, &sc)
 		if !goIn {
 			for k := 0; k < 5; k++ {

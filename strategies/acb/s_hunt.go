@@ -166,9 +166,9 @@ func leaderTargeterDef() def {
 		name: "leader-targeter",
 		desc: "Focuses fire on the strongest opponent",
 		params: []strategies.Param{
-			param("commit", "share of the units sent against the leader once the economy is running", 0, 1, 0.6),
-			param("unit_weight", "weight of an opponent's remembered unit count in its strength estimate", 0, 3, 0.5),
-			param("core_weight", "weight of an opponent's known active cores in its strength estimate", 0, 10, 2),
+			param("commit", "share of the units sent against the leader once the economy is running", 0, 1, 0.8),
+			param("unit_weight", "weight of an opponent's remembered unit count in its strength estimate", 0, 3, 0.2),
+			param("core_weight", "weight of an opponent's known active cores in its strength estimate", 0, 10, 1),
 			iparam("gatherers", "units always collecting energy", 0, 8, 4),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
@@ -185,7 +185,8 @@ func leaderTargeterDef() def {
 //	kills(o) + unit_weight * units(o) + core_weight * cores(o)
 //
 // where kills(o) counts the visible deaths (View.Dead, of any owner but o)
-// that had a visible unit of o within attack range, units(o) is the most
+// that had a visible unit of o within attack range, plus 2 for every core
+// seen razed with a unit of o on or beside it, units(o) is the most
 // units of o seen at once, decaying 1% a turn, and cores(o) is o's active
 // cores the memory knows. The opponent with the highest estimate is the
 // target; with nothing seen yet, any enemy is.
@@ -193,10 +194,12 @@ type leaderP struct {
 	commit, unitW, coreW float64
 	gatherers            int
 	kills, units         []float64
+	wasActive            []bool // per memory core slot, last known state
 	leader               int
 	eco                  gatherCore
 	idx, army            []int32
 	targets              []int32
+	others               []uint16 // reach of enemies that are not the leader
 }
 
 func (p *leaderP) observe(b *bot) {
@@ -219,6 +222,27 @@ func (p *leaderP) observe(b *bot) {
 				}
 			}
 		}
+	}
+	// A core seen razed scores 2 for the capturer: credit the owner of
+	// the enemy unit standing on it (or nearest within two tiles).
+	for k, c := range b.mem.cores {
+		for len(p.wasActive) <= k {
+			p.wasActive = append(p.wasActive, c.active)
+		}
+		if p.wasActive[k] && !c.active && !c.suspect && c.seen == b.turn {
+			bestD, who := 5, -1
+			for j, e := range b.enemy {
+				if o := int(b.enemyOwner[j]); o != c.owner {
+					if d := b.g.dist2(e, c.tile); d < bestD {
+						bestD, who = d, o
+					}
+				}
+			}
+			if who >= 0 && who < len(p.kills) {
+				p.kills[who] += 2
+			}
+		}
+		p.wasActive[k] = c.active
 	}
 	for o := range p.units {
 		p.units[o] *= 0.99
@@ -255,12 +279,23 @@ func (p *leaderP) observe(b *bot) {
 
 func (p *leaderP) decide(b *bot) {
 	p.observe(b)
-	p.idx = b.unitIdx(p.idx[:0])
-	nf := p.gatherers
-	if len(p.idx) < 6 {
-		nf = len(p.idx)
+	// Fights with the other opponents only feed them: the army keeps out
+	// of their reach.
+	if p.others == nil {
+		p.others = make([]uint16, b.g.n)
 	}
-	p.army = p.eco.pick(b, p.idx, nf, 6, 1, p.army[:0])
+	clear(p.others)
+	for k, e := range b.enemy {
+		if int(b.enemyOwner[k]) != p.leader {
+			b.g.stamp(p.others, e, b.thr.reach)
+		}
+	}
+	p.idx = b.unitIdx(p.idx[:0])
+	if len(p.idx) < p.gatherers+2 {
+		p.eco.run(b, p.idx, 6, 1)
+		return
+	}
+	p.army = p.eco.pick(b, p.idx, p.gatherers, 6, 1, p.army[:0])
 	keep := len(p.army) - int(p.commit*float64(len(p.army))+0.5)
 	if keep > 0 {
 		p.eco.run(b, p.army[:keep], 6, 1)
@@ -293,6 +328,13 @@ func (p *leaderP) decide(b *bot) {
 		var sc [5]float64
 		if f != nil {
 			b.toward(u, f, 1, &sc)
+		}
+		if b.waited(u) < patience {
+			for k := 0; k < 5; k++ {
+				if n := p.others[b.opt(u, k)]; n > 0 {
+					sc[k] -= 6 + 2*float64(n)
+				}
+			}
 		}
 		b.danger(u, &sc, -30, -3, 4, 0)
 		b.coreStay(u, &sc, 5)
@@ -369,6 +411,7 @@ func (p *raiderP) decide(b *bot) {
 		} else {
 			// No tile to raid: prowl towards the enemy's side, stopping
 			// short of its cores.
+			ef = b.checkCached(u, &p.ec)
 			for k2 := 0; k2 < 5; k2++ {
 				d := ef.at(b.opt(u, k2))
 				if d > 8 {

@@ -1,6 +1,9 @@
 package acb
 
-import "crucible/strategies"
+import (
+	acbe "crucible/engine/acb"
+	"crucible/strategies"
+)
 
 // Roaming strategies: nomad keeps every unit on the move and out of long
 // fights; scout spreads its units over the sectors it has seen least
@@ -207,6 +210,7 @@ func (p *zoneP) decide(b *bot) {
 			}
 			u := b.own[i]
 			var sc [5]float64
+			cf = b.checkTile(u, c)
 			for k2 := 0; k2 < 5; k2++ {
 				if d := cf.at(b.opt(u, k2)); d > 4 {
 					sc[k2] -= float64(d - 4)
@@ -221,7 +225,19 @@ func (p *zoneP) decide(b *bot) {
 		return
 	}
 	// Storm: energy inside the future circle, the rest to the centre.
-	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 3)
+	// Energy is worth collecting only while some own core will still be
+	// inside the circle: a core in the storm spawns units straight into it.
+	rf0 := acbe.ZoneRadius(b.cfg, b.turn+1+p.ahead)
+	spawnSafe := false
+	for _, oc := range b.ownCores {
+		if b.g.dist2(oc, c) <= rf0*rf0 {
+			spawnSafe = true
+		}
+	}
+	p.targets, p.ready = p.targets[:0], p.ready[:0]
+	if spawnSafe {
+		p.targets, p.ready = b.energyPlan(p.targets, p.ready, 3)
+	}
 	n := 0
 	for k, t := range p.targets {
 		if b.zoneOK(t, p.ahead+cf.at(t)/2, p.margin) {
@@ -235,11 +251,17 @@ func (p *zoneP) decide(b *bot) {
 		nc = len(p.idx)
 	}
 	b.assign(&p.a, p.idx[nc:], p.targets, p.ready, b.g.rows+b.g.cols)
+	rf := b.zoneRadius(b.turn+1+p.ahead) - p.margin
 	for k, i := range p.idx {
 		u := b.own[i]
 		var sc [5]float64
+		cf = b.checkTile(u, c)
 		gk := k - nc
-		if gk >= 0 && p.a.unitTarget[gk] >= 0 {
+		// Urgent: walking the shortest path to the centre, one step a
+		// turn, would barely keep ahead of the storm of a few turns
+		// ahead (steps bound the straight-line distance from above).
+		urgent := rf >= 0 && cf.at(u) >= rf-1
+		if !urgent && gk >= 0 && p.a.unitTarget[gk] >= 0 {
 			b.towardTile(u, p.targets[p.a.unitTarget[gk]], 1, &sc)
 		} else {
 			// To the centre, loosely packed.
@@ -250,12 +272,29 @@ func (p *zoneP) decide(b *bot) {
 			}
 			b.spread(u, &sc, 0.3)
 		}
+		if urgent {
+			b.toward(u, cf, 10, &sc)
+		}
+		if !spawnSafe {
+			for k2 := 1; k2 < 5; k2++ {
+				if t := b.opt(u, k2); b.mem.isEnergy(t) && b.mem.energy[b.mem.eslot[t]-1].full {
+					sc[k2] -= 3 // collecting would pay for a unit the storm kills
+				}
+			}
+		}
+		// The storm outweighs any fight: certain death next turn, nearly
+		// certain the turn after, and a margin a few turns ahead.
+		r1, r2 := b.zoneRadius(b.turn+1), b.zoneRadius(b.turn+2)
 		for k2 := 0; k2 < 5; k2++ {
 			t := b.opt(u, k2)
-			if !b.zoneOK(t, 0, 0) {
-				sc[k2] -= 1000 // the storm strikes next turn
-			} else if !b.zoneOK(t, p.ahead, p.margin) {
-				sc[k2] -= 20
+			d2 := b.g.dist2(t, c)
+			switch {
+			case r1 >= 0 && d2 > r1*r1:
+				sc[k2] -= 1000 + float64(d2-r1*r1)
+			case r2 >= 0 && d2 > r2*r2:
+				sc[k2] -= 100
+			case !b.zoneOK(t, p.ahead, p.margin):
+				sc[k2] -= 15
 			}
 		}
 		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, 0)
