@@ -19,9 +19,9 @@ type Proposal struct {
 }
 
 // History is what the search knows when an algorithm is asked for a
-// generation: every variant it keeps, best running mean first.
+// generation: every variant it keeps, best fitness first.
 type History struct {
-	// Entries are the archive's variants, best running mean first.
+	// Entries are the archive's variants, best fitness first.
 	Entries []*Entry
 	// Hall is the hall of fame, best conservative estimate first.
 	Hall []*Entry
@@ -38,8 +38,9 @@ type Algorithm interface {
 	// Ask returns the points to measure in generation gen.
 	Ask(ctx context.Context, gen int, h History) ([]Proposal, error)
 	// Tell gives the fitness of the proposals of generation gen, in the
-	// order Ask returned them: each proposal's running mean score rate
-	// (higher is better) after this generation's games.
+	// order Ask returned them: each proposal's fitness (seed-adjusted
+	// score rate, higher is better; see Entry.Fitness) after this
+	// generation's games.
 	Tell(gen int, fitness []float64) error
 	// State returns what a checkpoint must hold to continue after the
 	// generations told so far.

@@ -25,6 +25,15 @@ type Entry struct {
 	Points float64 `json:"points"`
 	// Games is the number of pairwise results.
 	Games float64 `json:"games"`
+	// Adv is the sum, over the generations it played, of its score rate
+	// less the base's on the same seeds (the base plays every generation).
+	Adv float64 `json:"adv"`
+	// Fitness is its seed-adjusted score rate: the base's running mean plus
+	// its mean advantage over the base, Adv/Evals. Generations differ in
+	// how hard their seeds are; paired with the base on the same seeds, a
+	// variant measured once on easy seeds does not outshine one measured
+	// on many. It orders the search and is what the algorithms are told.
+	Fitness float64 `json:"fitness"`
 }
 
 // Mean is the running score rate, Points/Games (0 before any game).
@@ -35,17 +44,17 @@ func (e *Entry) Mean() float64 {
 	return e.Points / e.Games
 }
 
-// Lower is a conservative estimate of the score rate: the running mean
-// less one standard error of a binomial rate (with the rate held inside
-// [0.05, 0.95] so that a perfect record on few games is not trusted
+// Lower is a conservative estimate of the fitness: Fitness less one
+// standard error of a binomial rate over its games (with the rate held
+// inside [0.05, 0.95] so that a perfect record on few games is not trusted
 // blindly). It orders the hall of fame, so a lucky newcomer must confirm
 // its score on fresh seeds before it displaces a measured elite.
 func (e *Entry) Lower() float64 {
 	if e.Games == 0 {
 		return math.Inf(-1)
 	}
-	p := math.Min(0.95, math.Max(0.05, e.Mean()))
-	return e.Mean() - math.Sqrt(p*(1-p)/e.Games)
+	p := math.Min(0.95, math.Max(0.05, e.Fitness))
+	return e.Fitness - math.Sqrt(p*(1-p)/e.Games)
 }
 
 // archive holds the entries of a search by id.
@@ -68,20 +77,20 @@ func (a *archive) ensure(id string, x []float64, parents []string, born int) *En
 	return e
 }
 
-// sorted returns all entries, best running mean first (ties by id).
+// sorted returns all entries, best fitness first (ties by id).
 func (a *archive) sorted() []*Entry {
 	out := make([]*Entry, 0, len(a.byID))
 	for _, e := range a.byID {
 		out = append(out, e)
 	}
-	sortByMean(out)
+	sortByFitness(out)
 	return out
 }
 
-// sortByMean orders entries by running mean, best first, ties by id.
-func sortByMean(es []*Entry) {
+// sortByFitness orders entries by fitness, best first, ties by id.
+func sortByFitness(es []*Entry) {
 	sort.Slice(es, func(i, j int) bool {
-		mi, mj := es[i].Mean(), es[j].Mean()
+		mi, mj := es[i].Fitness, es[j].Fitness
 		if mi != mj {
 			return mi > mj
 		}
@@ -90,14 +99,14 @@ func sortByMean(es []*Entry) {
 }
 
 // sortByLower orders entries by the conservative estimate, best first,
-// ties by mean and then id.
+// ties by fitness and then id.
 func sortByLower(es []*Entry) {
 	sort.Slice(es, func(i, j int) bool {
 		li, lj := es[i].Lower(), es[j].Lower()
 		if li != lj {
 			return li > lj
 		}
-		mi, mj := es[i].Mean(), es[j].Mean()
+		mi, mj := es[i].Fitness, es[j].Fitness
 		if mi != mj {
 			return mi > mj
 		}
@@ -116,7 +125,7 @@ func (a *archive) list() []Entry {
 }
 
 // prune keeps only the entries in keep and the best and worst few by
-// running mean, so checkpoints stay small on long runs. It is
+// fitness, so checkpoints stay small on long runs. It is
 // deterministic: the same archive and keep set leave the same entries.
 func (a *archive) prune(keep map[string]bool, best, worst int) {
 	all := a.sorted()
@@ -125,5 +134,14 @@ func (a *archive) prune(keep map[string]bool, best, worst int) {
 			continue
 		}
 		delete(a.byID, e.ID)
+	}
+}
+
+// refit recomputes every entry's Fitness from the base's running mean.
+func (a *archive) refit(baseMean float64) {
+	for _, e := range a.byID {
+		if e.Evals > 0 {
+			e.Fitness = baseMean + e.Adv/float64(e.Evals)
+		}
 	}
 }

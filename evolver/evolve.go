@@ -339,7 +339,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		seen[e.ID] = true
 		v := space.Variant(e.X, e.Parents...)
-		v.Note = fmt.Sprintf("evolved by %s from %s (seed %d): %s; search score rate %.3f over %.0f games", meta.Algorithm, meta.Base, meta.Seed, why, e.Mean(), e.Games)
+		v.Note = fmt.Sprintf("evolved by %s from %s (seed %d): %s; search fitness %.3f, score rate %.3f over %.0f games", meta.Algorithm, meta.Base, meta.Seed, why, e.Fitness, e.Mean(), e.Games)
 		finalists = append(finalists, v)
 	}
 	for _, e := range res.Hall {

@@ -90,7 +90,7 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 // eaopt caches an individual's fitness once it is evaluated; here every
 // individual, elites included, is measured again each generation on that
 // generation's fresh seeds and its cached fitness is replaced by its
-// running mean over all its games (see Tell). The generation loop is driven
+// fitness over all its games (see Tell and Entry.Fitness). The generation loop is driven
 // from outside (Ask/Tell) rather than by eaopt.GA.Minimize so that a whole
 // generation is played together on common seeds, and every generator is
 // seeded from the run seed and the generation number so that a restored
@@ -205,7 +205,7 @@ func (g *GA) breed(gen int) error {
 	return nil
 }
 
-// Tell stores each individual's running mean as its eaopt fitness (eaopt
+// Tell stores each individual's fitness as its eaopt fitness (eaopt
 // minimises, so the stored value is the negated rate) and sorts every
 // population best first.
 func (g *GA) Tell(gen int, fitness []float64) error {

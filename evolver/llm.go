@@ -297,19 +297,19 @@ func (l *LLM) Prompt(h History) string {
 		}
 		fmt.Fprintf(&b, "- %s: %s, %s, default %v — %s\n", p.Name, p.Range(), kind, p.Default, p.Description)
 	}
-	b.WriteString("\nFitness is the score rate against a pool of opponents (win 1, draw 0.5, loss 0 per game), from 0 to 1; higher is better. Each fitness is a mean over the games shown and is noisy.\n")
+	b.WriteString("\nFitness is the score rate against a pool of opponents (win 1, draw 0.5, loss 0 per game), from 0 to 1; higher is better. Each fitness is an estimate from the games shown and is noisy.\n")
 	var measured []*Entry
 	for _, e := range h.Entries {
 		if e.Games > 0 {
 			measured = append(measured, e)
 		}
 	}
-	sortByMean(measured)
+	sortByFitness(measured)
 	show := func(title string, es []*Entry) {
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, e := range es {
 			params, _ := json.Marshal(s.Schema.Map(l.space.Genome(e.X)))
-			fmt.Fprintf(&b, "{\"params\": %s, \"fitness\": %.4f, \"games\": %.0f}\n", params, e.Mean(), e.Games)
+			fmt.Fprintf(&b, "{\"params\": %s, \"fitness\": %.4f, \"games\": %.0f}\n", params, e.Fitness, e.Games)
 		}
 	}
 	if len(measured) == 0 {

@@ -84,7 +84,7 @@ const goodReply = `{"genomes": [
  {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`
 
 func hallHistory(space Space) History {
-	e := &Entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1}
+	e := &Entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
 	return History{Entries: []*Entry{e}, Hall: []*Entry{e}}
 }
 
@@ -212,9 +212,9 @@ func TestLLMPromptShowsSchemaAndHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100}
-	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100}
-	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100}
+	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Fitness: 0.9}
+	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Fitness: 0.5}
+	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Fitness: 0.05}
 	p := l.Prompt(History{Entries: []*Entry{worst, best, mid}})
 	for _, want := range []string{
 		"- reserve: [0, 10], integer, default 8 — sparks kept back",

@@ -76,8 +76,10 @@ type Noter interface {
 // algorithm for points, measures them with the evaluator on each
 // generation's fresh seeds together with the hall of fame (the elites,
 // measured again every generation so that their running means rest on ever
-// more games), tells the algorithm their running means, and after every
-// generation appends a line to generations.jsonl and writes a checkpoint.
+// more games) and the base's defaults (the anchor every fitness is paired
+// with, see Entry.Fitness), tells the algorithm their fitness, and after
+// every generation appends a line to generations.jsonl and writes a
+// checkpoint.
 type Search struct {
 	// Space is the normalised space of the base strategy.
 	Space Space
@@ -146,9 +148,11 @@ type GenStats struct {
 	Matches     int `json:"matches"`
 	Evaluations int `json:"evaluations"`
 	// Champion is the hall of fame's best variant after the generation,
-	// with its running score rate, games and conservative estimate.
+	// with its fitness (seed-adjusted score rate, see Entry.Fitness), raw
+	// running score rate, games and conservative estimate.
 	Champion  string  `json:"champion"`
 	Best      float64 `json:"best"`
+	BestRaw   float64 `json:"best_raw"`
 	BestGames float64 `json:"best_games"`
 	BestLower float64 `json:"best_lower"`
 	// Mean, Std, Min and Max describe the score rates measured in this
@@ -157,8 +161,9 @@ type GenStats struct {
 	Std  float64 `json:"std"`
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
-	// Base is the base defaults' running score rate, when still measured.
-	Base float64 `json:"base,omitempty"`
+	// Base is the base defaults' running score rate (the base plays every
+	// generation as the anchor of the fitness).
+	Base float64 `json:"base"`
 	// WallMS is the generation's wall time and ElapsedMS the run's so far.
 	WallMS    float64 `json:"wall_ms"`
 	ElapsedMS float64 `json:"elapsed_ms"`
@@ -430,6 +435,7 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	for _, id := range st.hall {
 		add(st.arch.get(id))
 	}
+	anchor := add(st.arch.get(baseID))
 	b := Batch{Generation: gen, Seeds: GenerationSeeds(s.Seed, gen, s.Seeds)}
 	for _, e := range batch {
 		b.Candidates = append(b.Candidates, s.Space.Genome(e.X))
@@ -450,18 +456,21 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		return GenStats{}, fmt.Errorf("generation %d: evaluator returned %d measures for %d candidates", gen, len(ms), len(batch))
 	}
 	rates := make([]float64, len(batch))
+	baseRate := ms[anchor].Rate()
 	for i, e := range batch {
 		m := ms[i]
 		e.Points += m.Points
 		e.Games += m.Games
+		e.Adv += m.Rate() - baseRate
 		e.Evals++
 		e.Last = gen
 		rates[i] = m.Rate()
 		gs.Matches += m.Matches
 	}
+	st.arch.refit(batch[anchor].Mean())
 	fit := make([]float64, len(props))
 	for i := range props {
-		fit[i] = batch[propSlot[i]].Mean()
+		fit[i] = batch[propSlot[i]].Fitness
 	}
 	if err := s.Algorithm.Tell(gen, fit); err != nil {
 		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
@@ -494,11 +503,9 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	gs.Candidates = len(batch)
 	gs.Evaluations = st.matches
 	gs.Champion = champ.ID
-	gs.Best, gs.BestGames, gs.BestLower = champ.Mean(), champ.Games, champ.Lower()
+	gs.Best, gs.BestRaw, gs.BestGames, gs.BestLower = champ.Fitness, champ.Mean(), champ.Games, champ.Lower()
 	gs.Mean, gs.Std, gs.Min, gs.Max = describe(rates)
-	if e := st.arch.get(baseID); e != nil && e.Last == gen {
-		gs.Base = e.Mean()
-	}
+	gs.Base = batch[anchor].Mean()
 	return gs, nil
 }
 
@@ -564,8 +571,8 @@ func (s *Search) record(st *searchState, gs GenStats) error {
 		if s.Generations <= 0 {
 			limit = fmt.Sprintf("? (%s of %s)", st.elapsed.Round(time.Second), s.Budget)
 		}
-		fmt.Fprintf(s.Log, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
-			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
+		fmt.Fprintf(s.Log, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
+			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
 		if gs.Note != "" {
 			fmt.Fprintf(s.Log, "  (%s)", gs.Note)
 		}
@@ -589,7 +596,7 @@ func (s *Search) writeHall(st *searchState) error {
 		}
 		e := st.arch.get(id)
 		v := s.Space.Variant(e.X, e.Parents...)
-		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: score rate %.3f over %.0f pairwise games", i+1, st.done-1, e.Mean(), e.Games)
+		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: fitness %.3f (score rate %.3f over %.0f pairwise games)", i+1, st.done-1, e.Fitness, e.Mean(), e.Games)
 		if err := v.Save(path); err != nil {
 			return err
 		}

@@ -106,19 +106,19 @@ func TestGAReevaluatesCachedElites(t *testing.T) {
 	if res.Hall[0].ID == baseID {
 		t.Errorf("the once-lucky base still leads the hall with running mean %.3f", res.Base.Mean())
 	}
-	// Every individual's cached fitness equals its archive running mean.
+	// Every individual's cached fitness equals its archive fitness.
 	st, _ := ga2.State()
 	var gst gaState
 	json.Unmarshal(st, &gst)
 	cp, _ := readCheckpoint(s.Dir)
 	means := map[string]float64{}
 	for _, e := range cp.Archive {
-		means[e.ID] = e.Mean()
+		means[e.ID] = e.Fitness
 	}
 	for _, isl := range gst.Islands {
 		for _, in := range isl {
 			if m, ok := means[space.ID(in.X)]; ok && -in.Fitness != m {
-				t.Errorf("individual %s caches fitness %v, its running mean is %v", in.ID, -in.Fitness, m)
+				t.Errorf("individual %s caches fitness %v, its archive fitness is %v", in.ID, -in.Fitness, m)
 			}
 		}
 	}
@@ -127,4 +127,82 @@ func TestGAReevaluatesCachedElites(t *testing.T) {
 func eliteFitness(t *testing.T, ga *GA) float64 {
 	t.Helper()
 	return ga.pops[0].Individuals[0].Fitness
+}
+
+// scripted proposes fixed points: generation g gets points[g].
+type scripted struct{ points [][][]float64 }
+
+func (s *scripted) Name() string { return "scripted" }
+func (s *scripted) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+	var out []Proposal
+	for _, x := range s.points[gen] {
+		out = append(out, Proposal{X: x})
+	}
+	return out, nil
+}
+func (s *scripted) Tell(gen int, fitness []float64) error         { return nil }
+func (s *scripted) State() (json.RawMessage, error)               { return json.RawMessage(`{}`), nil }
+func (s *scripted) Restore(done int, state json.RawMessage) error { return nil }
+func (s *scripted) Close() error                                  { return nil }
+
+// seedDifficulty scores each variant its strength plus the generation's
+// offset: generation 3's seeds are easy for everyone.
+type seedDifficulty struct {
+	strength map[string]float64
+}
+
+func (s seedDifficulty) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
+	out := make([]Measure, len(b.IDs))
+	for i, id := range b.IDs {
+		rate := s.strength[id]
+		if b.Generation == 3 {
+			rate += 0.3
+		}
+		out[i] = Measure{Points: rate * 1000, Games: 1000, Matches: 500}
+	}
+	return out, nil
+}
+
+// Rule: fitness is paired with the base on the same seeds, so a newcomer
+// measured once on easy seeds does not displace a stronger elite measured
+// on many, though its raw score rate is higher.
+func TestFitnessPairedWithBase(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	strong := []float64{0.7, 0.3, 0.75, 0.35}
+	alg := &scripted{}
+	strength := map[string]float64{space.ID(space.Origin()): 0.3, space.ID(strong): 0.6}
+	for g := 0; g < 5; g++ {
+		x := []float64{0.1 * float64(g), 0.5, 0.5, 0.5}
+		strength[space.ID(x)] = 0.55
+		pts := [][]float64{x}
+		if g == 0 {
+			pts = append(pts, strong)
+		}
+		alg.points = append(alg.points, pts)
+	}
+	s := &Search{Space: space, Algorithm: alg, Evaluator: seedDifficulty{strength}, Seed: 1, Seeds: 1, Generations: 4, Hall: 6, Dir: t.TempDir()}
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lucky := space.ID(alg.points[3][0])
+	champ := res.Hall[0]
+	if champ.ID != space.ID(strong) {
+		t.Fatalf("champion %s, want the strong elite %s (the lucky newcomer is %s)", champ.ID, space.ID(strong), lucky)
+	}
+	found := false
+	for _, e := range res.Hall {
+		if e.ID == lucky {
+			found = true
+			if !(e.Mean() > champ.Mean()) {
+				t.Fatalf("test premise: the newcomer's raw rate %.3f should beat the elite's %.3f", e.Mean(), champ.Mean())
+			}
+			if math.Abs(champ.Fitness-e.Fitness-0.05) > 1e-9 {
+				t.Errorf("fitness gap %.3f, want the true strength gap 0.05", champ.Fitness-e.Fitness)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the newcomer %s is not in the hall %v", lucky, res.Hall)
+	}
 }
