@@ -1,0 +1,27 @@
+// Package evolver searches a strategy's parameters for stronger variants.
+//
+// Every algorithm works in the schema's normalised space (Space): each
+// parameter is a coordinate in [0,1], mapped back to a legal genome by
+// strategies.Schema.Denormalize with clamping and rounding, so any
+// algorithm fits any strategy of either game. The algorithms speak ask/tell
+// (Algorithm): GA drives eaopt's operators (tournament selection, blend
+// crossover, Gaussian mutation, elitism, island populations with
+// migration), CMAES drives gonum's optimize.CmaEsChol one generation at a
+// time, and LLM asks an OpenAI-compatible model for genomes, falling back
+// to mutation of the elite when the model fails.
+//
+// Fitness is measured as a statistician would (Search): every candidate of
+// a generation plays the same fresh seeds (common random numbers), in both
+// seat orders, against the same opponents (ArenaEvaluator: the reference
+// pool and the latest champion), with the arena's worker pool. The hall of
+// fame is measured again every generation, so elites rest on running means
+// over many seeds, and every fitness is paired with the base's defaults on
+// the same seeds (Entry.Fitness), so a generation of easy seeds flatters no
+// one. A run's randomness derives from its seed and the generation number,
+// and a checkpoint after each generation holds the whole algorithm state,
+// so a resumed run ends exactly as an uninterrupted one.
+//
+// Evolve wraps a search into a run directory with a Glicko-2 final
+// tournament of the best variants against the reference pool and a paired
+// comparison of the champion with the base on held-out seeds (Compare).
+package evolver
