@@ -184,7 +184,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnauthorized, err.Error())
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody), r.ContentLength, s.cfg.MaxBody)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -214,6 +214,28 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set(HeaderSignature, SignResponse(s.cfg.Secret, auth.MatchID, auth.Turn, out))
 	w.Write(out)
+}
+
+// readBody reads all of rd into a buffer sized from the declared length
+// (when it is within max), so that a body is read with one allocation.
+func readBody(rd io.Reader, declared, max int64) ([]byte, error) {
+	if declared <= 0 || declared > max {
+		return io.ReadAll(rd)
+	}
+	buf := make([]byte, 0, declared+1) // +1: reading EOF needs no growth
+	for {
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // emptyReply is the body sent when the strategy cannot answer in time.
