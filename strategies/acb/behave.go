@@ -96,16 +96,32 @@ func (b *bot) readyIn(k int) int {
 	return e.eta - b.turn
 }
 
-// staleSectors appends the centres of sectors no own unit has stood in for
-// at least age turns (never visited counts as stale) to dst.
-func (b *bot) staleSectors(dst []int32, age int) []int32 {
+// staleSectors appends to dst the centres of at most max sectors no own
+// unit has stood in for at least age turns, the stalest first (never
+// visited counts as stalest; ties by sector order).
+func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
+	start := len(dst)
 	for s, seen := range b.mem.secSeen {
-		if seen < 0 || b.turn-int(seen) >= age {
-			c := b.mem.sectorCentre(s)
-			if !b.mem.wall[c] {
-				dst = append(dst, c)
-			}
+		if seen >= 0 && b.turn-int(seen) < age {
+			continue
 		}
+		c := b.mem.sectorCentre(s)
+		if b.mem.wall[c] {
+			continue
+		}
+		// Insert by staleness into the kept list of at most max.
+		k := len(dst)
+		if k-start < max {
+			dst = append(dst, c)
+		} else if b.mem.secSeen[b.mem.sector(dst[k-1])] <= seen {
+			continue
+		} else {
+			k--
+		}
+		for ; k > start && b.mem.secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
+			dst[k] = dst[k-1]
+		}
+		dst[k] = c
 	}
 	return dst
 }
@@ -220,9 +236,8 @@ func (b *bot) dangerTemplate(tolerate int) field {
 	if b.mask == nil {
 		b.mask = make(field, b.g.n)
 	}
-	b.enemyNext(0)
 	copy(b.mask, b.mem.wallT)
-	for i, n := range b.thr.enemyNext {
+	for i, n := range b.enemyNextGrid() {
 		if int(n) > tolerate {
 			b.mask[i] = -1
 		}

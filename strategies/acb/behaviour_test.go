@@ -305,11 +305,10 @@ func movesOf(tb testing.TB, sc scenario, name string, g []float64) uint64 {
 
 // TestEveryParameterChangesPlay: setting any one parameter to its minimum
 // and to its maximum (the others at their defaults) gives different moves
-// in at least one of three 300-turn settings: against gatherer (with a
-// slow storm for zone-driver), in a three-player match with gatherer and
-// economist (where the leader estimate matters), and against defender
-// (peaceful growth, so thresholds on army size are reached, and defended
-// cores to storm).
+// in at least one of four 300-turn settings: against gatherer (with a
+// slow storm for zone-driver), in three- and four-player matches (where
+// the leader estimate matters), and against defender (peaceful growth, so
+// thresholds on army size are reached, and defended cores to storm).
 func TestEveryParameterChangesPlay(t *testing.T) {
 	base := acbe.DefaultConfig()
 	base.MaxTurns = 300
@@ -323,6 +322,7 @@ func TestEveryParameterChangesPlay(t *testing.T) {
 			{first, []string{"gatherer"}, 42},
 			{base, []string{"gatherer", "economist"}, 43},
 			{base, []string{"defender"}, 44},
+			{base, []string{"gatherer", "rusher", "economist"}, 45},
 		}
 		differs := make([]bool, len(s.Schema))
 		parallel(len(s.Schema), func(k int) {

@@ -48,9 +48,9 @@ type bot struct {
 	// (kept across turns); a unit that stands still keeps its value.
 	arrived []int32
 
-	thrNow, thrNext, thrAlly int32 // stamps of the lazily built counts
-	built                    bool
-	jitter                   float64
+	thrNow, thrNext, thrAlly, thrGrid int32 // stamps of the lazily built counts
+	built                             bool
+	jitter                            float64
 }
 
 // newBot creates the shared machinery; the grid is built on the first view.
@@ -160,6 +160,12 @@ func (b *bot) opt(u int32, k int) int32 {
 // wall reports a remembered wall.
 func (b *bot) wall(t int32) bool { return b.mem.wall[t] }
 
+// stay makes unit i wish to stay where it is.
+func (b *bot) stay(i int) {
+	b.wishBuf[0] = b.own[i]
+	b.res.setWishes(i, b.wishBuf[:1])
+}
+
 // rank sets unit i's wishes from the scores of its five options (higher is
 // better), dropping steps into remembered walls. A small random jitter
 // breaks ties so units do not all favour one direction.
@@ -167,11 +173,12 @@ func (b *bot) rank(i int, sc *[5]float64) {
 	u := b.own[i]
 	var order [5]int
 	n := 0
+	r := b.rng.Uint64() // 12 random bits per option
 	for k := 0; k < 5; k++ {
 		if k > 0 && b.wall(b.opt(u, k)) {
 			continue
 		}
-		sc[k] += b.jitter * b.rng.Float64()
+		sc[k] += b.jitter * float64((r>>(12*k))&0xfff) / 4096
 		order[n] = k
 		n++
 	}
@@ -260,12 +267,9 @@ func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
 func (b *bot) enemyNow(t int32) int {
 	if b.thrNow != b.stamp {
 		b.thrNow = b.stamp
-		clear(b.thr.enemyNow)
-		for _, e := range b.enemy {
-			b.g.stamp(b.thr.enemyNow, e, b.thr.atk)
-		}
+		b.thr.now.build(b.enemy)
 	}
-	return int(b.thr.enemyNow[t])
+	return b.thr.now.count(t)
 }
 
 // enemyNext returns how many enemy units could be within attack range of t
@@ -273,24 +277,31 @@ func (b *bot) enemyNow(t int32) int {
 func (b *bot) enemyNext(t int32) int {
 	if b.thrNext != b.stamp {
 		b.thrNext = b.stamp
+		b.thr.next.build(b.enemy)
+	}
+	return b.thr.next.count(t)
+}
+
+// enemyNextGrid fills and returns the enemyNext count of every tile (for
+// searches that must know all of them at once).
+func (b *bot) enemyNextGrid() []uint16 {
+	if b.thrGrid != b.stamp {
+		b.thrGrid = b.stamp
 		clear(b.thr.enemyNext)
 		for _, e := range b.enemy {
 			b.g.stamp(b.thr.enemyNext, e, b.thr.reach)
 		}
 	}
-	return int(b.thr.enemyNext[t])
+	return b.thr.enemyNext
 }
 
 // allies returns how many own units are within attack range of t now.
 func (b *bot) allies(t int32) int {
 	if b.thrAlly != b.stamp {
 		b.thrAlly = b.stamp
-		clear(b.thr.ally)
-		for _, u := range b.own {
-			b.g.stamp(b.thr.ally, u, b.thr.atk)
-		}
+		b.thr.near.build(b.own)
 	}
-	return int(b.thr.ally[t])
+	return b.thr.near.count(t)
 }
 
 // oddsAt estimates a fight for one of our units moving to t: the enemies

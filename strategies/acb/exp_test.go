@@ -3,8 +3,11 @@ package acb
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	acbe "crucible/engine/acb"
 )
@@ -283,3 +286,62 @@ func TestExpZoneTrace(t *testing.T) {
 		t.Log(line)
 	}
 }
+
+type timed struct {
+	c     acbe.Controller
+	ns    int64
+	turns int
+}
+
+func (t *timed) Turn(v *acbe.View, buf []acbe.Move) ([]acbe.Move, error) {
+	st := nowNS()
+	mv, err := t.c.Turn(v, buf)
+	t.ns += nowNS() - st
+	t.turns++
+	return mv, err
+}
+
+func TestExpCost(t *testing.T) {
+	if os.Getenv("COST") == "" {
+		t.Skip()
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cfg := acbe.DefaultConfig()
+	for _, s := range All() {
+		g := byName(t, "gatherer")
+		var subj, opp, eng int64
+		turns, oturns, mturns := 0, 0, 0
+		for k := 0; k < 6; k++ {
+			seed := uint64(1000 + k)
+			a := &timed{c: s.New(s.Schema.Defaults(), seed, 0).(acbe.Controller)}
+			o := &timed{c: g.New(g.Schema.Defaults(), seed+1, 1).(acbe.Controller)}
+			m, _ := acbe.NewMatch(cfg, nil, seed, []acbe.Controller{a, o})
+			st := nowNS()
+			for {
+				done, _ := m.Step()
+				if done {
+					break
+				}
+			}
+			eng += nowNS() - st - a.ns - o.ns
+			subj += a.ns
+			opp += o.ns
+			turns += a.turns
+			oturns += o.turns
+			mturns += m.Turn()
+		}
+		t.Logf("%-16s %5.1f us/turn (opp gatherer %5.1f us/turn, engine %5.1f us/turn) %4d turns/match => %.0f matches/s",
+			s.Name, float64(subj)/float64(turns)/1e3, float64(opp)/float64(oturns)/1e3, float64(eng)/float64(mturns)/1e3, mturns/6, 6e9/float64(subj+opp+eng))
+	}
+}
+
+// nowNS is the calling thread's CPU time (the test locks its thread), so
+// figures are not inflated by other processes on a shared machine.
+func nowNS() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(1, &ru) // RUSAGE_THREAD
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+var _ = time.Now

@@ -530,3 +530,37 @@ func make40() []string {
 	}
 	return rows
 }
+
+func TestProximityAgreesWithStamping(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		r2         int
+	}{
+		{"default map, attack radius", 40, 40, 25},
+		{"odd sizes", 39, 37, 25},
+		{"radius wider than half the map", 16, 18, 100},
+		{"tiny radius", 20, 20, 1},
+		{"small map: a query wraps into the bucket it started in", 16, 16, 25},
+	}
+	for _, tc := range tests {
+		g := newGrid(tc.rows, tc.cols)
+		for _, offs := range [][]offset{g.disc(tc.r2), g.reachDisc(tc.r2)} {
+			p := newProximity(g, offs)
+			want := make([]uint16, g.n)
+			var tiles []int32
+			for k := 0; k < 30; k++ {
+				tl := int32((k*7919 + 13) % g.n)
+				tiles = append(tiles, tl, tl) // two units on a tile count twice
+				g.stamp(want, tl, offs)
+				g.stamp(want, tl, offs)
+			}
+			p.build(tiles)
+			for i := int32(0); i < int32(g.n); i++ {
+				if got := p.count(i); got != int(want[i]) {
+					t.Fatalf("%s: tile %v counts %d, stamping gives %d", tc.name, g.pos(i), got, want[i])
+				}
+			}
+		}
+	}
+}

@@ -104,7 +104,7 @@ func nearbyEnergy(b *bot, u int32, steps int) int32 {
 // one unit per sector, the rest towards the oldest ones.
 func exploreAll(b *bot, a *assignment, idx, sectors *[]int32, age int) {
 	*idx = b.unitIdx((*idx)[:0])
-	*sectors = b.staleSectors((*sectors)[:0], age)
+	*sectors = b.staleSectors((*sectors)[:0], age, len(*idx))
 	o := moveOpts{wLose: -30, wTrade: -5, coreStay: 5}
 	b.assign(a, *idx, *sectors, nil, 4*(b.g.rows+b.g.cols))
 	rest := b.sendAssigned(a, *idx, &o, (*idx)[:0])
@@ -296,7 +296,7 @@ func siegeDef() def {
 		params: []strategies.Param{
 			iparam("army", "units the army musters at home before it marches", 4, 40, 10),
 			iparam("ring", "steps from the target core at which the army halts and closes up", 3, 10, 6),
-			param("assault_ratio", "own units in the ring per visible defender needed to storm the core", 1, 4, 1.5),
+			param("assault_ratio", "own units in the ring per defender (those seen plus one) needed to storm the core", 1, 4, 2.5),
 			iparam("gatherers", "units kept gathering energy to feed the army", 0, 10, 3),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
@@ -354,8 +354,16 @@ func (p *siegeP) decide(b *bot) {
 			inRing++
 		}
 	}
-	defence := b.enemyNext(p.target)
-	storm := inRing > 0 && float64(inRing) >= p.ratio*float64(defence) && inRing*2 >= len(p.soldiers)
+	// The garrison: visible enemy units within the ring around the core.
+	defence := 0
+	for _, e := range b.enemy {
+		if b.g.dist2(e, p.target) <= (p.ring+1)*(p.ring+1) {
+			defence++
+		}
+	}
+	// Storm once the ring holds assault_ratio units per defender, counting
+	// one more defender than seen (a core may hide one in the fog).
+	storm := float64(inRing) >= p.ratio*float64(defence+1)
 	for _, i := range p.soldiers {
 		u := b.own[i]
 		var sc [5]float64

@@ -83,7 +83,7 @@ func (p *economistP) decide(b *bot) {
 	}
 	// Spare units explore for more tiles, then escort: they stand by the
 	// nearest tile, ready to fight off intruders.
-	p.sectors = b.staleSectors(p.sectors[:0], 60)
+	p.sectors = b.staleSectors(p.sectors[:0], 60, 8)
 	b.assign(&p.ax, p.rest, p.sectors, nil, 2*(b.g.rows+b.g.cols))
 	for k, i := range p.rest {
 		u := b.own[i]
@@ -208,7 +208,7 @@ func (p *farmerP) decide(b *bot) {
 	// The rest: scouts while no farm is known, then keepers of the land
 	// between the farms and the cores.
 	if len(p.farms) < 2 {
-		p.sectors = b.staleSectors(p.sectors[:0], 40)
+		p.sectors = b.staleSectors(p.sectors[:0], 40, 8)
 		b.assign(&p.ax, p.rest, p.sectors, nil, 4*R)
 		p.rest = b.sendAssigned(&p.ax, p.rest, &o, p.rest[:0])
 	}
@@ -293,12 +293,27 @@ func (p *pacifistP) decide(b *bot) {
 	}
 	p.targets, p.ready = p.targets[:n], p.ready[:n]
 	b.assign(&p.a, p.idx, p.targets, p.ready, b.g.rows+b.g.cols)
+	// Distance from the enemy, for units that must run.
+	var away field
+	if len(b.enemy) > 0 {
+		away = b.multi(0, b.enemy, 16)
+	}
 	for k, i := range p.idx {
 		u := b.own[i]
 		var sc [5]float64
-		if j := p.a.unitTarget[k]; j >= 0 {
+		switch j := p.a.unitTarget[k]; {
+		case away != nil && p.unsafe[u] > 0:
+			// Run: as far from every enemy as the next step allows.
+			for k2 := 0; k2 < 5; k2++ {
+				if d := away.at(b.opt(u, k2)); d < far {
+					sc[k2] += 3 * float64(d)
+				} else {
+					sc[k2] += 60
+				}
+			}
+		case j >= 0:
 			b.towardTile(u, p.targets[j], 1, &sc)
-		} else if of != nil {
+		case of != nil:
 			of = b.checkCached(u, &p.oc)
 			// Idle at home, spread out, off the cores.
 			for k2 := 0; k2 < 5; k2++ {
@@ -310,7 +325,7 @@ func (p *pacifistP) decide(b *bot) {
 		}
 		for k2 := 0; k2 < 5; k2++ {
 			t := b.opt(u, k2)
-			if p.unsafe[t] > 0 {
+			if p.unsafe[t] > 0 && (k2 > 0 || p.unsafe[u] == 0) {
 				sc[k2] -= 100 + 10*float64(p.unsafe[t])
 			}
 			// Never near an enemy core: stepping on it would be an attack.

@@ -75,10 +75,8 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 		share = 0.5
 	}
 	nx := int(share*float64(len(gc.rest)) + 0.5)
-	if nx > len(gc.rest) {
-		nx = len(gc.rest)
-	}
-	gc.sectors = b.staleSectors(gc.sectors[:0], 40)
+	nx = min(nx, len(gc.rest), 10)
+	gc.sectors = b.staleSectors(gc.sectors[:0], 40, 12)
 	gc.ex = append(gc.ex[:0], gc.rest[:nx]...)
 	b.assign(&gc.ax, gc.ex, gc.sectors, nil, 3*(b.g.rows+b.g.cols))
 	gc.ex = b.sendAssigned(&gc.ax, gc.ex, &o, gc.ex[:0])
@@ -90,6 +88,14 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 	}
 	for _, i := range gc.ex {
 		u := b.own[i]
+		if ef != nil {
+			// Already in place and out of any enemy's reach: stay, without
+			// weighing the options (most of a large idle army).
+			if d := ef.at(u); d >= 1 && d <= 2 && b.enemyNext(u) == 0 && !b.onOwnCore(u) {
+				b.stay(int(i))
+				continue
+			}
+		}
 		var sc [5]float64
 		if ef != nil {
 			ef = b.checkCached(u, &gc.energy)

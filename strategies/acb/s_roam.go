@@ -62,7 +62,7 @@ func (p *nomadP) decide(b *bot) {
 			p.ro = append(p.ro, i)
 		}
 	}
-	p.sectors = b.staleSectors(p.sectors[:0], 15)
+	p.sectors = b.staleSectors(p.sectors[:0], 15, len(p.ro)+4)
 	b.assign(&p.ax, p.ro, p.sectors, nil, 3*(b.g.rows+b.g.cols))
 	for k, i := range gat {
 		if j := p.a.unitTarget[k]; j >= 0 {
@@ -145,7 +145,7 @@ func (p *scoutP) decide(b *bot) {
 	scouts := p.rest[:ns]
 	p.eco.run(b, p.rest[ns:], 6, 1)
 	// One scout per stale sector, oldest and farthest first by cost.
-	p.sectors = b.staleSectors(p.sectors[:0], p.age)
+	p.sectors = b.staleSectors(p.sectors[:0], p.age, len(scouts)+4)
 	b.assign(&p.a, scouts, p.sectors, nil, 4*(b.g.rows+b.g.cols))
 	for k, i := range scouts {
 		u := b.own[i]
