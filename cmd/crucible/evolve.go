@@ -126,7 +126,7 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) error {
 	set("seeds", func() { f.seeds = m.Seeds })
 	set("seed", func() { f.seed = m.Seed })
 	set("hall", func() { f.hall = m.Hall })
-	set("hall-opponents", func() { f.hallOpponents = m.HallOpponents })
+	set("hall-opponents", func() { f.hallOpponents = max(0, m.HallOpponents) }) // -1 in the checkpoint is 0 (none) here
 	set("islands", func() { f.islands = max(1, m.Islands) })
 	return nil
 }

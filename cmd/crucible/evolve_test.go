@@ -152,3 +152,19 @@ func TestEvolveLLMUnreachable(t *testing.T) {
 		t.Errorf("the run did not finish with its leaderboard:\n%s", stdout)
 	}
 }
+
+// Rule: a run without hall opponents resumes with the flag left out.
+func TestEvolveResumeWithoutHallOpponents(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := append([]string{"--base", "easy", "--algo", "cmaes", "--hall-opponents", "0", "--out", dir}, small...)
+	if _, stderr, err := evolveExec(t, args...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	_, stderr, err := evolveExec(t, "--out", dir, "--resume", "--generations", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2")
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	if strings.Count(stderr, "gen ") != 1 {
+		t.Errorf("resume did not play the one missing generation:\n%s", stderr)
+	}
+}
