@@ -128,7 +128,9 @@ type Result struct {
 	Elapsed time.Duration
 	// Hall is the hall of fame, best conservative estimate first.
 	Hall []Entry
-	// Champions are the generation champions in the order they arose.
+	// Champions are the recorded champions in the order they arose: each
+	// led the hall with a conservative estimate above the previous one's
+	// fitness.
 	Champions []Entry
 	// Base is the entry of the base strategy's defaults.
 	Base Entry
@@ -484,8 +486,14 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	for _, e := range pool[:min(s.Hall, len(pool))] {
 		st.hall = append(st.hall, e.ID)
 	}
+	// A new champion is recorded (hall/ file, opponent of later
+	// generations) only when its conservative estimate beats the last
+	// recorded champion's fitness: near-equal variants trading places on
+	// noise do not fill the hall of fame.
 	champ := st.arch.get(st.hall[0])
-	if len(st.champions) == 0 || st.champions[len(st.champions)-1] != champ.ID {
+	if n := len(st.champions); n == 0 {
+		st.champions = append(st.champions, champ.ID)
+	} else if last := st.arch.get(st.champions[n-1]); champ.ID != last.ID && champ.Lower() > last.Fitness {
 		st.champions = append(st.champions, champ.ID)
 	}
 
@@ -581,9 +589,9 @@ func (s *Search) record(st *searchState, gs GenStats) error {
 	return nil
 }
 
-// writeHall writes every champion so far as a variant file in the hall
-// directory (the files of earlier champions stay: they are the hall of
-// fame of the run).
+// writeHall writes every recorded champion so far as a variant file in
+// the hall directory (the files of earlier champions stay: they are the
+// hall of fame of the run).
 func (s *Search) writeHall(st *searchState) error {
 	dir := filepath.Join(s.Dir, HallDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

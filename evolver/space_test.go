@@ -3,7 +3,11 @@ package evolver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"crucible/strategies"
@@ -204,5 +208,57 @@ func TestFitnessPairedWithBase(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the newcomer %s is not in the hall %v", lucky, res.Hall)
+	}
+}
+
+// equalNoisy scores every variant but the base 0.6 give or take a
+// pseudo-random 0.03 that differs by variant and generation; the base
+// scores 0.3.
+type equalNoisy struct{ base string }
+
+func (e equalNoisy) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
+	out := make([]Measure, len(b.IDs))
+	for i, id := range b.IDs {
+		rate := 0.3
+		if id != e.base {
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%s/%d", id, b.Generation)
+			rate = 0.6 + 0.03*(float64(h.Sum64()%1000)/500-1)
+		}
+		out[i] = Measure{Points: rate * 200, Games: 200, Matches: 100}
+	}
+	return out, nil
+}
+
+// Rule: variants of equal strength that trade the lead on noise do not
+// each become a recorded champion (a hall/ file and an opponent).
+func TestChampionsNeedAClearLead(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	alg := &scripted{}
+	for g := 0; g < 30; g++ {
+		var pts [][]float64
+		for k := 0; k < 4; k++ {
+			pts = append(pts, []float64{float64(g) / 30, float64(k) / 4, 0.5, 0.5})
+		}
+		alg.points = append(alg.points, pts)
+	}
+	s := &Search{Space: space, Algorithm: alg, Evaluator: equalNoisy{base: space.ID(space.Origin())}, Seed: 1, Seeds: 1, Generations: 30, Dir: t.TempDir()}
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	leads := map[string]bool{}
+	for _, g := range stripTimes(t, readLines(t, filepath.Join(s.Dir, GenerationsFile))) {
+		leads[g.Champion] = true
+	}
+	if len(leads) < 4 {
+		t.Fatalf("test premise: the lead should change hands on noise, %d leaders seen", len(leads))
+	}
+	if len(res.Champions) > 3 {
+		t.Errorf("%d variants led the hall and %d were recorded as champions; equal variants trading the lead should not be recorded", len(leads), len(res.Champions))
+	}
+	files, _ := os.ReadDir(filepath.Join(s.Dir, HallDir))
+	if len(files) != len(res.Champions) {
+		t.Errorf("hall/ holds %d files for %d recorded champions", len(files), len(res.Champions))
 	}
 }
