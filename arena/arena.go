@@ -76,8 +76,9 @@ type Record struct {
 	// Error is set when the match failed; it names the failing player's
 	// strategy and the seed. A failed match does not count in ratings.
 	Error string `json:"error,omitempty"`
-	// DurationMS is the wall-clock time of Game.Play in milliseconds, the
-	// only field that varies between runs.
+	// DurationMS is the wall-clock time in milliseconds the worker spent
+	// on the match (building its players and playing it, and keeping its
+	// replay), the only field that varies between runs.
 	DurationMS float64 `json:"duration_ms"`
 }
 
