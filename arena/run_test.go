@@ -225,7 +225,9 @@ func TestRunSurvivesGamePanic(t *testing.T) {
 	}
 }
 
-// TestRunCancelKeepsFinished checks that cancelling the context mid-run
+// TestRunCancelKeepsFinished checks (with matches of about a millisecond,
+// so that a 10 ms hand-over window holds only a few) that cancelling the
+// context mid-run
 // returns context.Canceled after emitting only whole matches, fewer than
 // the schedule.
 func TestRunCancelKeepsFinished(t *testing.T) {
@@ -233,7 +235,7 @@ func TestRunCancelKeepsFinished(t *testing.T) {
 	jobs := arena.RoundRobin(len(es), arena.Seeds(1, 10))
 	ctx, cancel := context.WithCancel(context.Background())
 	var recs []arena.Record
-	err := arena.Run(ctx, toyGame{work: 100000}, es, jobs, arena.Options{Workers: 2}, func(r arena.Record) error {
+	err := arena.Run(ctx, toyGame{work: 400000}, es, jobs, arena.Options{Workers: 2}, func(r arena.Record) error {
 		recs = append(recs, r)
 		if len(recs) == 20 {
 			cancel()
