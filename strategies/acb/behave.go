@@ -143,10 +143,6 @@ func (b *bot) realEnemyCores(dst []int32) []int32 {
 	return dst
 }
 
-// zoneOn reports whether the storm can strike in the turn the current
-// orders execute.
-func (b *bot) zoneOn() bool { return b.zoneRadius(b.turn+1) >= 0 }
-
 // zoneOK reports whether tile t is inside the safe circle of the turn
 // ahead turns after the coming one, shrunk by margin tiles.
 func (b *bot) zoneOK(t int32, ahead, margin int) bool {
@@ -308,13 +304,6 @@ func (b *bot) settle(i int, sc *[5]float64, o *moveOpts) {
 func (b *bot) goTo(i int, t int32, o *moveOpts) {
 	var sc [5]float64
 	b.towardTile(b.own[i], t, 1, &sc)
-	b.settle(i, &sc, o)
-}
-
-// goDown ranks unit i's options down field f with the fight weights of o.
-func (b *bot) goDown(i int, f field, o *moveOpts) {
-	var sc [5]float64
-	b.toward(b.own[i], f, 1, &sc)
 	b.settle(i, &sc, o)
 }
 

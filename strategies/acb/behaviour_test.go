@@ -359,3 +359,36 @@ func TestSameSeedSameMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnDoesNotAllocate: once a strategy has played into a match, a turn
+// allocates nothing (buffers are per match and reused). The check repeats
+// the view of turn 120 of a match against gatherer.
+func TestTurnDoesNotAllocate(t *testing.T) {
+	cfg := acbe.DefaultConfig()
+	for _, s := range All() {
+		g := byName(t, "gatherer")
+		c := s.New(s.Schema.Defaults(), 1, 0).(acbe.Controller)
+		m, err := acbe.NewMatch(cfg, nil, 1001, []acbe.Controller{c, g.New(g.Schema.Defaults(), 2, 1).(acbe.Controller)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m.Turn() < 120 {
+			if done, err := m.Step(); err != nil || done {
+				break
+			}
+		}
+		v := m.View(0)
+		buf := make([]acbe.Move, 0, 512)
+		for k := 0; k < 3; k++ { // first use of lazily sized scratch
+			v.Turn++
+			c.Turn(v, buf[:0])
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			v.Turn++
+			c.Turn(v, buf[:0])
+		})
+		if allocs > 0 {
+			t.Errorf("%s allocates %.1f times a turn", s.Name, allocs)
+		}
+	}
+}

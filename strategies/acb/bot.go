@@ -29,19 +29,16 @@ type bot struct {
 	enemy      []int32 // enemy unit tiles
 	enemyOwner []int32
 	ownCores   []int32 // own active cores
-	ownCoresAt []int32 // every own core ever known, active or not
 	enemyCores []int32 // known and suspected active enemy cores
 
-	stamp      int32
-	ownAt      []int32 // tile -> stamp when an own unit stands there
-	enemyAt    []int32 // tile -> stamp when an enemy unit stands there
-	enemyCount []int32 // per tile enemy units (valid where enemyAt == stamp)
-	eClaim     []int32 // tile -> stamp when a collector was sent to it
+	stamp   int32
+	ownAt   []int32 // tile -> stamp when an own unit stands there
+	enemyAt []int32 // tile -> stamp when an enemy unit stands there
+	eClaim  []int32 // tile -> stamp when a collector was sent to it
 
 	q       []int32
 	scratch []field
 	mask    field
-	label   []int16
 	wishBuf [5]int32
 
 	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
@@ -69,8 +66,6 @@ func (b *bot) build(v *acbe.View) {
 	b.fc = newFieldCache(g, b.q, 128)
 	b.ownAt = make([]int32, g.n)
 	b.enemyAt = make([]int32, g.n)
-	b.enemyCount = make([]int32, g.n)
-	b.label = make([]int16, g.n)
 	b.arrived = make([]int32, g.n)
 	b.eClaim = make([]int32, g.n)
 	b.built = true
@@ -97,11 +92,7 @@ func (b *bot) begin(v *acbe.View) {
 		}
 		b.enemy = append(b.enemy, t)
 		b.enemyOwner = append(b.enemyOwner, int32(u.Owner))
-		if b.enemyAt[t] != b.stamp {
-			b.enemyAt[t] = b.stamp
-			b.enemyCount[t] = 0
-		}
-		b.enemyCount[t]++
+		b.enemyAt[t] = b.stamp
 	}
 	b.ownCores = b.ownCores[:0]
 	for _, c := range v.Cores {
@@ -109,9 +100,6 @@ func (b *bot) begin(v *acbe.View) {
 			t := g.idx(c.Position)
 			if c.Active {
 				b.ownCores = append(b.ownCores, t)
-			}
-			if !containsTile(b.ownCoresAt, t) {
-				b.ownCoresAt = append(b.ownCoresAt, t)
 			}
 		}
 	}

@@ -8,35 +8,6 @@ import "slices"
 // attackers than they have around it kills without dying, equal numbers
 // trade, and fewer die without killing.
 
-// pieces is a unit on the board for the exact focus-fire evaluation.
-type piece struct {
-	tile  int32
-	owner int
-}
-
-// focusFire applies the combat rule to units and reports who dies, in the
-// order of units. dead and cnt are scratch of len(units) (cnt is
-// overwritten). It is quadratic and meant for small local battles.
-func focusFire(g *grid, r2 int, units []piece, cnt []int, dead []bool) {
-	for i := range units {
-		cnt[i] = 0
-		for j := range units {
-			if units[j].owner != units[i].owner && g.dist2(units[i].tile, units[j].tile) <= r2 {
-				cnt[i]++
-			}
-		}
-	}
-	for i := range units {
-		dead[i] = false
-		for j := range units {
-			if units[j].owner != units[i].owner && g.dist2(units[i].tile, units[j].tile) <= r2 && cnt[j] <= cnt[i] {
-				dead[i] = true
-				break
-			}
-		}
-	}
-}
-
 // threat holds per-tile counts of units around each tile for the current
 // turn, built lazily by the bot: how many enemies are within attack range
 // of a tile now, how many could be after their next step, and how many own

@@ -82,47 +82,6 @@ func (g *grid) bfs(f field, q []int32, sources []int32, tmpl field, maxD int) {
 	}
 }
 
-// bfsLabel is bfs that also records, for each reached tile, the index (into
-// sources) of the source that reached it first: a Voronoi partition by steps.
-func (g *grid) bfsLabel(f field, label []int16, q []int32, sources []int32, tmpl field, maxD int) {
-	copy(f, tmpl)
-	head, tail := 0, 0
-	for si, s := range sources {
-		if f[s] <= 0 {
-			f[s] = 1
-			label[s] = int16(si)
-			q[tail] = s
-			tail++
-		}
-	}
-	if maxD <= 0 || maxD > 30000 {
-		maxD = 30000
-	}
-	lim := int16(maxD + 1)
-	nbr := g.nbr
-	for head < tail {
-		cur := q[head]
-		head++
-		d := f[cur]
-		if d >= lim {
-			continue
-		}
-		d++
-		l := label[cur]
-		base := int(cur) * 4
-		for k := 0; k < 4; k++ {
-			nb := nbr[base+k]
-			if f[nb] != 0 {
-				continue
-			}
-			f[nb] = d
-			label[nb] = l
-			q[tail] = nb
-			tail++
-		}
-	}
-}
-
 // fieldCache keeps single-source distance fields for the fixed targets a
 // bot walks to again and again (energy tiles, cores, sectors), so a
 // target's field costs one search per match rather than one per turn.

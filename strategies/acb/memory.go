@@ -31,13 +31,12 @@ type memory struct {
 	secRows, secCols int
 	secSeen          []int32
 
-	suspectsDone   int // rotation orders already added as suspects
-	maxOwner       int
-	listed         []int32 // energy slot -> last turn it was listed full
-	ownUnits       []int32 // this turn's own units (for visibility checks)
-	ownCores       []int32 // this turn's own active cores
-	lastTurnSeen   int
-	initialisedFor int
+	suspectsDone int // rotation orders already added as suspects
+	maxOwner     int
+	listed       []int32 // energy slot -> last turn it was listed full
+	ownUnits     []int32 // this turn's own units (for visibility checks)
+	ownCores     []int32 // this turn's own active cores
+	suspected    bool    // the two-player images were added
 }
 
 const sectorSize = 5
@@ -116,7 +115,6 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 	g := m.g
 	turn := v.Turn
 	m.ownUnits, m.ownCores = own, ownCores
-	m.lastTurnSeen = turn
 	for _, w := range v.Walls {
 		i := g.idx(w)
 		if !m.wall[i] {
@@ -193,8 +191,8 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 			ci.seen = turn
 		}
 	}
-	if m.initialisedFor == 0 && len(ownCores) > 0 {
-		m.initialisedFor = 1
+	if !m.suspected && len(ownCores) > 0 {
+		m.suspected = true
 		m.addSuspects(ownCores, 2)
 	}
 	if m.maxOwner >= 2 && m.suspectsDone == 0 && len(ownCores) > 0 {

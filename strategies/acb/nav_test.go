@@ -188,16 +188,15 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 			t.Fatalf("depth-limited search reached %v at %d", g.pos(int32(i)), d)
 		}
 	}
-	// Labels: each tile goes to the nearest of two sources.
+	// Several sources: each tile gets the distance to the nearest.
 	a, b := g.idx(acbe.Pos{Row: 0, Col: 0}), g.idx(acbe.Pos{Row: 8, Col: 8})
-	label := make([]int16, g.n)
-	g.bfsLabel(f, label, q, []int32{a, b}, template(walls), 0)
+	g.bfs(f, q, []int32{a, b}, template(walls), 0)
 	for _, tc := range []struct {
 		p    acbe.Pos
-		want int16
-	}{{acbe.Pos{Row: 1, Col: 1}, 0}, {acbe.Pos{Row: 15, Col: 15}, 0}, {acbe.Pos{Row: 7, Col: 9}, 1}} {
-		if got := label[g.idx(tc.p)]; got != tc.want {
-			t.Errorf("label of %v = %d, want %d", tc.p, got, tc.want)
+		want int
+	}{{acbe.Pos{Row: 1, Col: 1}, 2}, {acbe.Pos{Row: 15, Col: 15}, 2}, {acbe.Pos{Row: 7, Col: 9}, 2}, {acbe.Pos{Row: 4, Col: 4}, 8}} {
+		if got := f.at(g.idx(tc.p)); got != tc.want {
+			t.Errorf("distance of %v to the nearer source = %d, want %d", tc.p, got, tc.want)
 		}
 	}
 }
@@ -339,6 +338,36 @@ func FuzzResolverNoStacking(f *testing.F) {
 			}
 		}
 	})
+}
+
+// piece is a unit on the board for the exact focus-fire evaluation, the
+// oracle the tests check the strategies' fight estimates against.
+type piece struct {
+	tile  int32
+	owner int
+}
+
+// focusFire applies the combat rule to units and reports who dies, in the
+// order of units. dead and cnt are scratch of len(units) (cnt is
+// overwritten). It is quadratic and meant for small local battles.
+func focusFire(g *grid, r2 int, units []piece, cnt []int, dead []bool) {
+	for i := range units {
+		cnt[i] = 0
+		for j := range units {
+			if units[j].owner != units[i].owner && g.dist2(units[i].tile, units[j].tile) <= r2 {
+				cnt[i]++
+			}
+		}
+	}
+	for i := range units {
+		dead[i] = false
+		for j := range units {
+			if units[j].owner != units[i].owner && g.dist2(units[i].tile, units[j].tile) <= r2 && cnt[j] <= cnt[i] {
+				dead[i] = true
+				break
+			}
+		}
+	}
 }
 
 func TestFocusFireRule(t *testing.T) {

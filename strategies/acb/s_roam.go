@@ -170,7 +170,7 @@ func zoneDriverDef() def {
 			iparam("margin", "tiles of safety kept inside the storm's future edge", 0, 4, 1),
 			iparam("lookahead", "turns ahead the storm's edge is predicted", 0, 10, 3),
 			param("centre_share", "share of the units holding the centre (all of them once the storm closes in)", 0, 1, 0.5),
-			param("push", "reward for striking enemies caught between our units and the storm", 0, 8, 4),
+			param("push", "reward for stepping into fights it wins (the storm herds enemies into its centre)", 0, 8, 4),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
 			return &zoneP{margin: int(g[0]), ahead: int(g[1]), share: g[2], push: g[3]}
