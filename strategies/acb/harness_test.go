@@ -9,16 +9,16 @@ import (
 	"crucible/strategies"
 )
 
-// byName returns the registered strategy called name.
+// byName returns the registered strategy called name. An unknown name is
+// a bug in the test and panics (the helpers run on worker goroutines,
+// where t.Fatal must not be called).
 func byName(tb testing.TB, name string) strategies.Strategy {
-	tb.Helper()
 	for _, s := range All() {
 		if s.Name == name {
 			return s
 		}
 	}
-	tb.Fatalf("no strategy %q", name)
-	return strategies.Strategy{}
+	panic(fmt.Sprintf("no strategy %q", name))
 }
 
 // metrics are what the behaviour checks measure in one match, per seat.
@@ -51,9 +51,9 @@ type measureOpts struct {
 }
 
 // play runs one match of the named strategies (default parameters) in seat
-// order and measures it.
+// order and measures it. A failing match is reported with tb.Errorf (safe
+// from any goroutine) and measured as far as it went.
 func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measureOpts) metrics {
-	tb.Helper()
 	players := make([]acbe.MatchPlayer, len(names))
 	for i, n := range names {
 		s := byName(tb, n)
@@ -62,7 +62,7 @@ func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measur
 	}
 	m, err := acbe.NewMatchWith(acbe.MatchOptions{Config: cfg, Seed: seed, Players: players})
 	if err != nil {
-		tb.Fatal(err)
+		panic(fmt.Sprintf("building a match of %v: %v", names, err)) // a bad test config
 	}
 	np := len(names)
 	out := metrics{seen: make([]int, np), pairDist: make([]float64, np), coreDist: make([]float64, np),
@@ -91,7 +91,8 @@ func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measur
 		}
 		done, err := m.Step()
 		if err != nil {
-			tb.Fatal(err)
+			tb.Errorf("match %v on seed %d: %v", names, seed, err)
+			done = true
 		}
 		turn := m.Turn()
 		if mo.leader {

@@ -180,8 +180,9 @@ type defenderP struct {
 	ring, alert, bank, gather int
 	oc                        multiCache
 	a                         assignment
-	idx, rest                 []int32
+	idx, rest, sectors        []int32
 	targets, ready            []int32
+	dists                     []int
 }
 
 func (p *defenderP) decide(b *bot) {
@@ -213,21 +214,46 @@ func (p *defenderP) decide(b *bot) {
 		}
 		p.idx = append(p.idx[:0], p.rest...)
 	}
-	// Energy within the gather radius.
+	// Energy within the gather radius, stretched to reach the two nearest
+	// known tiles (a home without energy would starve).
+	R := p.gather
+	p.dists = p.dists[:0]
+	for _, e := range b.mem.energy {
+		p.dists = append(p.dists, of.at(e.tile))
+	}
+	if len(p.dists) >= 2 {
+		slices.Sort(p.dists)
+		R = max(R, p.dists[1])
+	}
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 4)
 	n := 0
 	for k, t := range p.targets {
-		if of.at(t) <= p.gather {
+		if of.at(t) <= R {
 			p.targets[n], p.ready[n] = t, p.ready[k]
 			n++
 		}
 	}
 	p.targets, p.ready = p.targets[:n], p.ready[:n]
-	b.assign(&p.a, p.idx, p.targets, p.ready, 2*p.gather)
+	b.assign(&p.a, p.idx, p.targets, p.ready, 2*R)
+	// Fewer than two tiles known: one unit looks for more.
+	scout := int32(-1)
+	if len(p.dists) < 2 && len(p.idx) > 0 {
+		p.sectors = b.staleSectors(p.sectors[:0], 1000, 1)
+		for k, i := range p.idx {
+			if p.a.unitTarget[k] < 0 && len(p.sectors) > 0 {
+				scout = i
+				break
+			}
+		}
+	}
 	for k, i := range p.idx {
 		u := b.own[i]
 		var sc [5]float64
 		of = b.checkCached(u, &p.oc)
+		if i == scout {
+			b.goTo(int(i), p.sectors[0], &moveOpts{wLose: -40, wTrade: -10, coreStay: 4})
+			continue
+		}
 		if p.a.unitTarget[k] >= 0 {
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		} else {
@@ -243,8 +269,8 @@ func (p *defenderP) decide(b *bot) {
 		}
 		// Stay home: nothing beyond the gather radius.
 		for k2 := 0; k2 < 5; k2++ {
-			if d := of.at(b.opt(u, k2)); d > p.gather {
-				sc[k2] -= 4 * float64(d-p.gather)
+			if d := of.at(b.opt(u, k2)); d > R {
+				sc[k2] -= 4 * float64(d-R)
 			}
 		}
 		b.danger(u, &sc, -40, -6, 2, 0)

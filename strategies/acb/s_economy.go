@@ -40,8 +40,9 @@ type economistP struct {
 
 func (p *economistP) decide(b *bot) {
 	p.idx = b.unitIdx(p.idx[:0])
-	// Bank: enough units for the known tiles.
-	if len(b.mem.energy) > 0 && float64(len(b.own)) >= p.perTile*float64(len(b.mem.energy)) {
+	// Bank: enough units for the known tiles (and enough tiles known for
+	// the count to mean something).
+	if len(b.mem.energy) >= 4 && float64(len(b.own)) >= p.perTile*float64(len(b.mem.energy))+float64(len(b.ownCores)) {
 		for _, c := range b.ownCores {
 			b.assignMany(&p.a, p.idx, c, 1)
 			p.rest = p.rest[:0]
