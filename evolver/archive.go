@@ -26,13 +26,21 @@ type Entry struct {
 	// Games is the number of pairwise results.
 	Games float64 `json:"games"`
 	// Adv is the sum, over the generations it played, of its score rate
-	// less the base's on the same seeds (the base plays every generation).
+	// less the generation's effect (see Fitness).
 	Adv float64 `json:"adv"`
-	// Fitness is its seed-adjusted score rate: the base's running mean plus
-	// its mean advantage over the base, Adv/Evals. Generations differ in
-	// how hard their seeds are; paired with the base on the same seeds, a
-	// variant measured once on easy seeds does not outshine one measured
-	// on many. It orders the search and is what the algorithms are told.
+	// Fitness is its seed-adjusted score rate. Generations differ in how
+	// easy their seeds are, so rates are read through an additive model,
+	// rate = strength + effect of the generation: each generation's effect
+	// is estimated from its anchors (the base's defaults and the hall of
+	// fame as it stood before it, all of which play every generation) as
+	// their mean rate less their estimated strengths; a variant's strength
+	// is its mean rate less the effects, Adv/Evals; and Fitness is that
+	// strength plus the mean effect over all generations (a level common
+	// to every entry, which puts it on the score-rate scale). Paired with
+	// the anchors on the same seeds, a variant measured once on easy seeds
+	// does not outshine one measured on many, and averaging over several
+	// anchors keeps one anchor's luck from flattering a generation. Fitness
+	// orders the search and is what the algorithms are told.
 	Fitness float64 `json:"fitness"`
 }
 
@@ -49,12 +57,15 @@ func (e *Entry) Mean() float64 {
 // inside [0.05, 0.95] so that a perfect record on few games is not trusted
 // blindly). It orders the hall of fame, so a lucky newcomer must confirm
 // its score on fresh seeds before it displaces a measured elite.
-func (e *Entry) Lower() float64 {
+func (e *Entry) Lower() float64 { return e.lower(1) }
+
+// lower is Fitness less k standard errors.
+func (e *Entry) lower(k float64) float64 {
 	if e.Games == 0 {
 		return math.Inf(-1)
 	}
 	p := math.Min(0.95, math.Max(0.05, e.Fitness))
-	return e.Fitness - math.Sqrt(p*(1-p)/e.Games)
+	return e.Fitness - k*math.Sqrt(p*(1-p)/e.Games)
 }
 
 // archive holds the entries of a search by id.
@@ -137,11 +148,20 @@ func (a *archive) prune(keep map[string]bool, best, worst int) {
 	}
 }
 
-// refit recomputes every entry's Fitness from the base's running mean.
-func (a *archive) refit(baseMean float64) {
+// strength is the entry's estimated strength, Adv/Evals (0 before it has
+// played: the base's defaults at the start are the origin of the scale).
+func (e *Entry) strength() float64 {
+	if e.Evals == 0 {
+		return 0
+	}
+	return e.Adv / float64(e.Evals)
+}
+
+// refit recomputes every entry's Fitness from the common level.
+func (a *archive) refit(level float64) {
 	for _, e := range a.byID {
 		if e.Evals > 0 {
-			e.Fitness = baseMean + e.Adv/float64(e.Evals)
+			e.Fitness = level + e.Adv/float64(e.Evals)
 		}
 	}
 }

@@ -310,7 +310,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,
 		Dir: cfg.Out, Resume: has, Meta: metaJSON, Log: cfg.Stderr,
 		Reserve: func(spm float64) time.Duration {
-			return time.Duration(1.2 * spm * float64(finalMatches) * float64(time.Second))
+			return time.Duration(1.5 * spm * float64(finalMatches) * float64(time.Second))
 		},
 	}
 	if has {

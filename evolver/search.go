@@ -76,8 +76,9 @@ type Noter interface {
 // algorithm for points, measures them with the evaluator on each
 // generation's fresh seeds together with the hall of fame (the elites,
 // measured again every generation so that their running means rest on ever
-// more games) and the base's defaults (the anchor every fitness is paired
-// with, see Entry.Fitness), tells the algorithm their fitness, and after
+// more games) and the base's defaults (the hall and the base are the
+// anchors every fitness is paired with, see Entry.Fitness), tells the
+// algorithm their fitness, and after
 // every generation appends a line to generations.jsonl and writes a
 // checkpoint.
 type Search struct {
@@ -129,8 +130,8 @@ type Result struct {
 	// Hall is the hall of fame, best conservative estimate first.
 	Hall []Entry
 	// Champions are the recorded champions in the order they arose: each
-	// led the hall with a conservative estimate above the previous one's
-	// fitness.
+	// led the hall with its fitness less two standard errors above the
+	// previous one's fitness.
 	Champions []Entry
 	// Base is the entry of the base strategy's defaults.
 	Base Entry
@@ -164,7 +165,7 @@ type GenStats struct {
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
 	// Base is the base defaults' running score rate (the base plays every
-	// generation as the anchor of the fitness).
+	// generation as one of the anchors of the fitness).
 	Base float64 `json:"base"`
 	// WallMS is the generation's wall time and ElapsedMS the run's so far.
 	WallMS    float64 `json:"wall_ms"`
@@ -188,6 +189,7 @@ type checkpoint struct {
 	Generations int             `json:"generations"`
 	ElapsedMS   float64         `json:"elapsed_ms"`
 	Matches     int             `json:"matches"`
+	RefSum      float64         `json:"ref_sum"`
 	Hall        []string        `json:"hall"`
 	Champions   []string        `json:"champions"`
 	Archive     []Entry         `json:"archive"`
@@ -236,6 +238,7 @@ func GenerationSeeds(seed uint64, gen, n int) []uint64 {
 
 type searchState struct {
 	arch      *archive
+	refSum    float64 // sum over generations of their effects
 	hall      []string
 	champions []string
 	done      int
@@ -347,7 +350,7 @@ func (s *Search) load() (*searchState, error) {
 				}
 			}
 			st.hall, st.champions = cp.Hall, cp.Champions
-			st.done, st.matches = cp.Generations, cp.Matches
+			st.done, st.matches, st.refSum = cp.Generations, cp.Matches, cp.RefSum
 			st.elapsed = time.Duration(cp.ElapsedMS * float64(time.Millisecond))
 			if err := s.Algorithm.Restore(cp.Generations, cp.State); err != nil {
 				return nil, err
@@ -437,7 +440,15 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	for _, id := range st.hall {
 		add(st.arch.get(id))
 	}
+	// The anchors: the hall as it stood before this generation, and the
+	// base (see Entry.Fitness).
 	anchor := add(st.arch.get(baseID))
+	anchors := []int{anchor}
+	for _, id := range st.hall {
+		if id != baseID {
+			anchors = append(anchors, slot[id])
+		}
+	}
 	b := Batch{Generation: gen, Seeds: GenerationSeeds(s.Seed, gen, s.Seeds)}
 	for _, e := range batch {
 		b.Candidates = append(b.Candidates, s.Space.Genome(e.X))
@@ -457,19 +468,26 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	if len(ms) != len(batch) {
 		return GenStats{}, fmt.Errorf("generation %d: evaluator returned %d measures for %d candidates", gen, len(ms), len(batch))
 	}
+	// The generation's effect: how much easier than usual its seeds are,
+	// estimated from the anchors' rates less their estimated strengths.
+	effect := 0.0
+	for _, i := range anchors {
+		effect += ms[i].Rate() - batch[i].strength()
+	}
+	effect /= float64(len(anchors))
+	st.refSum += effect
 	rates := make([]float64, len(batch))
-	baseRate := ms[anchor].Rate()
 	for i, e := range batch {
 		m := ms[i]
 		e.Points += m.Points
 		e.Games += m.Games
-		e.Adv += m.Rate() - baseRate
+		e.Adv += m.Rate() - effect
 		e.Evals++
 		e.Last = gen
 		rates[i] = m.Rate()
 		gs.Matches += m.Matches
 	}
-	st.arch.refit(batch[anchor].Mean())
+	st.arch.refit(st.refSum / float64(gen+1))
 	fit := make([]float64, len(props))
 	for i := range props {
 		fit[i] = batch[propSlot[i]].Fitness
@@ -487,13 +505,13 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		st.hall = append(st.hall, e.ID)
 	}
 	// A new champion is recorded (hall/ file, opponent of later
-	// generations) only when its conservative estimate beats the last
-	// recorded champion's fitness: near-equal variants trading places on
-	// noise do not fill the hall of fame.
+	// generations) only when its fitness less two standard errors beats
+	// the last recorded champion's fitness: near-equal variants trading
+	// places on noise do not fill the hall of fame.
 	champ := st.arch.get(st.hall[0])
 	if n := len(st.champions); n == 0 {
 		st.champions = append(st.champions, champ.ID)
-	} else if last := st.arch.get(st.champions[n-1]); champ.ID != last.ID && champ.Lower() > last.Fitness {
+	} else if last := st.arch.get(st.champions[n-1]); champ.ID != last.ID && champ.lower(2) > last.Fitness {
 		st.champions = append(st.champions, champ.ID)
 	}
 
@@ -564,7 +582,7 @@ func (s *Search) record(st *searchState, gs GenStats) error {
 	}
 	cp := checkpoint{
 		Format: checkpointKind, Meta: s.Meta, Algorithm: s.Algorithm.Name(), Seed: s.Seed,
-		Generations: st.done, ElapsedMS: ms(st.elapsed), Matches: st.matches,
+		Generations: st.done, ElapsedMS: ms(st.elapsed), Matches: st.matches, RefSum: st.refSum,
 		Hall: st.hall, Champions: st.champions, Archive: st.arch.list(), State: state,
 	}
 	data, err := json.Marshal(cp)

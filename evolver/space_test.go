@@ -167,10 +167,11 @@ func (s seedDifficulty) Evaluate(ctx context.Context, b Batch) ([]Measure, error
 	return out, nil
 }
 
-// Rule: fitness is paired with the base on the same seeds, so a newcomer
-// measured once on easy seeds does not displace a stronger elite measured
-// on many, though its raw score rate is higher.
-func TestFitnessPairedWithBase(t *testing.T) {
+// Rule: fitness reads rates as strength plus a generation effect estimated
+// from the anchors on the same seeds, so a newcomer measured once on easy
+// seeds does not displace a stronger elite measured on many, though its
+// raw score rate is higher, and the fitness gap is the true strength gap.
+func TestFitnessPairedWithAnchors(t *testing.T) {
 	space := Space{Base: testStrategy()}
 	strong := []float64{0.7, 0.3, 0.75, 0.35}
 	alg := &scripted{}
