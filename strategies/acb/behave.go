@@ -280,7 +280,8 @@ type moveOpts struct {
 	// coreStay penalises staying on an own core (which blocks its spawns).
 	coreStay float64
 	// avoid, when set, penalises options by avoidW for every count it
-	// holds on their tile (tiles a strategy keeps away from).
+	// holds on their tile (tiles a strategy keeps away from), unless the
+	// unit has stood still for patience turns.
 	avoid  []uint16
 	avoidW float64
 }
@@ -290,7 +291,7 @@ func (b *bot) settle(i int, sc *[5]float64, o *moveOpts) {
 	u := b.own[i]
 	b.danger(u, sc, o.wLose, o.wTrade, o.wWin, o.margin)
 	b.coreStay(u, sc, o.coreStay)
-	if o.avoid != nil {
+	if o.avoid != nil && b.waited(u) < patience {
 		for k := 0; k < 5; k++ {
 			if n := o.avoid[b.opt(u, k)]; n > 0 {
 				sc[k] -= o.avoidW * float64(n)

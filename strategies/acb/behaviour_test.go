@@ -215,6 +215,8 @@ func TestZoneDriverSurvivesTheStorm(t *testing.T) {
 // range of) that hit the opponent leading the scores at that moment is
 // higher than the same share for the other strategies measured in the same
 // seats and seeds. Deaths while the lead is shared are not counted.
+var leaderSeedBase uint64 = 700
+
 func TestLeaderTargeterHitsTheLeader(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays about 150 multi-player matches")
@@ -237,7 +239,7 @@ func TestLeaderTargeterHitsTheLeader(t *testing.T) {
 			}
 			me := k % np
 			names[0], names[me] = names[me], names[0]
-			m := play(t, cfg, names, uint64(700+k), measureOpts{leader: true})
+			m := play(t, cfg, names, leaderSeedBase+uint64(k), measureOpts{leader: true})
 			credit[k], lead[k] = m.credit[me], m.leaderCredit[me]
 		})
 		c, l := 0, 0

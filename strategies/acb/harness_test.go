@@ -38,10 +38,6 @@ type metrics struct {
 	// unit in range of while one opponent alone had the highest score;
 	// leaderCredit counts those whose victim belonged to that opponent.
 	credit, leaderCredit []int
-	// engaged counts, per seat over sampled turns, its units that had an
-	// enemy unit within 10 tiles while one opponent alone led the scores;
-	// engagedLeader counts those whose nearest enemy unit was the leader's.
-	engaged, engagedLeader []int
 }
 
 // measureOpts selects the costly measurements.
@@ -66,8 +62,7 @@ func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measur
 	}
 	np := len(names)
 	out := metrics{seen: make([]int, np), pairDist: make([]float64, np), coreDist: make([]float64, np),
-		credit: make([]int, np), leaderCredit: make([]int, np),
-		engaged: make([]int, np), engagedLeader: make([]int, np)}
+		credit: make([]int, np), leaderCredit: make([]int, np)}
 	var seenMask [][]bool
 	if mo.seen {
 		seenMask = make([][]bool, np)
@@ -97,9 +92,6 @@ func play(tb testing.TB, cfg acbe.Config, names []string, seed uint64, mo measur
 		turn := m.Turn()
 		if mo.leader {
 			leaderCredits(m, g, scores, out.credit, out.leaderCredit)
-			if turn%every == 0 {
-				engagement(m, g, out.engaged, out.engagedLeader)
-			}
 		}
 		if mo.seen {
 			for p := 0; p < np; p++ {
@@ -234,63 +226,6 @@ func leaderCredits(m *acbe.Match, g *grid, scores []int, credit, leader []int) {
 			credit[p]++
 			if d.owner == who {
 				leader[p]++
-			}
-		}
-	}
-}
-
-// uniqueLeader returns the opponent of p with the highest score, or -1
-// when several share it.
-func uniqueLeader(m *acbe.Match, p, np int) int {
-	best, who, tied := -1, -1, false
-	for q := 0; q < np; q++ {
-		if q == p {
-			continue
-		}
-		s := m.Score(q)
-		switch {
-		case s > best:
-			best, who, tied = s, q, false
-		case s == best:
-			tied = true
-		}
-	}
-	if tied {
-		return -1
-	}
-	return who
-}
-
-// engagement counts, for every player, its units with an enemy unit
-// within 10 tiles, and those whose nearest enemy unit is the leader's.
-func engagement(m *acbe.Match, g *grid, engaged, withLeader []int) {
-	units := m.Units()
-	np := len(engaged)
-	for p := 0; p < np; p++ {
-		lead := uniqueLeader(m, p, np)
-		if lead < 0 {
-			continue
-		}
-		for _, u := range units {
-			if u.Owner != p {
-				continue
-			}
-			t := g.idx(u.Pos)
-			best, owner := 101, -1
-			for _, e := range units {
-				if e.Owner == p {
-					continue
-				}
-				if d := g.dist2(t, g.idx(e.Pos)); d < best {
-					best, owner = d, e.Owner
-				}
-			}
-			if owner < 0 {
-				continue
-			}
-			engaged[p]++
-			if owner == lead {
-				withLeader[p]++
 			}
 		}
 	}

@@ -31,12 +31,11 @@ type memory struct {
 	secRows, secCols int
 	secSeen          []int32
 
-	suspectsDone int // rotation orders already added as suspects
-	maxOwner     int
-	listed       []int32 // energy slot -> last turn it was listed full
-	ownUnits     []int32 // this turn's own units (for visibility checks)
-	ownCores     []int32 // this turn's own active cores
-	suspected    bool    // the two-player images were added
+	hyps, ruledOut int // bit n: suspects for n seats added / ruled out
+	maxOwner       int
+	listed         []int32 // energy slot -> last turn it was listed full
+	ownUnits       []int32 // this turn's own units (for visibility checks)
+	ownCores       []int32 // this turn's own active cores
 }
 
 const sectorSize = 5
@@ -51,8 +50,9 @@ type energyInfo struct {
 }
 
 type coreInfo struct {
+	hyp     int // for a suspect, the seat count of the hypothesis
 	tile    int32
-	owner   int // -1 for a suspected core of an unknown enemy
+	owner   int // for a suspect, the seat the map's symmetry gives it
 	active  bool
 	suspect bool
 	seen    int // last turn seen
@@ -191,17 +191,23 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 			ci.seen = turn
 		}
 	}
-	if !m.suspected && len(ownCores) > 0 {
-		m.suspected = true
-		m.addSuspects(ownCores, 2)
-	}
-	if m.maxOwner >= 2 && m.suspectsDone == 0 && len(ownCores) > 0 {
-		// More than two players: add the images for every seat count the
-		// owners seen allow.
-		m.suspectsDone = 1
-		for _, n := range [...]int{3, 4, 6} {
-			if n > m.maxOwner {
-				m.addSuspects(ownCores, n)
+	// Suspected cores: one hypothesis per possible seat count, the two-seat
+	// one first; a hypothesis the owners seen rule out (a seat id at or
+	// above its count) is dropped and the next ones are added.
+	if len(ownCores) > 0 {
+		for _, n := range [...]int{2, 3, 4, 6} {
+			bit := 1 << n
+			if n <= m.maxOwner {
+				if m.hyps&bit != 0 {
+					m.dropHypothesis(n)
+					m.hyps &^= bit
+				}
+				m.ruledOut |= bit
+				continue
+			}
+			if m.hyps&bit == 0 && m.ruledOut&bit == 0 && (n == 2 || m.maxOwner >= 2) {
+				m.hyps |= bit
+				m.addSuspects(ownCores, n, v.You.ID)
 			}
 		}
 	}
@@ -210,21 +216,39 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 	}
 }
 
-// addSuspects records the images of the own cores under the symmetries a
-// generated map for players seats has (engine/acb.MapSymmetries: every seat
-// is equivalent) as suspected enemy cores, unless the tile is known. It is
-// a guess: a map loaded from a file need not be symmetric, and a suspect is
-// dropped as soon as its tile is seen without a core.
-func (m *memory) addSuspects(ownCores []int32, players int) {
+// addSuspects records where the other seats' cores would be if the map
+// were a generated one for players seats, as suspected cores with their
+// owners: generated maps are invariant under a group of symmetries
+// (engine/acb.MapSymmetries) whose element j carries seat 0's cores onto
+// seat j's, so seat j's cores are the images of the own cores (seat me's)
+// under S_j after the inverse of S_me. Tiles already known are skipped.
+// It is a guess: a map loaded from a file need not be symmetric, and a
+// suspect is dropped as soon as its tile is seen without a core.
+func (m *memory) addSuspects(ownCores []int32, players, me int) {
 	g := m.g
 	syms, err := acbe.MapSymmetries(players, g.rows, g.cols)
-	if err != nil {
+	if err != nil || me >= len(syms) {
 		return
 	}
-	for _, s := range syms[1:] {
+	inv, ok := inverse(syms, syms[me], g.rows, g.cols)
+	if !ok {
+		return
+	}
+	for j, s := range syms {
+		if j == me {
+			continue
+		}
 		for _, c := range ownCores {
-			t := g.idx(s.Apply(g.pos(c), g.rows, g.cols))
-			if m.cslot[t] != 0 || m.wall[t] {
+			p := s.Apply(inv.Apply(g.pos(c), g.rows, g.cols), g.rows, g.cols)
+			t := g.idx(p)
+			if m.wall[t] {
+				continue
+			}
+			if s := m.cslot[t]; s != 0 {
+				// Reuse a suspect of a dropped hypothesis, never seen.
+				if o := &m.cores[s-1]; o.suspect && !o.active && o.seen < 0 {
+					o.owner, o.active, o.hyp = j, true, players
+				}
 				continue
 			}
 			near := false
@@ -236,10 +260,38 @@ func (m *memory) addSuspects(ownCores []int32, players int) {
 			if near {
 				continue
 			}
-			m.cores = append(m.cores, coreInfo{tile: t, owner: -1, active: true, suspect: true, seen: -1})
+			m.cores = append(m.cores, coreInfo{tile: t, owner: j, active: true, suspect: true, seen: -1, hyp: players})
 			m.cslot[t] = int16(len(m.cores))
 		}
 	}
+}
+
+// dropHypothesis deactivates the unseen suspects of the n-seat hypothesis.
+func (m *memory) dropHypothesis(n int) {
+	for k := range m.cores {
+		if c := &m.cores[k]; c.suspect && c.hyp == n && c.seen < 0 {
+			c.active = false
+		}
+	}
+}
+
+// inverse finds the element of the group syms that undoes s, testing
+// candidates on a few probe tiles.
+func inverse(syms []acbe.Symmetry, s acbe.Symmetry, rows, cols int) (acbe.Symmetry, bool) {
+	probes := [...]acbe.Pos{{Row: 0, Col: 0}, {Row: 1, Col: 2}, {Row: rows / 3, Col: cols - 1}, {Row: rows - 2, Col: cols / 2}}
+	for _, c := range syms {
+		ok := true
+		for _, p := range probes {
+			if c.Apply(s.Apply(p, rows, cols), rows, cols) != p {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return c, true
+		}
+	}
+	return acbe.Symmetry{}, false
 }
 
 // enemyCores appends the tiles of active enemy cores, known or suspected,

@@ -16,7 +16,7 @@ func hunterDef() def {
 		desc: "Targets isolated enemy units",
 		params: []strategies.Param{
 			iparam("pack", "hunters sent after each prey, beyond the prey's own group size", 1, 5, 2),
-			param("isolation_radius2", "squared distance within which other enemy units make a unit not isolated", 4, 100, 36),
+			iparam("isolation_radius2", "squared distance within which other enemy units make a unit not isolated", 4, 100, 36),
 			iparam("max_group", "largest enemy group (the prey included) still hunted", 1, 4, 2),
 			iparam("hunt_range", "steps a hunter goes after prey", 5, 40, 18),
 			iparam("gatherers", "units always collecting energy", 0, 8, 3),
@@ -32,6 +32,7 @@ type hunterP struct {
 	eco, scout                          gatherCore
 	idx, rest, free                     []int32
 	prey                                []int32
+	preyD                               []int
 	one                                 [1]int32
 	used                                []bool
 }
@@ -39,12 +40,18 @@ type hunterP struct {
 func (p *hunterP) decide(b *bot) {
 	p.idx = b.unitIdx(p.idx[:0])
 	p.free = p.eco.pick(b, p.idx, p.gatherers, 6, 1, p.free[:0])
-	// Prey: isolated enemy units, those nearest our units first (at most
-	// three hunts a turn).
-	p.prey = p.prey[:0]
+	// Prey: isolated enemy units, the three nearest to one of ours.
+	p.prey, p.preyD = p.prey[:0], p.preyD[:0]
 	for _, e := range b.enemy {
 		if b.isolation(e, p.iso) <= p.maxGroup {
-			p.prey = append(p.prey, e)
+			_, d := b.nearestOf(b.own, e)
+			// Insertion keeps the list sorted by distance.
+			k := len(p.prey)
+			p.prey, p.preyD = append(p.prey, e), append(p.preyD, d)
+			for ; k > 0 && p.preyD[k-1] > d; k-- {
+				p.prey[k], p.preyD[k] = p.prey[k-1], p.preyD[k-1]
+			}
+			p.prey[k], p.preyD[k] = e, d
 		}
 	}
 	p.used = resizeBool(p.used, len(p.free))
@@ -169,7 +176,7 @@ func leaderTargeterDef() def {
 			param("commit", "share of the units sent against the leader once the economy is running", 0, 1, 0.8),
 			param("unit_weight", "weight of an opponent's remembered unit count in its strength estimate", 0, 3, 0.2),
 			param("core_weight", "weight of an opponent's known active cores in its strength estimate", 0, 10, 1),
-			iparam("gatherers", "units always collecting energy", 0, 8, 4),
+			iparam("gatherers", "units always collecting energy", 0, 8, 3),
 		},
 		build: func(g strategies.Genome, b *bot) policy {
 			return &leaderP{commit: g[0], unitW: g[1], coreW: g[2], gatherers: int(g[3])}
@@ -194,6 +201,7 @@ type leaderP struct {
 	commit, unitW, coreW float64
 	gatherers            int
 	kills, units         []float64
+	striking             bool
 	wasActive            []bool // per memory core slot, last known state
 	leader               int
 	eco                  gatherCore
@@ -279,7 +287,7 @@ func (p *leaderP) observe(b *bot) {
 
 func (p *leaderP) decide(b *bot) {
 	p.observe(b)
-	// Fights with the other opponents only feed them: the army keeps out
+	// Fights with the other opponents only feed them: every unit keeps out
 	// of their reach.
 	if p.others == nil {
 		p.others = make([]uint16, b.g.n)
@@ -290,6 +298,7 @@ func (p *leaderP) decide(b *bot) {
 			b.g.stamp(p.others, e, b.thr.reach)
 		}
 	}
+	p.eco.avoid, p.eco.avoidW = p.others, 6
 	p.idx = b.unitIdx(p.idx[:0])
 	if len(p.idx) < p.gatherers+2 {
 		p.eco.run(b, p.idx, 6, 1)
@@ -297,6 +306,16 @@ func (p *leaderP) decide(b *bot) {
 	}
 	p.army = p.eco.pick(b, p.idx, p.gatherers, 6, 1, p.army[:0])
 	keep := len(p.army) - int(p.commit*float64(len(p.army))+0.5)
+	// The army strikes together: it forms at home (collecting) until it
+	// is four strong, and falls back when it is down to one.
+	if n := len(p.army) - keep; n >= 4 {
+		p.striking = true
+	} else if n <= 1 {
+		p.striking = false
+	}
+	if !p.striking {
+		keep = len(p.army)
+	}
 	if keep > 0 {
 		p.eco.run(b, p.army[:keep], 6, 1)
 		p.army = p.army[keep:]
@@ -304,15 +323,15 @@ func (p *leaderP) decide(b *bot) {
 	if len(p.army) == 0 {
 		return
 	}
-	// Targets: the leader's visible units, else its cores (known or
-	// suspected: a suspect's owner is unknown).
+	// Targets: the leader's visible units, else its cores (known, or
+	// suspected from the map's symmetry).
 	p.targets = b.enemiesOf(p.targets[:0], p.leader)
 	var f field
 	if len(p.targets) > 0 {
 		f = b.multi(0, p.targets, 0)
 	} else {
 		for _, c := range b.mem.cores {
-			if c.active && (c.owner == p.leader || (c.suspect && c.owner != b.me)) {
+			if c.active && c.owner == p.leader {
 				p.targets = append(p.targets, c.tile)
 			}
 		}
@@ -332,11 +351,14 @@ func (p *leaderP) decide(b *bot) {
 		if b.waited(u) < patience {
 			for k := 0; k < 5; k++ {
 				if n := p.others[b.opt(u, k)]; n > 0 {
-					sc[k] -= 6 + 2*float64(n)
+					sc[k] -= 15 + 3*float64(n)
 				}
 			}
 		}
-		b.danger(u, &sc, -30, -3, 4, 0)
+		// No reward for fights as such: the field already leads to the
+		// leader's units, and a won fight against another opponent helps
+		// nobody but the leader.
+		b.danger(u, &sc, -30, -3, 0, 0)
 		b.coreStay(u, &sc, 5)
 		b.rank(int(i), &sc)
 	}

@@ -32,7 +32,6 @@ func nomadDef() def {
 type nomadP struct {
 	linger, margin int
 	roam           float64
-	since          []int32 // tile -> turn a unit arrived on it (+1)
 	a, ax          assignment
 	idx, rest, ro  []int32
 	targets, ready []int32
@@ -41,9 +40,6 @@ type nomadP struct {
 }
 
 func (p *nomadP) decide(b *bot) {
-	if p.since == nil {
-		p.since = make([]int32, b.g.n)
-	}
 	o := moveOpts{wLose: -60, wTrade: -25, wWin: 1, margin: p.margin, coreStay: 5}
 	p.idx = b.unitIdx(p.idx[:0])
 	p.idx = razeReflex(b, p.idx, 3, &p.cores, &o)
@@ -85,7 +81,7 @@ func (p *nomadP) move(b *bot, i int32, t int32, o *moveOpts) {
 		b.towardTile(u, t, 1, &sc)
 	}
 	// Standing still too long is not nomadic, unless collecting.
-	if p.since[u] > 0 && b.turn-int(p.since[u]-1) > p.linger && !b.mem.isEnergy(u) {
+	if b.waited(u) > p.linger && !b.mem.isEnergy(u) {
 		sc[0] -= 4
 	}
 	// In range of an enemy: never stay, even in a fight we win.
@@ -96,13 +92,6 @@ func (p *nomadP) move(b *bot, i int32, t int32, o *moveOpts) {
 	b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
 	b.coreStay(u, &sc, o.coreStay)
 	b.rank(int(i), &sc)
-	// Remember when the unit reaches its next tile (its first wish).
-	next := b.res.wish[i][0]
-	if next != u {
-		p.since[next] = int32(b.turn + 2)
-	} else if p.since[u] == 0 {
-		p.since[u] = int32(b.turn + 1)
-	}
 }
 
 // ----------------------------------------------------------------- scout
