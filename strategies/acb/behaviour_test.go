@@ -215,7 +215,7 @@ func TestZoneDriverSurvivesTheStorm(t *testing.T) {
 // range of) that hit the opponent leading the scores at that moment is
 // higher than the same share for the other strategies measured in the same
 // seats and seeds. Deaths while the lead is shared are not counted.
-var leaderSeedBase uint64 = 700
+const leaderSeedBase = 700
 
 func TestLeaderTargeterHitsTheLeader(t *testing.T) {
 	if testing.Short() {

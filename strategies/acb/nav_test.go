@@ -593,3 +593,55 @@ func TestProximityAgreesWithStamping(t *testing.T) {
 		}
 	}
 }
+
+// TestSuspectsMatchGeneratedMaps: on generated maps, the suspected cores of
+// the right seat-count hypothesis are real cores of the seat the symmetry
+// names, whichever seat the player holds; hypotheses the owners seen rule
+// out are dropped (with three seats seen, four and six remain possible).
+func TestSuspectsMatchGeneratedMaps(t *testing.T) {
+	for _, players := range []int{2, 3, 4, 6} {
+		cfg := acbe.DefaultConfig()
+		mp, err := acbe.GenerateMap(cfg, players, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Rows, cfg.Cols = mp.Rows, mp.Cols
+		owner := map[acbe.Pos]int{}
+		for _, c := range mp.Cores {
+			owner[c.Pos()] = c.Owner
+		}
+		for me := 0; me < players; me++ {
+			v := &acbe.View{Config: cfg, You: acbe.PlayerInfo{ID: me}}
+			for _, c := range mp.Cores {
+				if c.Owner == me {
+					v.Cores = append(v.Cores, acbe.CoreView{Position: c.Pos(), Owner: me, Active: true})
+				}
+			}
+			// A unit of the highest seat, far from us, reveals the count.
+			v.Bots = append(v.Bots, acbe.Unit{Position: mp.Cores[len(mp.Cores)-1].Pos(), Owner: players - 1})
+			b := newBot(1)
+			b.begin(v)
+			matched := 0
+			for _, c := range b.mem.cores {
+				if !c.suspect || !c.active {
+					continue
+				}
+				if c.hyp != players {
+					if c.hyp < players || players != 3 {
+						t.Errorf("%d players, seat %d: suspect of the ruled-out %d-seat hypothesis active", players, me, c.hyp)
+					}
+					continue
+				}
+				o, ok := owner[b.g.pos(c.tile)]
+				if !ok || o != c.owner {
+					t.Errorf("%d players, seat %d: suspect at %v for seat %d, the map has %v (core: %v)", players, me, b.g.pos(c.tile), c.owner, o, ok)
+					continue
+				}
+				matched++
+			}
+			if want := (players - 1) * cfg.CoresPerPlayer; matched != want {
+				t.Errorf("%d players, seat %d: %d suspects match enemy cores, want %d", players, me, matched, want)
+			}
+		}
+	}
+}
