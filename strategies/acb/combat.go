@@ -79,15 +79,17 @@ type proximity struct {
 	cache    []uint16
 	cstamp   []int32
 	stamp    int32
-	// rowSpan[r] and colSpan[c]: the first bucket and the number of
-	// buckets a query at that row (column) looks at.
-	rowSpan, colSpan [][2]int32
+	// rowSpan[r] and colSpan[c]: the bucket rows (columns) a query at
+	// that row (column) looks at.
+	rowSpan, colSpan [][]int32
 	// rowNear[br] and colNear[bc]: the row (column) buckets any query from
 	// bucket row br (column bc) may look at.
 	rowNear, colNear [][]int32
 	// near[b]: units in the buckets any query from bucket b looks at; 0
 	// answers such queries at once.
 	near []int32
+	// bucketOf[t] is the bucket of tile t.
+	bucketOf []int16
 }
 
 func newProximity(g *grid, offs []offset) *proximity {
@@ -107,22 +109,26 @@ func newProximity(g *grid, offs []offset) *proximity {
 	p.cache = make([]uint16, g.n)
 	p.cstamp = make([]int32, g.n)
 	p.near = make([]int32, p.nbr*p.nbc)
+	p.bucketOf = make([]int16, g.n)
+	for t := range p.bucketOf {
+		p.bucketOf[t] = int16(int(g.row[t])/p.sr*p.nbc + int(g.col[t])/p.sc)
+	}
 	p.rowSpan, p.rowNear = spans(g.rows, p.rad, p.sr, p.nbr)
 	p.colSpan, p.colNear = spans(g.cols, p.rad, p.sc, p.nbc)
 	return p
 }
 
-// spans tabulates span for every coordinate of an axis of n cells, and for
-// every bucket the union of its cells' spans.
-func spans(n, rad, side, nb int) ([][2]int32, [][]int32) {
-	sp := make([][2]int32, n)
+// spans tabulates, for every coordinate of an axis of n cells, the buckets
+// its span covers, and for every bucket the union of its cells' spans.
+func spans(n, rad, side, nb int) ([][]int32, [][]int32) {
+	sp := make([][]int32, n)
 	union := make([][]int32, nb)
 	for x := 0; x < n; x++ {
 		f, k := span(x, rad, n, side, nb)
-		sp[x] = [2]int32{int32(f), int32(k)}
 		b := x / side
 		for i := 0; i < k; i++ {
 			bb := int32((f + i) % nb)
+			sp[x] = append(sp[x], bb)
 			if !slices.Contains(union[b], bb) {
 				union[b] = append(union[b], bb)
 			}
@@ -149,9 +155,7 @@ func abs(x int) int {
 	return x
 }
 
-func (p *proximity) bucket(t int32) int {
-	return int(p.g.row[t])/p.sr*p.nbc + int(p.g.col[t])/p.sc
-}
+func (p *proximity) bucket(t int32) int { return int(p.bucketOf[t]) }
 
 // build files the tiles into buckets (a counting sort) for a new turn.
 func (p *proximity) build(tiles []int32) {
@@ -189,21 +193,19 @@ func (p *proximity) count(t int32) int {
 	if p.cstamp[t] == p.stamp {
 		return int(p.cache[t])
 	}
-	g := p.g
-	r, c := int(g.row[t]), int(g.col[t])
-	if p.near[r/p.sr*p.nbc+c/p.sc] == 0 {
-		p.cstamp[t], p.cache[t] = p.stamp, 0
+	if p.near[p.bucketOf[t]] == 0 {
 		return 0
 	}
+	g := p.g
+	r, c := int(g.row[t]), int(g.col[t])
 	w := 2*p.rad + 1
 	n := 0
 	// The buckets holding rows r-rad..r+rad and columns c-rad..c+rad: at
 	// most three each way, since a bucket is at least rad wide.
-	rs, cs := p.rowSpan[r], p.colSpan[c]
-	for i := 0; i < int(rs[1]); i++ {
-		br := (int(rs[0]) + i) % p.nbr
-		for j := 0; j < int(cs[1]); j++ {
-			b := br*p.nbc + (int(cs[0])+j)%p.nbc
+	cs := p.colSpan[c]
+	for _, br := range p.rowSpan[r] {
+		for _, bc := range cs {
+			b := int(br)*p.nbc + int(bc)
 			for _, x := range p.list[p.head[b]:p.head[b+1]] {
 				dr, dc := g.delta(t, x)
 				// Half way round is one residue: use the one offsets use.

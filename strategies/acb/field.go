@@ -109,7 +109,7 @@ type cacheEntry struct {
 }
 
 func newFieldCache(g *grid, q []int32, capacity int) *fieldCache {
-	return &fieldCache{g: g, slot: make([]int16, g.n), cap: capacity, refresh: 150, q: q}
+	return &fieldCache{g: g, slot: make([]int16, g.n), cap: capacity, refresh: 400, q: q}
 }
 
 // get returns the distance field to tile t, computing or refreshing it

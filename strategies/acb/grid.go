@@ -52,7 +52,12 @@ func (g *grid) wrapIdx(r, c int) int {
 }
 
 // idx returns the tile index of p (wrapped).
-func (g *grid) idx(p acbe.Pos) int32 { return int32(g.wrapIdx(p.Row, p.Col)) }
+func (g *grid) idx(p acbe.Pos) int32 {
+	if uint(p.Row) < uint(g.rows) && uint(p.Col) < uint(g.cols) {
+		return int32(p.Row*g.cols + p.Col)
+	}
+	return int32(g.wrapIdx(p.Row, p.Col))
+}
 
 // pos returns the position of tile i.
 func (g *grid) pos(i int32) acbe.Pos { return acbe.Pos{Row: int(g.row[i]), Col: int(g.col[i])} }

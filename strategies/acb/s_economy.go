@@ -35,7 +35,6 @@ type economistP struct {
 	idx, rest      []int32
 	targets, ready []int32
 	sectors        []int32
-	enemyF         field
 }
 
 func (p *economistP) decide(b *bot) {
@@ -60,19 +59,20 @@ func (p *economistP) decide(b *bot) {
 	}
 	// Targets: refill-timed, minus contested ones.
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], p.wait)
-	if len(b.enemy) > 0 {
-		p.enemyF = b.multi(0, b.enemy, 30)
-	} else {
-		p.enemyF = nil
-	}
 	b.assign(&p.a, p.idx, p.targets, p.ready, b.g.rows+b.g.cols)
 	o := moveOpts{wLose: -60, wTrade: -20, wWin: 1, margin: 1, coreStay: 5}
 	p.rest = p.rest[:0]
 	for k, i := range p.idx {
 		j := p.a.unitTarget[k]
-		if j >= 0 && p.enemyF != nil {
+		if j >= 0 && len(b.enemy) > 0 {
+			// Contested: a visible enemy unit is nearer by more than the
+			// margin (its steps counted on an open map, a lower bound).
 			t := p.targets[j]
-			if int(p.a.unitCost[k]) > p.enemyF.at(t)+p.contest {
+			near := far
+			for _, e := range b.enemy {
+				near = min(near, b.g.manhattan(e, t))
+			}
+			if int(p.a.unitCost[k]) > near+p.contest {
 				j = -1
 			}
 		}
@@ -259,8 +259,8 @@ type pacifistP struct {
 	stampT                int
 }
 
-// unsafeAt reports whether t is within the pacifist's clearance of a
-// visible enemy unit (built once per turn).
+// buildUnsafe marks, for this turn, every tile within the pacifist's
+// clearance of a visible enemy unit (p.unsafe counts the enemies).
 func (p *pacifistP) buildUnsafe(b *bot) {
 	if p.zone == nil {
 		r := isqrt(b.cfg.AttackRadius2) + 1 + p.safety

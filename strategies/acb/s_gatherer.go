@@ -2,7 +2,7 @@ package acb
 
 import "crucible/strategies"
 
-// gatherer: energy collection first, combat avoided. Units are matched one
+// gathererDef: energy collection first, combat avoided. Units are matched one
 // to one with energy tiles that are full or about to refill (nearest
 // pairs first, a unit waiting on a tile that refills soon); spare units
 // explore sectors not seen lately to find more tiles, then wait near known

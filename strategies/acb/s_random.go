@@ -2,7 +2,7 @@ package acb
 
 import "crucible/strategies"
 
-// random: random valid moves, the baseline reference. Each unit draws stay
+// randomDef: random valid moves, the baseline reference. Each unit draws stay
 // or one of the four steps; the resolver still keeps own units from
 // stacking (a stacked move is not a valid one), but nothing else is
 // planned.
