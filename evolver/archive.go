@@ -30,17 +30,20 @@ type Entry struct {
 	Adv float64 `json:"adv"`
 	// Fitness is its seed-adjusted score rate. Generations differ in how
 	// easy their seeds are, so rates are read through an additive model,
-	// rate = strength + effect of the generation: each generation's effect
-	// is estimated from its anchors (the base's defaults and the hall of
-	// fame as it stood before it, all of which play every generation) as
-	// their mean rate less their estimated strengths; a variant's strength
-	// is its mean rate less the effects, Adv/Evals; and Fitness is that
-	// strength plus the mean effect over all generations (a level common
-	// to every entry, which puts it on the score-rate scale). Paired with
-	// the anchors on the same seeds, a variant measured once on easy seeds
-	// does not outshine one measured on many, and averaging over several
-	// anchors keeps one anchor's luck from flattering a generation. Fitness
-	// orders the search and is what the algorithms are told.
+	// rate = strength + effect of the generation. The effect is measured
+	// by the anchor, the base's defaults, which plays every generation and
+	// whose strength is the origin of the scale: a variant's strength is
+	// its mean rate less the base's on the same seeds, Adv/Evals, and
+	// Fitness is that strength plus the base's mean rate over all
+	// generations (a level common to every entry, which puts it on the
+	// score-rate scale; an estimate, it may stray outside [0,1]). Paired
+	// with the base on the same seeds, a variant measured once on easy
+	// seeds does not outshine one measured on many. The hall of fame would
+	// make a less noisy anchor but a biased one: its members are there
+	// because they were lucky, and anchoring on their inflated strengths
+	// would inflate every later measurement (the winner's curse feeding on
+	// itself). Fitness orders the search and is what the algorithms are
+	// told.
 	Fitness float64 `json:"fitness"`
 }
 

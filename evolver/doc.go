@@ -15,9 +15,9 @@
 // seat orders, against the same opponents (ArenaEvaluator: the reference
 // pool and the latest champion), with the arena's worker pool. The hall of
 // fame is measured again every generation, so elites rest on running means
-// over many seeds, and every fitness is paired on the same seeds with the
-// anchors, the hall and the base's defaults (Entry.Fitness), so a
-// generation of easy seeds flatters no one. A run's randomness derives from its seed and the generation number,
+// over many seeds, and every fitness is paired with the base's defaults on
+// the same seeds (Entry.Fitness), so a generation of easy seeds flatters no
+// one. A run's randomness derives from its seed and the generation number,
 // and a checkpoint after each generation holds the whole algorithm state,
 // so a resumed run ends exactly as an uninterrupted one.
 //

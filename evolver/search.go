@@ -76,9 +76,8 @@ type Noter interface {
 // algorithm for points, measures them with the evaluator on each
 // generation's fresh seeds together with the hall of fame (the elites,
 // measured again every generation so that their running means rest on ever
-// more games) and the base's defaults (the hall and the base are the
-// anchors every fitness is paired with, see Entry.Fitness), tells the
-// algorithm their fitness, and after
+// more games) and the base's defaults (the anchor every fitness is paired
+// with, see Entry.Fitness), tells the algorithm their fitness, and after
 // every generation appends a line to generations.jsonl and writes a
 // checkpoint.
 type Search struct {
@@ -165,7 +164,7 @@ type GenStats struct {
 	Min  float64 `json:"min"`
 	Max  float64 `json:"max"`
 	// Base is the base defaults' running score rate (the base plays every
-	// generation as one of the anchors of the fitness).
+	// generation as the anchor of the fitness).
 	Base float64 `json:"base"`
 	// WallMS is the generation's wall time and ElapsedMS the run's so far.
 	WallMS    float64 `json:"wall_ms"`
@@ -415,7 +414,7 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		gs.Note = n.Note()
 	}
 
-	// The distinct variants to play: the proposals, then the hall.
+	// The distinct variants to play: the proposals, the hall, the base.
 	var batch []*Entry
 	slot := map[string]int{}
 	add := func(e *Entry) int {
@@ -440,15 +439,8 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	for _, id := range st.hall {
 		add(st.arch.get(id))
 	}
-	// The anchors: the hall as it stood before this generation, and the
-	// base (see Entry.Fitness).
+	// The anchor: the base's defaults (see Entry.Fitness).
 	anchor := add(st.arch.get(baseID))
-	anchors := []int{anchor}
-	for _, id := range st.hall {
-		if id != baseID {
-			anchors = append(anchors, slot[id])
-		}
-	}
 	b := Batch{Generation: gen, Seeds: GenerationSeeds(s.Seed, gen, s.Seeds)}
 	for _, e := range batch {
 		b.Candidates = append(b.Candidates, s.Space.Genome(e.X))
@@ -468,13 +460,9 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	if len(ms) != len(batch) {
 		return GenStats{}, fmt.Errorf("generation %d: evaluator returned %d measures for %d candidates", gen, len(ms), len(batch))
 	}
-	// The generation's effect: how much easier than usual its seeds are,
-	// estimated from the anchors' rates less their estimated strengths.
-	effect := 0.0
-	for _, i := range anchors {
-		effect += ms[i].Rate() - batch[i].strength()
-	}
-	effect /= float64(len(anchors))
+	// The generation's effect: how easy its seeds are, measured by the
+	// anchor's rate less its strength (0 by definition: the origin).
+	effect := ms[anchor].Rate() - batch[anchor].strength()
 	st.refSum += effect
 	rates := make([]float64, len(batch))
 	for i, e := range batch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,9 +50,14 @@ func TestAlgorithmsImproveNoisyQuadratic(t *testing.T) {
 			}
 			champ := res.Hall[0]
 			got := trueRate(space, space.Genome(champ.X))
-			t.Logf("%s: base rate %.3f, champion %s true rate %.3f (measured %.3f over %.0f games)", algo, base, champ.ID, got, champ.Mean(), champ.Games)
+			t.Logf("%s: base rate %.3f, champion %s true rate %.3f (fitness %.3f, measured %.3f over %.0f games)", algo, base, champ.ID, got, champ.Fitness, champ.Mean(), champ.Games)
 			if got < base+0.3 {
 				t.Errorf("champion's true rate %.3f is not clearly above the base's %.3f", got, base)
+			}
+			// Fitness estimates the score rate: no drift away from the
+			// champion's true rate (the anchor is unbiased).
+			if math.Abs(champ.Fitness-got) > 0.08 {
+				t.Errorf("champion's fitness %.3f strays from its true rate %.3f", champ.Fitness, got)
 			}
 			if champ.Evals < 2 {
 				t.Errorf("champion was measured in %d generations, want at least 2 (elites are re-measured)", champ.Evals)

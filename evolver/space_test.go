@@ -167,8 +167,8 @@ func (s seedDifficulty) Evaluate(ctx context.Context, b Batch) ([]Measure, error
 	return out, nil
 }
 
-// Rule: fitness reads rates as strength plus a generation effect estimated
-// from the anchors on the same seeds, so a newcomer measured once on easy
+// Rule: fitness reads rates as strength plus a generation effect measured
+// by the base on the same seeds, so a newcomer measured once on easy
 // seeds does not displace a stronger elite measured on many, though its
 // raw score rate is higher, and the fitness gap is the true strength gap.
 func TestFitnessPairedWithAnchors(t *testing.T) {
