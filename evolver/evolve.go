@@ -1,6 +1,7 @@
 package evolver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,9 +34,11 @@ const (
 // tournament and the held-out comparison.
 type Config struct {
 	// Game is the game's rules and GameConfig its configuration (nil for
-	// the defaults).
-	Game       engine.Game
-	GameConfig any
+	// the defaults); GameConfigJSON is the JSON it was parsed from, kept in
+	// the checkpoint so that a resumed run plays the same configuration.
+	Game           engine.Game
+	GameConfig     any
+	GameConfigJSON json.RawMessage
 	// Registry holds the strategies.
 	Registry *strategies.Registry
 	// Base names the strategy whose parameters are searched.
@@ -81,19 +84,30 @@ type Config struct {
 	Stdout, Stderr io.Writer
 }
 
-// Meta is the part of a Config that a resumed run must share with the run
-// it continues; it is stored in the checkpoint.
+// Meta records a run's configuration in its checkpoint. Its identity
+// fields (game to islands, and the game configuration) must be the same in
+// a resumed run; its settings (stopping rules, final stages, model) are
+// what a resumed run uses unless told otherwise.
 type Meta struct {
-	Game          string   `json:"game"`
-	Base          string   `json:"base"`
-	Algorithm     string   `json:"algorithm"`
-	Pool          []string `json:"pool"`
-	Population    int      `json:"population"`
-	Seeds         int      `json:"seeds"`
-	Seed          uint64   `json:"seed"`
-	Hall          int      `json:"hall"`
-	HallOpponents int      `json:"hall_opponents"`
-	Islands       int      `json:"islands,omitempty"`
+	Game          string          `json:"game"`
+	Base          string          `json:"base"`
+	Algorithm     string          `json:"algorithm"`
+	Pool          []string        `json:"pool"`
+	Population    int             `json:"population"`
+	Seeds         int             `json:"seeds"`
+	Seed          uint64          `json:"seed"`
+	Hall          int             `json:"hall"`
+	HallOpponents int             `json:"hall_opponents"`
+	Islands       int             `json:"islands,omitempty"`
+	GameConfig    json.RawMessage `json:"game_config,omitempty"`
+
+	Generations     int     `json:"generations,omitempty"`
+	BudgetS         float64 `json:"budget_s,omitempty"`
+	Top             int     `json:"top"`
+	TournamentSeeds int     `json:"tournament_seeds"`
+	Holdout         int     `json:"holdout"`
+	LLMBaseURL      string  `json:"llm_base_url,omitempty"`
+	LLMModel        string  `json:"llm_model,omitempty"`
 }
 
 // Report is what a run leaves: the search, the tournament, the champion
@@ -225,7 +239,12 @@ func (c *Config) Validate() error {
 // meta returns the identity of the run.
 func (c *Config) meta(pool []Opponent) Meta {
 	m := Meta{Game: c.Game.Name(), Base: c.Base, Algorithm: c.Algorithm, Population: c.Population, Seeds: c.Seeds,
-		Seed: c.Seed, Hall: c.Hall, HallOpponents: c.HallOpponents}
+		Seed: c.Seed, Hall: c.Hall, HallOpponents: c.HallOpponents, GameConfig: c.GameConfigJSON,
+		Generations: c.Generations, BudgetS: c.Budget.Seconds(), Top: c.Top, TournamentSeeds: c.TournamentSeeds,
+		Holdout: c.Holdout}
+	if c.Algorithm == "llm" {
+		m.LLMBaseURL, m.LLMModel = c.LLM.BaseURL, c.LLM.Model
+	}
 	for _, o := range pool {
 		m.Pool = append(m.Pool, o.Name)
 	}
@@ -435,8 +454,27 @@ func sameRun(old, now Meta) error {
 		return diff("hall-opponents", old.HallOpponents, now.HallOpponents)
 	case old.Islands != now.Islands:
 		return diff("islands", old.Islands, now.Islands)
+	case !bytes.Equal(compactJSON(old.GameConfig), compactJSON(now.GameConfig)):
+		return fmt.Errorf("--config %s differs from the run's %s", orDefaults(now.GameConfig), orDefaults(old.GameConfig))
 	}
 	return nil
+}
+
+// compactJSON removes insignificant space so configurations compare by
+// content.
+func compactJSON(raw json.RawMessage) []byte {
+	var buf bytes.Buffer
+	if len(raw) == 0 || json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
+}
+
+func orDefaults(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "(the game's defaults)"
+	}
+	return string(compactJSON(raw))
 }
 
 // writeFinal writes the champion, the ranked variants and the leaderboard.

@@ -2,6 +2,7 @@ package evolver
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,41 @@ func TestPairedInterval(t *testing.T) {
 	}
 	if (Comparison{Lo: -0.01}).Significant() {
 		t.Errorf("an interval reaching below zero is reported significant")
+	}
+}
+
+// Rule: a resumed run must share the identity of the run it continues;
+// the error names the flag. Stopping rules and final stages may differ.
+func TestSameRun(t *testing.T) {
+	base := Meta{Game: "kindling", Base: "easy", Algorithm: "ga", Pool: []string{"easy", "normal"}, Population: 16, Seeds: 8, Seed: 1,
+		Hall: 4, HallOpponents: 1, Islands: 1, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
+	tests := []struct {
+		name   string
+		change func(m *Meta)
+		want   string
+	}{
+		{"same run", func(m *Meta) {}, ""},
+		{"more generations and another holdout are fine", func(m *Meta) { m.Generations, m.Holdout, m.BudgetS = 50, 10, 60 }, ""},
+		{"config compared by content, not spacing", func(m *Meta) { m.GameConfig = []byte("{\"a\":1}\n") }, ""},
+		{"another seed", func(m *Meta) { m.Seed = 2 }, "--seed 2 differs from the run's 1"},
+		{"another pool", func(m *Meta) { m.Pool = []string{"easy"} }, "--pool easy differs from the run's easy,normal"},
+		{"another algorithm", func(m *Meta) { m.Algorithm = "cmaes" }, "--algo cmaes differs"},
+		{"another population", func(m *Meta) { m.Population = 8 }, "--population 8 differs"},
+		{"another game configuration", func(m *Meta) { m.GameConfig = []byte(`{"a": 2}`) }, `--config {"a":2} differs from the run's {"a":1}`},
+		{"defaults instead of a configuration", func(m *Meta) { m.GameConfig = nil }, "--config (the game's defaults) differs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			now := base
+			now.Pool = append([]string(nil), base.Pool...)
+			tc.change(&now)
+			err := sameRun(base, now)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

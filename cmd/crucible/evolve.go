@@ -27,6 +27,7 @@ type evolveFlags struct {
 	llmBaseURL, llmModel                string
 	llmTimeout                          time.Duration
 	llmAttempts                         int
+	configJSON                          []byte // the game configuration of a resumed run
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -88,7 +89,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "matches played at once")
 	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
-	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint (flags left out are taken from it)")
+	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint; flags left out are taken from it, and only the stopping rules, final stages and model may differ")
 	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
 	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 for none")
 	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
@@ -128,6 +129,21 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) error {
 	set("hall", func() { f.hall = m.Hall })
 	set("hall-opponents", func() { f.hallOpponents = max(0, m.HallOpponents) }) // -1 in the checkpoint is 0 (none) here
 	set("islands", func() { f.islands = max(1, m.Islands) })
+	// Settings: stopping rules, final stages, model.
+	set("generations", func() { f.generations = m.Generations })
+	set("budget", func() { f.budget = time.Duration(m.BudgetS * float64(time.Second)) })
+	set("top", func() { f.top = m.Top })
+	set("tournament-seeds", func() { f.tournamentSeeds = m.TournamentSeeds })
+	set("holdout", func() { f.holdout = m.Holdout })
+	set("llm-base-url", func() { f.llmBaseURL = m.LLMBaseURL })
+	set("llm-model", func() {
+		if m.LLMModel != "" {
+			f.llmModel = m.LLMModel
+		}
+	})
+	if !cmd.Flags().Changed("config") {
+		f.configJSON = m.GameConfig
+	}
 	return nil
 }
 
@@ -197,12 +213,14 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		return err
 	}
 	var gameCfg any
+	cfgJSON := f.configJSON
 	if f.config != "" {
-		data, err := os.ReadFile(f.config)
-		if err != nil {
+		if cfgJSON, err = os.ReadFile(f.config); err != nil {
 			return fmt.Errorf("--config: %w", err)
 		}
-		if gameCfg, err = game.ParseConfig(data); err != nil {
+	}
+	if len(cfgJSON) > 0 {
+		if gameCfg, err = game.ParseConfig(cfgJSON); err != nil {
 			return fmt.Errorf("--config %s: %w", f.config, err)
 		}
 	}
@@ -219,7 +237,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		hallOpp = -1
 	}
 	cfg := evolver.Config{
-		Game: game, GameConfig: gameCfg, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
+		Game: game, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
 		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
 		Holdout: f.holdout, Out: f.out, Resume: f.resume,

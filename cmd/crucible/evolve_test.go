@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +168,74 @@ func TestEvolveResumeWithoutHallOpponents(t *testing.T) {
 	}
 	if strings.Count(stderr, "gen ") != 1 {
 		t.Errorf("resume did not play the one missing generation:\n%s", stderr)
+	}
+}
+
+// cancelAfter cancels a context once its n-th progress line is written.
+type cancelAfter struct {
+	buf    bytes.Buffer
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.buf.Write(p)
+	if strings.Count(c.buf.String(), "gen ") >= c.n {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// Rule: a run interrupted and resumed with nothing but --out and --resume
+// ends exactly as the run left alone: the checkpoint carries the stopping
+// rule and the final stages' settings too.
+func TestEvolveInterruptedAndResumedMatchesWhole(t *testing.T) {
+	args := []string{"--base", "contrarian", "--algo", "cmaes", "--generations", "12", "--seeds", "2", "--pool", "easy,normal,even,contrarian",
+		"--seed", "5", "--tournament-seeds", "3", "--holdout", "10", "--top", "2"}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := evolveExec(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+
+	cut := filepath.Join(t.TempDir(), "cut")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRootCmd()
+	root.SetOut(&bytes.Buffer{})
+	root.SetErr(&cancelAfter{n: 5, cancel: cancel})
+	root.SetArgs(append([]string{"evolve", "--out", cut}, args...))
+	if err := root.ExecuteContext(ctx); err == nil || !strings.Contains(err.Error(), "context canceled") {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(cut, "champion.json")); err == nil {
+		t.Fatal("the interrupted run got to its final stages; interrupt it earlier")
+	}
+	if _, stderr, err := evolveExec(t, "--out", cut, "--resume"); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	for _, f := range []string{"champion.json", "leaderboard.json"} {
+		a, _ := os.ReadFile(filepath.Join(whole, f))
+		b, _ := os.ReadFile(filepath.Join(cut, f))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the resumed and the uninterrupted run", f)
+		}
+	}
+	var ra, rb map[string]any
+	for _, p := range []struct {
+		dir string
+		m   *map[string]any
+	}{{whole, &ra}, {cut, &rb}} {
+		data, _ := os.ReadFile(filepath.Join(p.dir, "report.json"))
+		if err := json.Unmarshal(data, p.m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"dir", "elapsed_s", "elapsed_total_s"} {
+			delete(*p.m, k)
+		}
+	}
+	ja, _ := json.Marshal(ra)
+	jb, _ := json.Marshal(rb)
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("report.json differs:\nwhole   %s\nresumed %s", ja, jb)
 	}
 }
