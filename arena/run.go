@@ -64,7 +64,8 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	p := &pool{g: g, entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx}
+	p := &pool{g: g, name: g.Name(), entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx,
+		free: make(chan []Record, 2*workers)}
 	p.refs = make([]PlayerRef, len(entrants))
 	for i, e := range entrants {
 		p.refs[i] = e.Ref()
@@ -103,6 +104,11 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 			if opt.Progress != nil {
 				opt.Progress(done, len(jobs))
 			}
+		}
+		// emit got copies: the batch's array can carry the next batch.
+		select {
+		case p.free <- batch[:0]:
+		default:
 		}
 	}
 	close(errc)
@@ -151,12 +157,15 @@ func Validate(g engine.Game, entrants []Entrant, jobs []Job) error {
 // pool is the read-only state the workers share.
 type pool struct {
 	g        engine.Game
+	name     string
 	entrants []Entrant
 	refs     []PlayerRef
 	jobs     []Job
 	opt      Options
 	ctx      context.Context
 	next     atomic.Int64
+	// free returns emitted batches to the workers for reuse.
+	free chan []Record
 }
 
 // work claims jobs until none is left or the run is cancelled, handing
@@ -190,21 +199,28 @@ func (p *pool) work(out chan<- []Record) error {
 		}
 		n := len(slab)
 		slab = slab[:n+len(job.Seats)]
-		rec, ok, err := p.play(job, slab[n:n+len(job.Seats):n+len(job.Seats)])
+		if batch == nil {
+			select {
+			case batch = <-p.free:
+			default:
+				batch = make([]Record, 0, min(maxBatch, len(p.jobs)-i))
+			}
+		}
+		batch = append(batch, Record{})
+		rec := &batch[len(batch)-1]
+		ok, err := p.play(job, slab[n:n+len(job.Seats):n+len(job.Seats)], rec)
 		if err != nil {
+			batch = batch[:len(batch)-1]
 			return err
 		}
 		if !ok {
+			batch = batch[:len(batch)-1]
 			return nil
 		}
 		now := time.Since(t0)
 		took := now - last
 		last = now
 		rec.DurationMS = float64(took.Nanoseconds()) / 1e6
-		if batch == nil {
-			batch = make([]Record, 0, min(maxBatch, len(p.jobs)-i))
-		}
-		batch = append(batch, rec)
 		held += took
 		if len(batch) >= maxBatch || held >= batchWindow {
 			flush()
@@ -212,13 +228,13 @@ func (p *pool) work(out chan<- []Record) error {
 	}
 }
 
-// play runs one job; the record's Players are stored in refs. ok is false
+// play runs one job into rec, storing its Players in refs. ok is false
 // when the match was cut short by cancellation (the record is dropped);
 // err reports a failure to keep the replay.
-func (p *pool) play(job Job, refs []PlayerRef) (rec Record, ok bool, err error) {
-	rec = Record{
+func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error) {
+	*rec = Record{
 		Job:     job.ID,
-		Game:    p.g.Name(),
+		Game:    p.name,
 		Round:   job.Round,
 		Seed:    job.Seed,
 		Players: refs,
@@ -230,7 +246,7 @@ func (p *pool) play(job Job, refs []PlayerRef) (rec Record, ok bool, err error) 
 		pl, err := newPlayer(e, engine.SeatSeed(job.Seed, s), s)
 		if err != nil {
 			rec.Error = fmt.Sprintf("seed %d: building player %s (strategy %s) for seat %d: %v", job.Seed, e.Name, e.Strategy, s, err)
-			return rec, true, nil
+			return true, nil
 		}
 		seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: pl}
 	}
@@ -243,15 +259,15 @@ func (p *pool) play(job Job, refs []PlayerRef) (rec Record, ok bool, err error) 
 	res, perr := safePlay(p.ctx, p.g, spec)
 	if perr != nil {
 		if ctxErr := p.ctx.Err(); ctxErr != nil && errors.Is(perr, ctxErr) {
-			return rec, false, nil
+			return false, nil
 		}
 		rec.Error = describe(perr, job, p.entrants)
-		return rec, true, nil
+		return true, nil
 	}
 	if len(res.Scores) != len(seats) || len(res.Ranks) != len(seats) || (res.Crashed != nil && len(res.Crashed) != len(seats)) {
 		rec.Error = fmt.Sprintf("seed %d: %s returned %d scores, %d ranks and %d crash flags for %d seats",
 			job.Seed, p.g.Name(), len(res.Scores), len(res.Ranks), len(res.Crashed), len(seats))
-		return rec, true, nil
+		return true, nil
 	}
 	rec.Scores, rec.Ranks, rec.Turns, rec.Reason = res.Scores, res.Ranks, res.Turns, res.Reason
 	if res.Crashed != nil {
@@ -260,10 +276,10 @@ func (p *pool) play(job Job, refs []PlayerRef) (rec Record, ok bool, err error) 
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
 		if err := writeAtomic(path, replay.Bytes()); err != nil {
-			return rec, false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
+			return false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
 		}
 	}
-	return rec, true, nil
+	return true, nil
 }
 
 // describe turns a match error into the record's message, naming the
