@@ -205,7 +205,8 @@ func (v Variant) Save(path string) error {
 }
 
 // WriteFileAtomic writes data to a temporary file beside path and renames
-// it into place, so readers never see a partial file.
+// it into place, so readers never see a partial file. The file is readable
+// by everyone (0644), like any output file.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
@@ -214,8 +215,9 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
+	merr := f.Chmod(0o644) // CreateTemp makes files private; outputs are not
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		os.Remove(tmp)
 		return err
 	}

@@ -127,6 +127,9 @@ func TestVariantFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("saved variant mode %v (%v), want 0644", fi.Mode().Perm(), err)
+	}
 	if !reflect.DeepEqual(got, v) {
 		t.Fatalf("loaded %+v, saved %+v", got, v)
 	}
