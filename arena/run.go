@@ -64,7 +64,7 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	p := &pool{g: g, name: g.Name(), entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx,
+	p := &pool{g: g, name: g.Name(), entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx, workers: workers,
 		free: make(chan []Record, 2*workers)}
 	p.refs = make([]PlayerRef, len(entrants))
 	for i, e := range entrants {
@@ -158,6 +158,7 @@ func Validate(g engine.Game, entrants []Entrant, jobs []Job) error {
 type pool struct {
 	g        engine.Game
 	name     string
+	workers  int
 	entrants []Entrant
 	refs     []PlayerRef
 	jobs     []Job
@@ -194,8 +195,11 @@ func (p *pool) work(out chan<- []Record) error {
 		job := p.jobs[i]
 		// Records take their player lists from a slab shared by a batch:
 		// one allocation per batch instead of one per match.
+		// Arrays are sized for this worker's share of the jobs left, up
+		// to a batch: short runs (the evolver plays many) allocate little.
+		share := min(maxBatch, (len(p.jobs)-i+p.workers-1)/p.workers)
 		if cap(slab)-len(slab) < len(job.Seats) {
-			slab = make([]PlayerRef, 0, min(maxBatch, len(p.jobs)-i)*len(job.Seats))
+			slab = make([]PlayerRef, 0, share*len(job.Seats))
 		}
 		n := len(slab)
 		slab = slab[:n+len(job.Seats)]
@@ -203,7 +207,7 @@ func (p *pool) work(out chan<- []Record) error {
 			select {
 			case batch = <-p.free:
 			default:
-				batch = make([]Record, 0, min(maxBatch, len(p.jobs)-i))
+				batch = make([]Record, 0, share)
 			}
 		}
 		batch = append(batch, Record{})
