@@ -22,9 +22,21 @@ fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './bin/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# demo: a few Kindling matches and the standings, on the embedded defaults.
+# demo: the main job on the embedded defaults, in about two minutes: one
+# Kindling match, a round robin of each game with its Glicko-2 leaderboard,
+# and a short evolution run with its ranked table. Output lands in runs/demo.
+DEMO := runs/demo
 demo: build
-	./$(BIN) strategies --game kindling
+	@rm -rf $(DEMO) && mkdir -p $(DEMO)
+	@echo "== One Kindling match: normal, sniper, greedy and easy on seed 7"
+	./$(BIN) match kindling --players normal,sniper,greedy,easy --seed 7 --log $(DEMO)/match.json
+	@echo "== Kindling: round robin of every bidder on 20 seeds"
+	./$(BIN) arena --game kindling --players all --seeds 20 --out $(DEMO)/kindling.jsonl
+	@echo "== AI Code Battle: round robin of the 21 reference strategies on 2 seeds"
+	./$(BIN) arena --game acb --players all --seeds 2 --out $(DEMO)/acb.jsonl --matrix=false
+	@echo "== Evolution: a genetic search over the contrarian bidder's parameters, then its final tournament"
+	./$(BIN) evolve --game kindling --base contrarian --algo ga --generations 40 --seeds 16 --holdout 100 --out $(DEMO)/evolve
+	@echo "== Done: results, logs and the evolved variants are in $(DEMO)/"
 
 # bench: the engine and arena benchmarks with allocation counts.
 bench:
