@@ -33,6 +33,7 @@ type arenaFlags struct {
 	seed                          uint64
 	config, out, replays, format  string
 	resume, matrix, pairs         bool
+	secret                        string
 }
 
 func newArenaCmd() *cobra.Command {
@@ -48,6 +49,7 @@ Players (--players, comma-separated):
   all            every strategy of the game at its defaults
   NAME           a strategy at its defaults (see crucible strategies --game G)
   FILE.json      a variant file (its name is base#id)
+  http://H:P     a remote AI Code Battle bot, signed with --secret
 
 Schedules:
   round-robin    every pair, both seat orders on the same seed (a paired game)
@@ -83,6 +85,7 @@ crash is dropped with a warning.
 	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
+	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// acb bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
 	return cmd
 }
@@ -116,7 +119,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if err != nil {
 		return err
 	}
-	players, err := resolvePlayers(reg, f.game, f.players)
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
@@ -238,7 +241,7 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}

@@ -144,7 +144,7 @@ func benchKindlingEngine(ctx context.Context, reg *strategies.Registry) ([]bench
 	if err != nil {
 		return nil, err
 	}
-	es, err := resolvePlayers(reg, "kindling", "even,greedy,contrarian,sniper")
+	es, err := resolvePlayers(reg, "kindling", "even,greedy,contrarian,sniper", "")
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func benchArena(ctx context.Context, reg *strategies.Registry, game string, seed
 	if err != nil {
 		return nil, err
 	}
-	es, err := resolvePlayers(reg, game, "all")
+	es, err := resolvePlayers(reg, game, "all", "")
 	if err != nil {
 		return nil, err
 	}

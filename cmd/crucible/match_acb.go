@@ -18,10 +18,6 @@ import (
 	"crucible/strategies"
 )
 
-// acbBuiltins are the engine's own trivial players, accepted as player
-// names when the registry has no acb strategy of that name.
-var acbBuiltins = []string{"idle", "random"}
-
 // matchACBOptions are the flags of `crucible match acb`.
 type matchACBOptions struct {
 	players    string
@@ -29,6 +25,7 @@ type matchACBOptions struct {
 	configPath string
 	mapPath    string
 	replayPath string
+	secret     string
 }
 
 func newMatchACBCmd() *cobra.Command {
@@ -44,7 +41,7 @@ Players are acb strategy names (see 'crucible strategies --game acb') with
 their default parameters, or variant files (FILE.json) with their own; the
 engine's built-in players 'idle' (never moves) and 'random' (random valid
 moves) are accepted too. http://HOST:PORT plays a remote HTTP bot (the shared
-secret comes from $ACB_SECRET, else $SHARED_SECRET).
+secret comes from --secret, else $ACB_SECRET, else $SHARED_SECRET).
 
 2, 3, 4 or 6 players play on a map generated from the seed (rows and cols may
 be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
@@ -64,64 +61,41 @@ be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
 	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
 	f.StringVar(&o.replayPath, "replay", "", "write the match's replay (crucible-acb-replay/1 JSON) to this file")
+	f.StringVar(&o.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
 	_ = cmd.MarkFlagRequired("players")
 	return cmd
 }
 
-// acbPlayers resolves player names to seats: registry strategies first,
-// then the engine's built-ins.
-func acbPlayers(reg *strategies.Registry, names []string, seed uint64) ([]engine.Seat, error) {
-	known := reg.Names("acb")
-	for _, b := range acbBuiltins {
-		if !slices.Contains(known, b) {
-			known = append(known, b)
-		}
-	}
-	slices.Sort(known)
+// acbPlayers resolves player names to seats with resolvePlayer (strategy
+// names, variant files, remote bots), then the engine's built-ins. The same
+// name may sit in several seats.
+func acbPlayers(reg *strategies.Registry, names []string, seed uint64, secret string) ([]engine.Seat, error) {
 	seats := make([]engine.Seat, len(names))
 	for i, name := range names {
 		name = strings.TrimSpace(name)
 		seatSeed := engine.SeatSeed(seed, i)
-		if strings.HasSuffix(name, ".json") {
-			v, err := strategies.LoadVariant(name)
-			if err != nil {
-				return nil, fmt.Errorf("player %s: %w", name, err)
-			}
-			if v.Game != "acb" {
-				return nil, fmt.Errorf("player %s: a variant of game %s, not acb", name, v.Game)
-			}
-			s, g, err := reg.Resolve(v)
-			if err != nil {
-				return nil, fmt.Errorf("player %s: %w", name, err)
-			}
-			seats[i] = engine.Seat{Name: v.Label(), Strategy: s.Name, Params: s.Schema.Map(g), Player: s.New(g, seatSeed, i)}
-			continue
-		}
-		if isBotURL(name) { // a remote HTTP bot (serve.go)
-			s, err := remoteACBSeat(context.Background(), name, i)
-			if err != nil {
-				return nil, err
-			}
-			seats[i] = s
-			continue
-		}
-		if slices.Contains(reg.Names("acb"), name) {
-			s, err := reg.Lookup("acb", name)
-			if err != nil {
-				return nil, err
-			}
-			g := s.Schema.Defaults()
-			seats[i] = engine.Seat{Name: name, Strategy: name, Params: s.Schema.Map(g), Player: s.New(g, seatSeed, i)}
-			continue
-		}
-		switch name {
-		case "idle":
+		if name == "idle" && !slices.Contains(reg.Names("acb"), name) {
 			seats[i] = engine.Seat{Name: name, Strategy: name, Player: acb.Idle{}}
-		case "random":
-			seats[i] = engine.Seat{Name: name, Strategy: name, Player: acb.NewRandom(seatSeed)}
-		default:
-			return nil, fmt.Errorf("unknown acb player %q (known: %s)", name, strings.Join(known, ", "))
+			continue
 		}
+		if name == "all" {
+			return nil, fmt.Errorf("player all: name the players of a match one by one")
+		}
+		es, err := resolvePlayer(reg, "acb", name, secret)
+		if err != nil {
+			if !isBotURL(name) && !strings.HasSuffix(name, ".json") {
+				known := append(reg.Names("acb"), "idle")
+				slices.Sort(known)
+				return nil, fmt.Errorf("unknown acb player %q (known: %s)", name, strings.Join(known, ", "))
+			}
+			return nil, err
+		}
+		e := es[0]
+		p, err := e.New(seatSeed, i)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", name, err)
+		}
+		seats[i] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
 	}
 	return seats, nil
 }
@@ -160,7 +134,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	if err != nil {
 		return err
 	}
-	seats, err := acbPlayers(reg, names, o.seed)
+	seats, err := acbPlayers(reg, names, o.seed, o.secret)
 	if err != nil {
 		return err
 	}

@@ -11,80 +11,84 @@ import (
 )
 
 // resolvePlayers turns a comma-separated players argument into arena
-// entrants for game. Each item is one of:
+// entrants for game (see resolvePlayer for the forms of an item). Names must
+// be unique in the result. secret is the shared secret of remote bots; when
+// empty it comes from $ACB_SECRET, else $SHARED_SECRET.
+func resolvePlayers(reg *strategies.Registry, game, spec, secret string) ([]arena.Entrant, error) {
+	var out []arena.Entrant
+	seen := map[string]bool{}
+	for _, arg := range strings.Split(spec, ",") {
+		es, err := resolvePlayer(reg, game, strings.TrimSpace(arg), secret)
+		if err != nil {
+			if arg == "" || strings.TrimSpace(arg) == "" {
+				return nil, fmt.Errorf("players %q has an empty item", spec)
+			}
+			return nil, err
+		}
+		for _, e := range es {
+			if seen[e.Name] {
+				return nil, fmt.Errorf("player %s is listed twice in %q", e.Name, spec)
+			}
+			seen[e.Name] = true
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// resolvePlayer turns one player item into entrants. An item is one of:
 //
 //	all          every strategy of the game, at its defaults
 //	NAME         one strategy at its defaults (named NAME)
 //	FILE.json    a variant file (named base#id, see strategies.Variant)
-//	http://HOST:PORT  a remote acb bot (named by its URL; the shared secret
-//	             comes from $ACB_SECRET, else $SHARED_SECRET)
+//	http://HOST:PORT  a remote acb bot (named by its URL), signed with
+//	             secret (default $ACB_SECRET, else $SHARED_SECRET)
 //
-// Names must be unique in the result; an unknown strategy is an error that
-// lists the known ones.
-func resolvePlayers(reg *strategies.Registry, game, spec string) ([]arena.Entrant, error) {
-	var out []arena.Entrant
-	seen := map[string]bool{}
-	add := func(e arena.Entrant) error {
-		if seen[e.Name] {
-			return fmt.Errorf("player %s is listed twice in %q", e.Name, spec)
+// An unknown strategy is an error that lists the known ones.
+func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.Entrant, error) {
+	switch {
+	case arg == "":
+		return nil, fmt.Errorf("empty player name")
+
+	case arg == "all":
+		list := reg.List(game)
+		if len(list) == 0 {
+			return nil, fmt.Errorf("game %s has no strategies yet", game)
 		}
-		seen[e.Name] = true
-		out = append(out, e)
-		return nil
-	}
-	for _, arg := range strings.Split(spec, ",") {
-		arg = strings.TrimSpace(arg)
-		switch {
-		case arg == "":
-			return nil, fmt.Errorf("players %q has an empty item", spec)
-
-		case arg == "all":
-			list := reg.List(game)
-			if len(list) == 0 {
-				return nil, fmt.Errorf("game %s has no strategies yet", game)
-			}
-			for _, s := range list {
-				if err := add(strategyEntrant(s, s.Name, "", s.Schema.Defaults())); err != nil {
-					return nil, err
-				}
-			}
-
-		case strings.HasSuffix(arg, ".json"):
-			v, err := strategies.LoadVariant(arg)
-			if err != nil {
-				return nil, fmt.Errorf("player %s: %w", arg, err)
-			}
-			if v.Game != game {
-				return nil, fmt.Errorf("player %s: variant of game %s, but this arena plays %s", arg, v.Game, game)
-			}
-			s, g, err := reg.Resolve(v)
-			if err != nil {
-				return nil, fmt.Errorf("player %s: %w", arg, err)
-			}
-			if err := add(strategyEntrant(s, v.Label(), v.ID, g)); err != nil {
-				return nil, err
-			}
-
-		case isBotURL(arg):
-			e, err := remoteACBEntrant(game, arg)
-			if err != nil {
-				return nil, err
-			}
-			if err := add(e); err != nil {
-				return nil, err
-			}
-
-		default:
-			s, err := reg.Lookup(game, arg)
-			if err != nil {
-				return nil, fmt.Errorf("player %s: %w", arg, err)
-			}
-			if err := add(strategyEntrant(s, s.Name, "", s.Schema.Defaults())); err != nil {
-				return nil, err
-			}
+		out := make([]arena.Entrant, 0, len(list))
+		for _, s := range list {
+			out = append(out, strategyEntrant(s, s.Name, "", s.Schema.Defaults()))
 		}
+		return out, nil
+
+	case strings.HasSuffix(arg, ".json"):
+		v, err := strategies.LoadVariant(arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", arg, err)
+		}
+		if v.Game != game {
+			return nil, fmt.Errorf("player %s: a variant of game %s, but this arena plays %s", arg, v.Game, game)
+		}
+		s, g, err := reg.Resolve(v)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return []arena.Entrant{strategyEntrant(s, v.Label(), v.ID, g)}, nil
+
+	case isBotURL(arg):
+		e, err := remoteACBEntrant(game, arg, secret)
+		if err != nil {
+			return nil, err
+		}
+		return []arena.Entrant{e}, nil
+
+	default:
+		s, err := reg.Lookup(game, arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return []arena.Entrant{strategyEntrant(s, s.Name, "", s.Schema.Defaults())}, nil
 	}
-	return out, nil
 }
 
 // strategyEntrant makes an entrant that plays strategy s with genome g.

@@ -161,23 +161,25 @@ func isBotURL(s string) bool {
 // GET /health before its match.
 const remoteStartTimeout = 30 * time.Second
 
-// remoteACBBot checks a remote bot URL and the secret from the environment
-// ($ACB_SECRET, else $SHARED_SECRET).
-func remoteACBBot(url string) (*pacb.RemoteBot, error) {
-	secret := pacb.SecretFromEnv()
+// remoteACBBot checks a remote bot URL and its secret: the given one, else
+// the environment's ($ACB_SECRET, else $SHARED_SECRET).
+func remoteACBBot(url, secret string) (*pacb.RemoteBot, error) {
 	if secret == "" {
-		return nil, fmt.Errorf("remote bot %s: set ACB_SECRET (or SHARED_SECRET) to the bot's shared secret", url)
+		secret = pacb.SecretFromEnv()
+	}
+	if secret == "" {
+		return nil, fmt.Errorf("remote bot %s: give its shared secret with --secret or set ACB_SECRET (or SHARED_SECRET)", url)
 	}
 	return pacb.NewRemoteBot(url, secret, remoteStartTimeout)
 }
 
 // remoteACBEntrant is an arena entrant for a remote AI Code Battle bot:
 // each match gets its own HTTP player, health-checked before the match.
-func remoteACBEntrant(game, url string) (arena.Entrant, error) {
+func remoteACBEntrant(game, url, secret string) (arena.Entrant, error) {
 	if game != "acb" {
 		return arena.Entrant{}, fmt.Errorf("player %s: remote HTTP bots play acb; for kindling use crucible kindling play", url)
 	}
-	bot, err := remoteACBBot(url)
+	bot, err := remoteACBBot(url, secret)
 	if err != nil {
 		return arena.Entrant{}, err
 	}
@@ -188,17 +190,4 @@ func remoteACBEntrant(game, url string) (arena.Entrant, error) {
 			return bot.NewPlayer(context.Background(), seat)
 		},
 	}, nil
-}
-
-// remoteACBSeat is a match seat for a remote AI Code Battle bot.
-func remoteACBSeat(ctx context.Context, url string, seat int) (engine.Seat, error) {
-	bot, err := remoteACBBot(url)
-	if err != nil {
-		return engine.Seat{}, err
-	}
-	p, err := bot.NewPlayer(ctx, seat)
-	if err != nil {
-		return engine.Seat{}, err
-	}
-	return engine.Seat{Name: url, Strategy: "remote", Player: p}, nil
 }

@@ -70,7 +70,7 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 	port := freeTCPPort(t)
 	t.Setenv("SHARED_SECRET", "cmd-secret")
 	t.Setenv("PORT", strconv.Itoa(port))
-	t.Setenv("ACB_SECRET", "cmd-secret")
+	t.Setenv("ACB_SECRET", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs bytes.Buffer
 	done := make(chan error, 1)
@@ -92,7 +92,7 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 	}
 	cfg := writeFile(t, "cfg.json", `{"rows":24,"cols":24,"max_turns":80}`)
 	out := filepath.Join(t.TempDir(), "res.jsonl")
-	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", out); err != nil {
+	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", out, "--secret", "cmd-secret"); err != nil {
 		t.Fatalf("arena with a remote bot: %v\n%s", err, errOut)
 	}
 	res, err := arena.LoadResults(out)
@@ -107,6 +107,26 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 			t.Fatalf("record %+v", r)
 		}
 	}
+	// A wrong --secret: the bot refuses every turn (401), so it goes
+	// inactive after 10 failures and is marked crashed.
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", bad, "--secret", "not-the-secret"); err != nil {
+		t.Fatalf("arena with a wrongly keyed remote bot: %v\n%s", err, errOut)
+	}
+	badRes, err := arena.LoadResults(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range badRes.Records {
+		remoteSeat := 0
+		if r.Players[1].Name == url {
+			remoteSeat = 1
+		}
+		if len(r.Crashed) != 2 || !r.Crashed[remoteSeat] || r.Crashed[1-remoteSeat] {
+			t.Fatalf("with a wrong secret the remote seat should crash: %+v", r)
+		}
+	}
+	t.Setenv("ACB_SECRET", "cmd-secret") // match acb takes it from the environment
 	stdout, _, err := arenaExec(t, "match", "acb", "--players", url+",random", "--seed", "3", "--config", cfg)
 	if err != nil || !strings.Contains(stdout, url) {
 		t.Fatalf("match acb with a remote bot: %v\n%s", err, stdout)
