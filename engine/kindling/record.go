@@ -132,8 +132,10 @@ type turnRecordJSON struct {
 // UnmarshalJSON reads the seed's lastTurn shape, as an agent receives it.
 // The number of seats is the length of bids; every other seat array must
 // match it, every beacon array must have 5 entries, winners must be null or
-// a seat, missed must list seats. Unknown fields are ignored (the API may
-// grow). Errors name the field.
+// a seat, missed must list seats. A null row of bids reads as
+// [0,0,0,0,0] (what a seat that did not move bids); other rows may not be
+// null. Unknown fields are ignored (the API may grow). Errors name the
+// field.
 func (r *TurnRecord) UnmarshalJSON(data []byte) error {
 	var w turnRecordJSON
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -163,6 +165,9 @@ func (r *TurnRecord) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("turn record: %s has %d seats, want %d", g.name, len(g.src), n)
 		}
 		for p, row := range g.src {
+			if row == nil && g.dst == &out.Bids {
+				continue // null: a seat that did not move bid nothing
+			}
 			if len(row) != Beacons {
 				return fmt.Errorf("turn record: %s[%d] has %d entries, want %d", g.name, p, len(row), Beacons)
 			}

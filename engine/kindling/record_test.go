@@ -87,6 +87,24 @@ func TestTurnRecordUnmarshalErrors(t *testing.T) {
 	}
 }
 
+// A server may send null as the bids of a seat that did not move; the
+// agent reads it as the [0,0,0,0,0] the rules make it bid. Other grids
+// (strength, embers) have no such reading and stay strict.
+func TestTurnRecordNullBidsRowIsZeros(t *testing.T) {
+	doc := strings.Replace(workedCaseJSON, `"bids":[[0,0,5,0,0],[0,1,4,0,0]]`, `"bids":[[0,0,5,0,0],null]`, 1)
+	var r TurnRecord
+	if err := json.Unmarshal([]byte(doc), &r); err != nil {
+		t.Fatalf("a null bids row: %v", err)
+	}
+	if r.Seats != 2 || r.Bids[1] != (Bid{}) || r.Bids[0] != (Bid{0, 0, 5, 0, 0}) {
+		t.Fatalf("bids %v for %d seats, want seat 1 at zeros", r.Bids, r.Seats)
+	}
+	doc = strings.Replace(workedCaseJSON, `"strength":[[0,0,5,0,0],`, `"strength":[null,`, 1)
+	if err := json.Unmarshal([]byte(doc), &r); err == nil || !strings.Contains(err.Error(), "strength[0]") {
+		t.Fatalf("a null strength row: error %v, want one naming strength[0]", err)
+	}
+}
+
 func TestParseBid(t *testing.T) {
 	tests := []struct {
 		in      string
