@@ -89,8 +89,8 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 		}
 		return e
 	}
-	if out == nil {
-		return nil
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil // an empty 2xx reply (204) leaves out as it was
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("%s %s: decoding the reply: %w", method, path, err)
@@ -127,7 +127,8 @@ func (c *Client) State(ctx context.Context, code, token string) (State, error) {
 	return out, err
 }
 
-// Bid sends the seat's move for turn.
+// Bid sends the seat's move for turn and returns the reply's state (a
+// zero State when the server replies with no body).
 func (c *Client) Bid(ctx context.Context, code, token string, bid rules.Bid, turn int) (State, error) {
 	var out State
 	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/bids", token, BidRequest{Bids: bid, Turn: &turn}, &out)
@@ -230,16 +231,18 @@ func (a *Agent) Play(ctx context.Context) (State, error) {
 			}
 			continue
 		}
-		errs, backoff = 0, poll
 		if st.Phase == PhaseFinished {
 			return st, nil
 		}
 		if st.Phase == PhaseLobby && a.StartAfter > 0 && time.Since(began) >= a.StartAfter && st.You != nil && st.You.Seat == st.Host {
-			if _, err := a.Client.Start(ctx, a.Code, a.Token); err != nil {
+			// Any 2xx starts it; the reply's shape is not the seed's business.
+			if err := a.Client.do(ctx, http.MethodPost, a.path("/start"), a.Token, struct{}{}, nil); err != nil {
 				if e := fail(fmt.Errorf("starting the match: %w", err)); e != nil {
 					return State{}, e
 				}
+				continue
 			}
+			errs, backoff = 0, poll
 			logf("match %s: started, open seats filled with house bots", a.Code)
 			continue
 		}
@@ -252,29 +255,45 @@ func (a *Agent) Play(ctx context.Context) (State, error) {
 					}
 					continue
 				}
+				if err := st.LastTurnError(); err != nil {
+					logf("match %s: turn %d: bidding without the last turn, which could not be read: %v", a.Code, st.Turn, err)
+				}
 				bid := a.decide(&view)
-				if _, err := a.Client.Bid(ctx, a.Code, a.Token, bid, st.Turn); err != nil {
-					var apiErr *APIError
-					if errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict {
-						// The turn resolved meanwhile: the next poll shows the new one.
-						logf("match %s: turn %d moved on before the move arrived: %v", a.Code, st.Turn, err)
-						lastVersion = -1
-						continue
-					}
+				// Any 2xx takes the move, whatever the reply holds.
+				err := a.Client.do(ctx, http.MethodPost, a.path("/bids"), a.Token, BidRequest{Bids: bid, Turn: &st.Turn}, nil)
+				var apiErr *APIError
+				switch {
+				case err == nil:
+					movedTurn = st.Turn
+					logf("match %s: turn %d bid %v", a.Code, st.Turn, bid)
+				case errors.As(err, &apiErr) && apiErr.Status == http.StatusConflict:
+					// The turn resolved meanwhile: the next poll, after the
+					// usual pause, shows the new one (or the same turn, and
+					// the move is sent again).
+					logf("match %s: turn %d moved on before the move arrived: %v", a.Code, st.Turn, err)
+					lastVersion = -1
+				default:
+					// Errors count until a whole round (poll and move)
+					// succeeds, so a move that keeps failing backs off and
+					// ends the loop after MaxErrors.
 					lastVersion = -1
 					if e := fail(err); e != nil {
 						return State{}, e
 					}
 					continue
 				}
-				movedTurn = st.Turn
-				logf("match %s: turn %d bid %v", a.Code, st.Turn, bid)
 			}
 		}
+		errs, backoff = 0, poll
 		if err := sleep(poll); err != nil {
 			return State{}, err
 		}
 	}
+}
+
+// path returns the API path of the agent's match plus suffix.
+func (a *Agent) path(suffix string) string {
+	return "/api/matches/" + url.PathEscape(a.Code) + suffix
 }
 
 // decide asks the Bidder, passing when it panics or bids illegally (a

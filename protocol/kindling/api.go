@@ -11,9 +11,11 @@
 package kindling
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	rules "crucible/engine/kindling"
 )
@@ -95,7 +97,75 @@ type State struct {
 	Seats       int               `json:"seats"`
 	TurnSeconds int               `json:"turnSeconds"`
 	Host        int               `json:"host"`
+
+	// lastTurnErr is why a received lastTurn could not be read (see
+	// UnmarshalJSON); nil when it was read or absent.
+	lastTurnErr error
 }
+
+// UnmarshalJSON reads a state as any Kindling server sends it, ours or the
+// public one. The fields an agent plays from (code, version, phase, turn,
+// turns, beacons, players, you) must have the seed's types, or the state is
+// an error. The others are read when they have the expected type and left
+// zero when they do not, so that a server whose extras differ from ours
+// (a fractional secondsLeft, rounded up; "seats", "host" or "turnSeconds"
+// of another type) can still be played. A lastTurn that cannot be read is
+// left nil, and the reason is kept for LastTurnError: the agent then bids
+// without it rather than not at all.
+func (st *State) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Code        string          `json:"code"`
+		Version     int64           `json:"version"`
+		Phase       string          `json:"phase"`
+		Turn        int             `json:"turn"`
+		Turns       int             `json:"turns"`
+		Beacons     []Beacon        `json:"beacons"`
+		Players     []Player        `json:"players"`
+		You         *You            `json:"you"`
+		SecondsLeft json.RawMessage `json:"secondsLeft"`
+		LastTurn    json.RawMessage `json:"lastTurn"`
+		Winners     json.RawMessage `json:"winners"`
+		Standings   json.RawMessage `json:"standings"`
+		Seats       json.RawMessage `json:"seats"`
+		TurnSeconds json.RawMessage `json:"turnSeconds"`
+		Host        json.RawMessage `json:"host"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	out := State{Code: w.Code, Version: w.Version, Phase: w.Phase, Turn: w.Turn, Turns: w.Turns,
+		Beacons: w.Beacons, Players: w.Players, You: w.You,
+		Winners: optional[[]int](w.Winners), Standings: optional[[]int](w.Standings),
+		Seats: optional[int](w.Seats), TurnSeconds: optional[int](w.TurnSeconds), Host: optional[int](w.Host)}
+	if secs := optional[float64](w.SecondsLeft); secs > 0 {
+		out.SecondsLeft = int(math.Ceil(min(secs, math.MaxInt32)))
+	}
+	if raw := bytes.TrimSpace(w.LastTurn); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+		var rec rules.TurnRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			out.lastTurnErr = fmt.Errorf("lastTurn: %w", err)
+		} else {
+			out.LastTurn = &rec
+		}
+	}
+	*st = out
+	return nil
+}
+
+// optional decodes raw as a T, or returns T's zero value when raw is absent
+// or not a T.
+func optional[T any](raw json.RawMessage) T {
+	var v T
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		var zero T
+		return zero
+	}
+	return v
+}
+
+// LastTurnError reports why the received state's lastTurn could not be
+// read (it is then nil), or nil.
+func (st *State) LastTurnError() error { return st.lastTurnErr }
 
 // CreateRequest is the body of POST /api/matches. Fields left out take
 // their defaults: seats 2, bots 0, turnSeconds 45, botLevel "normal", kind
