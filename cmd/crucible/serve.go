@@ -37,8 +37,8 @@ func newServeCmd() *cobra.Command {
 bot of the platform's protocol: GET /health answers 200; POST /turn verifies
 the five X-ACB-* headers, the timestamp (30 s window) and the HMAC-SHA256
 signature, then the body, and answers the strategy's moves signed over the
-exact reply bytes. Failures answer 401 (authentication), 400 (body) or 413
-(body over 4 MiB) without computing moves.
+exact reply bytes. Failures answer 401 (authentication) or 400 (body,
+including one over 4 MiB) without computing moves.
 
 One strategy instance plays each (match_id, seat), keeping its memory between
 turns; it is replaced when the turn counter goes back and dropped after

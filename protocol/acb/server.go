@@ -19,7 +19,8 @@ import (
 )
 
 // DefaultMaxBody is the largest /turn body the bot server reads (4 MiB); a
-// larger one is answered 413 without computing moves. A 200x200 state with
+// larger one is a body failure, answered 400 without computing moves (the
+// spec allows only 401 and 400 for a refused /turn). A 200x200 state with
 // every tile listed is well under 2 MiB.
 const DefaultMaxBody = 4 << 20
 
@@ -188,7 +189,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body is over %d bytes", s.cfg.MaxBody))
+			httpError(w, http.StatusBadRequest, fmt.Sprintf("body is over %d bytes", s.cfg.MaxBody))
 			return
 		}
 		httpError(w, http.StatusBadRequest, "reading body: "+err.Error())

@@ -110,10 +110,10 @@ func TestServerRejections(t *testing.T) {
 			v.Bots[0].Position.Row = 40
 			return signedWith("m1", "3", mustJSON(t, v))
 		}, 400},
-		{"oversized body is 413", func() *http.Request {
+		{"oversized body is 400: every failure is 401 (auth) or 400 (body)", func() *http.Request {
 			big := append([]byte(`{"match_id":"m1","turn":3,"pad":"`), bytes.Repeat([]byte("x"), 65<<10)...)
 			return signedWith("m1", "3", append(big, `"}`...))
-		}, 413},
+		}, 400},
 		{"GET /turn is 405", func() *http.Request { r, _ := http.NewRequest(http.MethodGet, ts.URL+"/turn", nil); return r }, 405},
 		{"an unknown path is 404", func() *http.Request { r, _ := http.NewRequest(http.MethodPost, ts.URL+"/moves", nil); return r }, 404},
 	}
