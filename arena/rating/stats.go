@@ -24,7 +24,16 @@ func Wilson(successes float64, n int, level float64) (lo, hi float64) {
 	den := 1 + z2/nf
 	centre := (p + z2/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, centre-half), math.Min(1, centre+half)
+	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	// At the edges the bound is exactly 0 or 1; rounding would leave a
+	// speck (2.8e-17 for 0 of 10) that reads as a finite Elo of -6600.
+	if successes <= 0 {
+		lo = 0
+	}
+	if successes >= nf {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // EloDiff is the Elo rating difference that predicts score rate p against
@@ -179,9 +188,11 @@ type Standing struct {
 	ScoreLo float64 `json:"score_lo"`
 	ScoreHi float64 `json:"score_hi"`
 	// Elo is the Elo difference against the field implied by Score, and
-	// EloLo and EloHi those implied by the interval's ends. A rate of 0 or
-	// 1 has no finite Elo difference: it is taken half a game from the
-	// edge, so the figures stay finite and grow with the games played.
+	// EloLo and EloHi those implied by the ends of its Wilson interval. A
+	// record of all wins or all losses has no finite Elo difference: it is
+	// taken half a game from the edge (n-1/2 or 1/2 points of n), for the
+	// figure and for its interval, so the bar stays finite, keeps the
+	// figure inside and grows with the points and the games played.
 	Elo   float64 `json:"elo"`
 	EloLo float64 `json:"elo_lo"`
 	EloHi float64 `json:"elo_hi"`
@@ -229,26 +240,22 @@ func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
 			Rank: i + 1, Name: n, Rating: r, Conservative: r.Conservative(),
 			Games: t.Games(), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses,
 			Score: t.Rate(), ScoreLo: lo, ScoreHi: hi,
-			Elo:   finiteElo(t.Rate(), t.Games()),
-			EloLo: finiteElo(lo, t.Games()),
-			EloHi: finiteElo(hi, t.Games()),
 		}
+		st[i].Elo, st[i].EloLo, st[i].EloHi = eloBar(t)
 	}
 	return Summary{Standings: st, Pairs: m.Pairs(), Matrix: m}
 }
 
-// finiteElo is EloDiff, except that a rate of exactly 0 or 1 is taken
-// half a game (of n) from the edge; with no game it is 0.
-func finiteElo(p float64, n int) float64 {
+// eloBar is the Elo difference a tally implies and the ends of its 95%
+// error bar (from the Wilson interval of the points). A tally of all wins
+// or all losses is taken half a game from the edge; with no game all
+// three are 0.
+func eloBar(t Tally) (elo, lo, hi float64) {
+	n := t.Games()
 	if n == 0 {
-		return 0
+		return 0, 0, 0
 	}
-	edge := 0.5 / float64(n)
-	switch {
-	case p <= 0:
-		p = edge
-	case p >= 1:
-		p = 1 - edge
-	}
-	return EloDiff(p)
+	pts := math.Min(math.Max(t.Points(), 0.5), float64(n)-0.5)
+	pl, ph := Wilson(pts, n, Confidence)
+	return EloDiff(pts / float64(n)), EloDiff(pl), EloDiff(ph)
 }

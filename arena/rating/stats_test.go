@@ -30,6 +30,12 @@ func TestWilsonKnownValues(t *testing.T) {
 			}
 		})
 	}
+	if lo, _ := Wilson(0, 10, 0.95); lo != 0 {
+		t.Fatalf("Wilson of 0 of 10 starts at %v, want exactly 0", lo)
+	}
+	if _, hi := Wilson(10, 10, 0.95); hi != 1 {
+		t.Fatalf("Wilson of 10 of 10 ends at %v, want exactly 1", hi)
+	}
 	if lo, hi := Wilson(0, 0, 0.95); lo != 0 || hi != 1 {
 		t.Fatalf("Wilson with no trial = [%v, %v], want [0, 1]", lo, hi)
 	}
@@ -121,4 +127,66 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestEloBarOfEdgeRecords checks the Elo error bar of records at the edge
+// (all wins, all losses): the figure is taken half a game from the edge,
+// the bar around it is finite and two-sided, and it is monotone in the
+// points scored, so a perfect record's upper bound lies above that of a
+// record with one loss (and mirrored for all losses).
+func TestEloBarOfEdgeRecords(t *testing.T) {
+	standing := func(wins, losses int) Standing {
+		var outs []Outcome
+		for i := 0; i < wins; i++ {
+			outs = append(outs, Outcome{"a", "b", 1})
+		}
+		for i := 0; i < losses; i++ {
+			outs = append(outs, Outcome{"a", "b", 0})
+		}
+		for _, s := range Summarize(map[string]Rating{"a": {1500, 50, 0.06}, "b": {1400, 50, 0.06}}, outs).Standings {
+			if s.Name == "a" {
+				return s
+			}
+		}
+		t.Fatal("no standing of a")
+		return Standing{}
+	}
+	finite := func(s Standing) bool {
+		for _, v := range []float64{s.Elo, s.EloLo, s.EloHi} {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return false
+			}
+		}
+		return true
+	}
+	tests := []struct {
+		name        string
+		edge, inner Standing
+		above       bool // the edge record lies above the inner one
+	}{
+		{"10 wins of 10 against 9 of 10", standing(10, 0), standing(9, 1), true},
+		{"0 wins of 10 against 1 of 10", standing(0, 10), standing(1, 9), false},
+		{"3 wins of 3 against 2 of 3", standing(3, 0), standing(2, 1), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, in := tt.edge, tt.inner
+			if !finite(e) || !(e.EloLo < e.Elo && e.Elo < e.EloHi) {
+				t.Fatalf("edge record's Elo %v [%v, %v] is not finite with the figure strictly inside its bar", e.Elo, e.EloLo, e.EloHi)
+			}
+			pts := 0.5 // all losses: half a game won
+			if tt.above {
+				pts = float64(e.Games) - 0.5 // all wins: half a game lost
+			}
+			if want := EloDiff(pts / float64(e.Games)); math.Abs(e.Elo-want) > 1e-9 {
+				t.Fatalf("edge record's Elo %v, want %v (half a game from the edge)", e.Elo, want)
+			}
+			if tt.above && !(e.Elo > in.Elo && e.EloLo > in.EloLo && e.EloHi > in.EloHi) {
+				t.Fatalf("all wins %v [%v, %v] is not above one loss %v [%v, %v]", e.Elo, e.EloLo, e.EloHi, in.Elo, in.EloLo, in.EloHi)
+			}
+			if !tt.above && !(e.Elo < in.Elo && e.EloLo < in.EloLo && e.EloHi < in.EloHi) {
+				t.Fatalf("all losses %v [%v, %v] is not below one win %v [%v, %v]", e.Elo, e.EloLo, e.EloHi, in.Elo, in.EloLo, in.EloHi)
+			}
+		})
+	}
 }
