@@ -152,8 +152,11 @@ type Agent struct {
 	Bidder rules.Bidder
 	// Poll is the pause between polls (default 1 s, as the seed asks).
 	Poll time.Duration
-	// MaxBackoff caps the pause after errors (default 30 s); MaxErrors
-	// consecutive errors end the loop (default 20).
+	// MaxBackoff caps the pause after errors, which doubles from Poll with
+	// every consecutive error (default 30 s); MaxErrors consecutive errors
+	// end the loop (default 20). A failed poll, start or move is an error;
+	// a 409 to a move is not (the turn moved on: the next poll shows it).
+	// A round whose poll, and move if one was due, succeed resets the count.
 	MaxBackoff time.Duration
 	MaxErrors  int
 	// StartAfter, when positive, makes the host start the match (open
