@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // ParseRatings decodes a ratings file: a JSON object from player name to
 // {"rating", "rd", "volatility"}. name is used in errors. Every entry must
 // give all three fields with a finite rating and a positive deviation and
-// volatility; unknown fields are errors.
+// volatility; unknown fields are errors. Entries are checked in name
+// order, so a file with several bad ones always names the same one.
 func ParseRatings(data []byte, name string) (map[string]Rating, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -20,7 +22,13 @@ func ParseRatings(data []byte, name string) (map[string]Rating, error) {
 		return nil, fmt.Errorf("ratings %s: want an object from player name to rating, got null", name)
 	}
 	out := make(map[string]Rating, len(raw))
-	for player, msg := range raw {
+	players := make([]string, 0, len(raw))
+	for player := range raw {
+		players = append(players, player)
+	}
+	sort.Strings(players)
+	for _, player := range players {
+		msg := raw[player]
 		var r struct {
 			Rating, RD, Volatility *float64
 		}

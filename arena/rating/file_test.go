@@ -36,6 +36,20 @@ func TestParseRatings(t *testing.T) {
 	}
 }
 
+// TestParseRatingsErrorIsStable checks that a file with several bad
+// entries always reports the same one, the first by name: the message
+// must not depend on map iteration order.
+func TestParseRatingsErrorIsStable(t *testing.T) {
+	data := []byte(`{"zed": {"rating": 1, "rd": -1, "volatility": 0.06}, "amy": {"rating": 1, "rd": 0, "volatility": 0.06},
+		"kim": {"rating": 1, "rd": 5, "volatility": -2}, "bob": {"rating": 1, "rd": 5}}`)
+	for i := 0; i < 50; i++ {
+		_, err := ParseRatings(data, "f.json")
+		if err == nil || !strings.Contains(err.Error(), `player "amy": rd 0 is outside`) {
+			t.Fatalf("attempt %d: error %v, want the first player by name, amy", i, err)
+		}
+	}
+}
+
 // TestRatingsRoundTrip checks that MarshalRatings writes what ParseRatings
 // reads, in the documented shape.
 func TestRatingsRoundTrip(t *testing.T) {
