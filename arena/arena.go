@@ -4,7 +4,8 @@
 // the glue from results to ratings (package arena/rating).
 //
 // The arena knows games only through engine.Game and players only through
-// Entrant constructors: it never imports a game or a strategy package.
+// Entrant constructors: it never imports a game's package or one of the
+// strategy packages (only package strategies, for its atomic file write).
 package arena
 
 import (

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"crucible/engine"
+	"crucible/strategies"
 )
 
 // Options tune Run.
@@ -279,7 +279,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 	}
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
-		if err := writeAtomic(path, replay.Bytes()); err != nil {
+		if err := strategies.WriteFileAtomic(path, replay.Bytes()); err != nil {
 			return false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
 		}
 	}
@@ -317,25 +317,4 @@ func safePlay(ctx context.Context, g engine.Game, spec engine.MatchSpec) (res en
 		}
 	}()
 	return g.Play(ctx, spec)
-}
-
-// writeAtomic writes data beside path and renames it into place, so a
-// killed run never leaves half a replay.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	merr := f.Chmod(0o644) // CreateTemp makes files private; replays are not
-	cerr := f.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }
