@@ -9,6 +9,10 @@
 package arena
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"slices"
 
 	"crucible/arena/rating"
@@ -61,6 +65,9 @@ type Record struct {
 	Job string `json:"job"`
 	// Game is the game's name.
 	Game string `json:"game"`
+	// Config identifies the game configuration the match was played with
+	// (see ConfigID); --resume refuses results of another configuration.
+	Config string `json:"config,omitempty"`
 	// Round is the rating period the match belongs to.
 	Round int `json:"round"`
 	// Seed is the match seed.
@@ -81,6 +88,25 @@ type Record struct {
 	// on the match (building its players and playing it, and keeping its
 	// replay), the only field that varies between runs.
 	DurationMS float64 `json:"duration_ms"`
+}
+
+// ConfigID identifies a configuration of game g in results: the first 12
+// hex digits of the SHA-256 of its JSON encoding. A nil cfg stands for
+// g.DefaultConfig(), so leaving the configuration out and spelling out the
+// defaults give the same id; a game without a configuration gives "".
+func ConfigID(g engine.Game, cfg any) (string, error) {
+	if cfg == nil {
+		cfg = g.DefaultConfig()
+	}
+	if cfg == nil {
+		return "", nil
+	}
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return "", fmt.Errorf("encoding the %s configuration: %w", g.Name(), err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6]), nil
 }
 
 // Outcomes returns the pairwise outcomes of the match's ranking (see

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"crucible/engine"
 )
 
 // Results is the content of a results file.
@@ -189,17 +191,29 @@ func (w *ResultsWriter) Written() int { return w.n }
 func (w *ResultsWriter) Close() error { return w.f.Close() }
 
 // Remaining returns the jobs that have no record in done, checking that
-// every record of done belongs to the schedule: a job id that is not in
-// jobs, a different seed or different players mean the file was made by
-// another schedule, and a job recorded twice means it was edited; both are
-// errors.
-func Remaining(jobs []Job, entrants []Entrant, done []Record) ([]Job, error) {
+// every record of done belongs to this run: a job id that is not in jobs,
+// a different seed or different players (name, strategy or variant) mean
+// the file was made by another schedule, another game or configuration
+// (config as Options.Config, see ConfigID) by another run, and a job
+// recorded twice means it was edited; all are errors. Records without a
+// configuration id (written before ids existed) are taken as matching.
+func Remaining(g engine.Game, config any, jobs []Job, entrants []Entrant, done []Record) ([]Job, error) {
+	cfgID, err := ConfigID(g, config)
+	if err != nil {
+		return nil, err
+	}
 	byID := make(map[string]int, len(jobs))
 	for i, j := range jobs {
 		byID[j.ID] = i
 	}
 	seen := make(map[string]bool, len(done))
 	for _, r := range done {
+		if r.Game != g.Name() {
+			return nil, fmt.Errorf("recorded job %s is a match of %s, but this run plays %s", r.Job, r.Game, g.Name())
+		}
+		if r.Config != "" && r.Config != cfgID {
+			return nil, fmt.Errorf("recorded job %s was played with game configuration %s, this run's is %s (was --config different?)", r.Job, r.Config, cfgID)
+		}
 		i, ok := byID[r.Job]
 		if !ok {
 			return nil, fmt.Errorf("recorded job %s is not in this schedule (the results come from other players, seeds or schedule)", r.Job)
@@ -216,8 +230,12 @@ func Remaining(jobs []Job, entrants []Entrant, done []Record) ([]Job, error) {
 			return nil, fmt.Errorf("recorded job %s has %d players but this schedule gives it %d", r.Job, len(r.Players), len(j.Seats))
 		}
 		for s, ei := range j.Seats {
-			if r.Players[s].Name != entrants[ei].Name {
-				return nil, fmt.Errorf("recorded job %s has %s in seat %d but this schedule seats %s there (were the players different?)", r.Job, r.Players[s].Name, s, entrants[ei].Name)
+			got, want := r.Players[s], entrants[ei].Ref()
+			if got.Name != want.Name {
+				return nil, fmt.Errorf("recorded job %s has %s in seat %d but this schedule seats %s there (were the players different?)", r.Job, got.Name, s, want.Name)
+			}
+			if got != want {
+				return nil, fmt.Errorf("recorded job %s has %s in seat %d as strategy %s variant %q but this run's %s is strategy %s variant %q", r.Job, got.Name, s, got.Strategy, got.VariantID, want.Name, want.Strategy, want.VariantID)
 			}
 		}
 	}

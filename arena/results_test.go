@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"crucible/arena"
+	"crucible/engine"
 )
 
 const (
@@ -180,7 +181,7 @@ func TestResumeAfterCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		todo, err := arena.Remaining(jobs, es, prev.Records)
+		todo, err := arena.Remaining(game, nil, jobs, es, prev.Records)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,37 +242,76 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 }
 
+// cfgGame is toyGame with a configuration: its defaults are {"size": 3}.
+type cfgGame struct{ toyGame }
+
+func (cfgGame) DefaultConfig() any { return map[string]int{"size": 3} }
+
+// otherGame is toyGame under another name.
+type otherGame struct{ toyGame }
+
+func (otherGame) Name() string { return "other" }
+
 // TestRemainingRejectsOtherSchedules checks that resuming with results of
-// another schedule is refused with the reason.
+// another schedule, game, game configuration or players is refused with
+// the reason.
 func TestRemainingRejectsOtherSchedules(t *testing.T) {
 	es := toyEntrants(3)
 	jobs := arena.RoundRobin(3, arena.Seeds(1, 2))
-	recs, err := runAll(t, context.Background(), toyGame{}, es, jobs[:4], arena.Options{})
+	small := map[string]int{"size": 2}
+	recs, err := runAll(t, context.Background(), cfgGame{}, es, jobs[:4], arena.Options{Config: small})
 	if err != nil {
 		t.Fatal(err)
 	}
+	variant := slices.Clone(es)
+	variant[1].VariantID = "abc123"
 	tests := []struct {
-		name string
-		jobs []arena.Job
-		es   []arena.Entrant
-		recs []arena.Record
-		want string
+		name   string
+		game   engine.Game
+		config any
+		jobs   []arena.Job
+		es     []arena.Entrant
+		recs   []arena.Record
+		want   string
 	}{
-		{"other seeds", arena.RoundRobin(3, arena.Seeds(2, 2)), es, recs, "but this schedule gives it seed"},
-		{"other players", jobs, toyEntrants(4)[1:], recs, "but this schedule seats"},
-		{"job not in schedule", arena.RoundRobin(2, arena.Seeds(1, 2)), es, recs, "is not in this schedule"},
-		{"job twice", jobs, es, append(recs, recs[0]), "is recorded twice"},
+		{"other seeds", cfgGame{}, small, arena.RoundRobin(3, arena.Seeds(2, 2)), es, recs, "but this schedule gives it seed"},
+		{"other players", cfgGame{}, small, jobs, toyEntrants(4)[1:], recs, "but this schedule seats"},
+		{"same name, other variant", cfgGame{}, small, jobs, variant, recs, `variant "abc123"`},
+		{"job not in schedule", cfgGame{}, small, arena.RoundRobin(2, arena.Seeds(1, 2)), es, recs, "is not in this schedule"},
+		{"job twice", cfgGame{}, small, jobs, es, append(recs, recs[0]), "is recorded twice"},
+		{"other game", otherGame{}, small, jobs, es, recs, "is a match of toy, but this run plays other"},
+		{"other game configuration", cfgGame{}, map[string]int{"size": 4}, jobs, es, recs, "(was --config different?)"},
+		{"the defaults instead of a configuration", cfgGame{}, nil, jobs, es, recs, "(was --config different?)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := arena.Remaining(tt.jobs, tt.es, tt.recs)
+			_, err := arena.Remaining(tt.game, tt.config, tt.jobs, tt.es, tt.recs)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})
 	}
-	rest, err := arena.Remaining(jobs, es, recs)
+	rest, err := arena.Remaining(cfgGame{}, small, jobs, es, recs)
 	if err != nil || len(rest) != len(jobs)-4 {
 		t.Fatalf("Remaining gave %d jobs, %v; want %d", len(rest), err, len(jobs)-4)
+	}
+	// Leaving the configuration out means the game's defaults: results
+	// played with the defaults spelled out resume without one, and back.
+	def, err := runAll(t, context.Background(), cfgGame{}, es, jobs[:2], arena.Options{Config: map[string]int{"size": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := arena.Remaining(cfgGame{}, nil, jobs, es, def); err != nil {
+		t.Fatalf("results of the spelled-out defaults refused without a configuration: %v", err)
+	}
+	nodef, err := runAll(t, context.Background(), cfgGame{}, es, jobs[:2], arena.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := arena.Remaining(cfgGame{}, map[string]int{"size": 3}, jobs, es, nodef); err != nil {
+		t.Fatalf("results of the defaults refused with them spelled out: %v", err)
+	}
+	if nodef[0].Config == "" || nodef[0].Config != def[0].Config || recs[0].Config == def[0].Config {
+		t.Fatalf("configuration ids: defaults %q and %q, size 2 %q; want the defaults' equal and the other different", nodef[0].Config, def[0].Config, recs[0].Config)
 	}
 }

@@ -61,10 +61,14 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	if workers == 0 {
 		return ctx.Err()
 	}
+	cfgID, err := ConfigID(g, opt.Config)
+	if err != nil {
+		return err
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	p := &pool{g: g, name: g.Name(), entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx, workers: workers,
+	p := &pool{g: g, name: g.Name(), configID: cfgID, entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx, workers: workers,
 		free: make(chan []Record, 2*workers)}
 	p.refs = make([]PlayerRef, len(entrants))
 	for i, e := range entrants {
@@ -158,6 +162,7 @@ func Validate(g engine.Game, entrants []Entrant, jobs []Job) error {
 type pool struct {
 	g        engine.Game
 	name     string
+	configID string
 	workers  int
 	entrants []Entrant
 	refs     []PlayerRef
@@ -239,6 +244,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 	*rec = Record{
 		Job:     job.ID,
 		Game:    p.name,
+		Config:  p.configID,
 		Round:   job.Round,
 		Seed:    job.Seed,
 		Players: refs,

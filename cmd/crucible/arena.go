@@ -166,7 +166,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 			os.Remove(f.out)
 		}
 	}
-	todo, err := arena.Remaining(jobs, entrants, prev.Records)
+	todo, err := arena.Remaining(game, cfg, jobs, entrants, prev.Records)
 	if err != nil {
 		discard()
 		return fmt.Errorf("--resume %s: %w", f.out, err)

@@ -208,6 +208,34 @@ func TestArenaResume(t *testing.T) {
 	}
 }
 
+// TestArenaResumeRefusesOtherConfig checks that --resume refuses a results
+// file played with another game configuration (here --config left out on
+// resume, so the defaults), and accepts the same configuration however
+// it is spelled.
+func TestArenaResumeRefusesOtherConfig(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.json")
+	os.WriteFile(small, []byte(`{"rows": 16, "cols": 16, "max_turns": 10}`), 0o644)
+	same := filepath.Join(dir, "same.json")
+	os.WriteFile(same, []byte(`{"max_turns":10,"cols":16,"rows":16}`), 0o644)
+	out := filepath.Join(dir, "r.jsonl")
+	base := []string{"arena", "--game", "acb", "--players", "random,gatherer", "--format", "csv", "--out", out}
+	if _, _, err := arenaExec(t, append(base, "--seeds", "1", "--config", small)...); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(out)
+	_, _, err := arenaExec(t, append(base, "--seeds", "2", "--resume")...)
+	if err == nil || !strings.Contains(err.Error(), "(was --config different?)") {
+		t.Fatalf("resuming without the run's --config gave %v", err)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
+		t.Fatal("a refused resume changed the results file")
+	}
+	if _, stderr, err := arenaExec(t, append(base, "--seeds", "2", "--resume", "--config", same)...); err != nil || !strings.Contains(stderr, "2 of 4 matches done") {
+		t.Fatalf("resuming with the same configuration: %v\n%s", err, stderr)
+	}
+}
+
 // TestArenaVariantAndReplays checks that a variant file plays under its
 // label base#id and that --replays keeps one log per match.
 func TestArenaVariantAndReplays(t *testing.T) {
