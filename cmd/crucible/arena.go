@@ -82,7 +82,7 @@ crash is dropped with a warning.
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "results.jsonl", "results file, one JSON line per match, appended as matches finish")
 	fl.BoolVar(&f.resume, "resume", false, "continue an existing --out: play only the matches it lacks")
-	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing)")
+	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing; a fresh run refuses one that holds replays of its jobs)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// acb bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
@@ -141,6 +141,11 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	if f.replays != "" {
+		if !f.resume {
+			if err := checkNoReplays(f.replays, jobs); err != nil {
+				return err
+			}
+		}
 		if err := os.MkdirAll(f.replays, 0o755); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
@@ -225,6 +230,29 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	}
 	sum := col.Summary(rating.Default(), arena.Names(entrants), nil)
 	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs})
+}
+
+// checkNoReplays refuses a fresh run whose replay directory already holds
+// the replay of one of its jobs: an earlier run's replays are never
+// overwritten (a resumed run may replace those of the matches it plays).
+func checkNoReplays(dir string, jobs []arena.Job) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--replays: %w", err)
+	}
+	have := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		have[e.Name()] = true
+	}
+	for _, j := range jobs {
+		if name := j.ID + ".json"; have[name] {
+			return fmt.Errorf("--replays %s already holds %s (a replay of job %s); refusing to overwrite it: choose another directory, or add --resume to continue the run it belongs to", dir, name, j.ID)
+		}
+	}
+	return nil
 }
 
 // buildSchedule returns the entrants of the run and its jobs for the

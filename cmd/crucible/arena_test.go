@@ -284,6 +284,38 @@ func TestArenaVariantAndReplays(t *testing.T) {
 	}
 }
 
+// TestArenaKeepsExistingReplays checks that a fresh run never overwrites
+// the replays of an earlier run in --replays: it is refused before
+// anything is written, while --resume of that run may go on.
+func TestArenaKeepsExistingReplays(t *testing.T) {
+	dir := t.TempDir()
+	replays := filepath.Join(dir, "replays")
+	first := filepath.Join(dir, "first.jsonl")
+	args := []string{"arena", "--players", "normal,easy", "--format", "csv", "--replays", replays}
+	if _, _, err := arenaExec(t, append(args, "--seeds", "1", "--out", first)...); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(replays, "r0-0v1.json")
+	os.WriteFile(kept, []byte("precious"), 0o644)
+	second := filepath.Join(dir, "second.jsonl")
+	_, _, err := arenaExec(t, append(args, "--seeds", "2", "--out", second)...)
+	if err == nil || !strings.Contains(err.Error(), "--replays "+replays+" already holds r0-0v1.json") {
+		t.Fatalf("a fresh run into a replay directory of another run gave %v", err)
+	}
+	if data, _ := os.ReadFile(kept); string(data) != "precious" {
+		t.Fatalf("the refused run overwrote a replay with %q", data)
+	}
+	if _, err := os.Stat(second); err == nil {
+		t.Fatal("the refused run left a results file")
+	}
+	if _, _, err := arenaExec(t, append(args, "--seeds", "2", "--out", first, "--resume")...); err != nil {
+		t.Fatalf("resuming the run that owns the replays: %v", err)
+	}
+	if entries, _ := os.ReadDir(replays); len(entries) != 4 {
+		t.Fatalf("%d replays after the resume, want 4", len(entries))
+	}
+}
+
 // TestArenaFreeForAllAndGauntlet checks the other two schedules through
 // the command: match counts in the results file.
 func TestArenaFreeForAllAndGauntlet(t *testing.T) {
