@@ -91,7 +91,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint; flags left out are taken from it, and only the stopping rules, final stages and model may differ")
 	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
-	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 for none")
+	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 (none) to 4 × --hall")
 	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
 	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("evolved variants in the final tournament, 1 to %d", evolver.MaxTop))
 	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("seeds of the final tournament, 1 to %d", evolver.MaxTournamentSeeds))
@@ -186,7 +186,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if cmd.Flags().Changed("islands") && f.algo != "ga" {
 		return fmt.Errorf("--islands applies to --algo ga only")
 	}
-	if f.hallOpponents < 0 {
+	if f.hallOpponents < 0 || f.hallOpponents > 4*f.hall {
 		return fmt.Errorf("--hall-opponents %d is outside its range [0, %d]", f.hallOpponents, 4*f.hall)
 	}
 	if f.llmAttempts < 1 || f.llmAttempts > 10 {

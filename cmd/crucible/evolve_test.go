@@ -63,6 +63,8 @@ func TestEvolveBadInput(t *testing.T) {
 			[]string{"holds no checkpoint.json"}},
 		{"missing --out", []string{"--base", "easy"}, []string{"--out is required"}},
 		{"missing --base", []string{"--out", t.TempDir() + "/r"}, []string{"--base is required"}},
+		{"hall opponents above their range, named in the flag's own terms", []string{"--base", "easy", "--hall", "2", "--hall-opponents", "9", "--out", t.TempDir() + "/r"},
+			[]string{"--hall-opponents 9 is outside its range [0, 8]"}},
 		{"islands with another algorithm", []string{"--base", "easy", "--algo", "cmaes", "--islands", "2", "--out", t.TempDir() + "/r"},
 			[]string{"--islands applies to --algo ga only"}},
 	}
