@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"crucible/arena"
@@ -126,22 +127,15 @@ func Compare(ctx context.Context, ev *ArenaEvaluator, a, b strategies.Variant, s
 // degrees of freedom. With fewer than two differences the interval is
 // unbounded.
 func PairedInterval(d []float64, level float64) (mean, lo, hi float64) {
-	n := float64(len(d))
-	if len(d) == 0 {
+	switch len(d) {
+	case 0:
 		return 0, math.Inf(-1), math.Inf(1)
+	case 1:
+		return d[0], math.Inf(-1), math.Inf(1)
 	}
-	for _, x := range d {
-		mean += x
-	}
-	mean /= n
-	if len(d) < 2 {
-		return mean, math.Inf(-1), math.Inf(1)
-	}
-	ss := 0.0
-	for _, x := range d {
-		ss += (x - mean) * (x - mean)
-	}
-	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	n := float64(len(d))
+	mean, sd := stat.MeanStdDev(d, nil)
+	se := sd / math.Sqrt(n)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-level)/2)
 	return mean, mean - t*se, mean + t*se
 }

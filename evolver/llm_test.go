@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -157,7 +158,7 @@ func TestLLMServerCases(t *testing.T) {
 				t.Errorf("model called %d times, want %d", fake.calls, tc.wantCalls)
 			}
 			for i, want := range tc.wantModel {
-				if got := space.Genome(props[i].X); !equalGenome(got, want) {
+				if got := space.Genome(props[i].X); !slices.Equal(got, want) {
 					t.Errorf("proposal %d plays %v, want the model's %v", i, got, want)
 				}
 			}
@@ -182,18 +183,6 @@ func TestLLMServerCases(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalGenome(a, b strategies.Genome) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func dist(a, b []float64) float64 {

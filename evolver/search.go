@@ -13,6 +13,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+
 	"crucible/engine"
 	"crucible/strategies"
 )
@@ -523,24 +526,17 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	return gs, nil
 }
 
-// describe returns mean, standard deviation, min and max of xs.
+// describe returns mean, standard deviation (0 for a single value), min
+// and max of xs.
 func describe(xs []float64) (mean, std, lo, hi float64) {
 	if len(xs) == 0 {
 		return
 	}
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		mean += x
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	mean, std = stat.MeanStdDev(xs, nil)
+	if len(xs) == 1 {
+		std = 0
 	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		std += (x - mean) * (x - mean)
-	}
-	if len(xs) > 1 {
-		std = math.Sqrt(std / float64(len(xs)-1))
-	}
-	return
+	return mean, std, floats.Min(xs), floats.Max(xs)
 }
 
 // record appends the generation's line, writes new champions to the hall

@@ -188,3 +188,27 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// Rule: a generation's line describes its rates by mean, sample standard
+// deviation (n-1), min and max; a single rate has no spread.
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		name              string
+		xs                []float64
+		mean, std, lo, hi float64
+	}{
+		{"four rates", []float64{0.1, 0.2, 0.3, 0.4}, 0.25, math.Sqrt(0.05 / 3), 0.1, 0.4},
+		{"one rate", []float64{0.7}, 0.7, 0, 0.7, 0.7},
+		{"none", nil, 0, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mean, std, lo, hi := describe(tc.xs)
+			for _, c := range []struct{ got, want float64 }{{mean, tc.mean}, {std, tc.std}, {lo, tc.lo}, {hi, tc.hi}} {
+				if math.Abs(c.got-c.want) > 1e-12 {
+					t.Fatalf("describe(%v) = %v %v %v %v, want %v %v %v %v", tc.xs, mean, std, lo, hi, tc.mean, tc.std, tc.lo, tc.hi)
+				}
+			}
+		})
+	}
+}

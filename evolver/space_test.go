@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"crucible/strategies"
@@ -28,12 +29,12 @@ func TestSpaceMapping(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := space.Genome(tc.x); !equalGenome(got, tc.want) {
+			if got := space.Genome(tc.x); !slices.Equal(got, tc.want) {
 				t.Errorf("Genome(%v) = %v, want %v", tc.x, got, tc.want)
 			}
 		})
 	}
-	if got := space.Genome(space.Origin()); !equalGenome(got, space.Base.Schema.Defaults()) {
+	if got := space.Genome(space.Origin()); !slices.Equal(got, space.Base.Schema.Defaults()) {
 		t.Errorf("the origin plays %v, not the defaults %v", got, space.Base.Schema.Defaults())
 	}
 	// Two points that round to the same genome are the same variant.

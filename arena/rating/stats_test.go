@@ -2,6 +2,7 @@ package rating
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -75,7 +76,7 @@ func TestSummarize(t *testing.T) {
 	for _, st := range s.Standings {
 		order = append(order, st.Name)
 	}
-	if want := []string{"sure", "lucky", "weak", "unseen"}; !equal(order, want) {
+	if want := []string{"sure", "lucky", "weak", "unseen"}; !slices.Equal(order, want) {
 		t.Fatalf("leaderboard order %v, want %v (by rating - 2 RD)", order, want)
 	}
 	sure := s.Standings[0]
@@ -115,18 +116,6 @@ func TestSummarize(t *testing.T) {
 	if e := perfect.Standings[0]; math.IsInf(e.Elo, 0) || math.IsInf(e.EloLo, 0) || math.IsInf(e.EloHi, 0) || !(e.Elo > 0) {
 		t.Fatalf("perfect record gave Elo %v [%v, %v]", e.Elo, e.EloLo, e.EloHi)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEloBarOfEdgeRecords checks the Elo error bar of records at the edge
