@@ -81,3 +81,28 @@ func TestSameRun(t *testing.T) {
 		})
 	}
 }
+
+// Rule: the held-out comparison and the final tournament play seeds that
+// no generation of the run played (nor each other's), so the champion's
+// held-out figure is not measured on the seeds it was selected on.
+func TestFinalSeedsNeverTrained(t *testing.T) {
+	for _, seed := range []uint64{0, 1, 11, 42} {
+		played := map[uint64]string{}
+		for gen := 0; gen < 300; gen++ {
+			for _, s := range GenerationSeeds(seed, gen, MaxSeeds) {
+				played[s] = "a generation"
+			}
+		}
+		for _, s := range TournamentSeeds(seed, MaxTournamentSeeds) {
+			if by, ok := played[s]; ok {
+				t.Fatalf("run seed %d: tournament seed %d was played by %s", seed, s, by)
+			}
+			played[s] = "the tournament"
+		}
+		for _, s := range HoldoutSeeds(seed, MaxHoldout) {
+			if by, ok := played[s]; ok {
+				t.Fatalf("run seed %d: held-out seed %d was played by %s", seed, s, by)
+			}
+		}
+	}
+}

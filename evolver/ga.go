@@ -331,8 +331,13 @@ var errBatchOnly = errors.New("ga: genomes are measured in batches by the evolve
 // Evaluate is never used: Tell marks every individual as evaluated.
 func (g *gaGenome) Evaluate() (float64, error) { return math.Inf(1), errBatchOnly }
 
-// Mutate adds Gaussian noise to each coordinate with probability
-// geneRate (to at least one coordinate), clamped into [0,1].
+// Mutate adds Gaussian noise of standard deviation sigma to each
+// coordinate with probability geneRate (to at least one coordinate),
+// clamped into [0,1]. It is written here rather than taken from eaopt:
+// eaopt's MutNormalFloat64 scales the noise by the gene's own value, so a
+// coordinate at 0 (a parameter at its minimum, a common optimum) could
+// never move again, and one near 1 would move ten times as far as one
+// near 0.1.
 func (g *gaGenome) Mutate(rng *rand.Rand) {
 	if g.parents == nil {
 		g.parents = []string{g.self}
