@@ -145,9 +145,9 @@ type Orders struct {
 // appends its moves to buf, returning the extended slice (buf arrives with
 // length 0 and is reused between turns to avoid allocation). Moves for
 // positions without an own unit, and second moves for the same unit, are
-// ignored by the engine. A Controller that returns an error, or panics,
-// ends the match with an engine.PlayerError unless it is a remote bot (see
-// Remote).
+// ignored by the engine. A Controller that returns an error ends the match
+// with an engine.PlayerError unless it is a remote bot (see Remote), whose
+// errors are failed turns; a panic in any Controller ends the match.
 type Controller interface {
 	Turn(v *View, buf []Move) ([]Move, error)
 }
