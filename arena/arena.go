@@ -5,7 +5,8 @@
 //
 // The arena knows games only through engine.Game and players only through
 // Entrant constructors: it never imports a game's package or one of the
-// strategy packages (only package strategies, for its atomic file write).
+// strategy packages (only package strategies, the contract of every
+// strategy: StrategyEntrant, and its atomic file write).
 package arena
 
 import (
@@ -17,6 +18,7 @@ import (
 
 	"crucible/arena/rating"
 	"crucible/engine"
+	"crucible/strategies"
 )
 
 // Entrant is a participant as the arena sees it.
@@ -39,6 +41,30 @@ type Entrant struct {
 // Ref returns the entrant's identity as recorded in results.
 func (e Entrant) Ref() PlayerRef {
 	return PlayerRef{Name: e.Name, Strategy: e.Strategy, VariantID: e.VariantID}
+}
+
+// StrategyEntrant makes an entrant named name that plays strategy s with
+// genome g (legal for s's schema); variantID is "" for the strategy's
+// defaults. Each match gets a fresh player from s.New with its own copy of
+// the genome, the seat's seed and the seat, so a constructor that keeps or
+// writes into its genome shares nothing between matches; a constructor
+// that returns no player fails the match with an error naming the
+// strategy.
+func StrategyEntrant(s strategies.Strategy, name, variantID string, g strategies.Genome) Entrant {
+	g = slices.Clone(g)
+	return Entrant{
+		Name:      name,
+		Strategy:  s.Name,
+		VariantID: variantID,
+		Params:    s.Schema.Map(g),
+		New: func(seed uint64, seat int) (engine.Player, error) {
+			p := s.New(slices.Clone(g), seed, seat)
+			if p == nil {
+				return nil, fmt.Errorf("strategy %s built no player", s.Name)
+			}
+			return p, nil
+		},
+	}
 }
 
 // Names returns the entrants' names in order.

@@ -48,15 +48,6 @@ func ReferencePool(reg *strategies.Registry, game string, names []string) ([]Opp
 	return out, nil
 }
 
-// entrant makes an arena entrant of strategy s playing genome g.
-func entrant(name string, s strategies.Strategy, g strategies.Genome, variantID string) arena.Entrant {
-	g = append(strategies.Genome(nil), g...)
-	return arena.Entrant{
-		Name: name, Strategy: s.Name, VariantID: variantID, Params: s.Schema.Map(g),
-		New: func(seed uint64, seat int) (engine.Player, error) { return s.New(g, seed, seat), nil },
-	}
-}
-
 // ArenaEvaluator measures candidates by playing them through the arena:
 // every candidate meets every opponent (the reference pool and the batch's
 // earlier champions) on every seed of the batch in both seat orders, all
@@ -85,15 +76,15 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 	var players, pool []int
 	for i, g := range b.Candidates {
 		players = append(players, len(entrants))
-		entrants = append(entrants, entrant(a.Base.Name+"#"+b.IDs[i], a.Base, g, b.IDs[i]))
+		entrants = append(entrants, arena.StrategyEntrant(a.Base, a.Base.Name+"#"+b.IDs[i], b.IDs[i], g))
 	}
 	for _, o := range a.Pool {
 		pool = append(pool, len(entrants))
-		entrants = append(entrants, entrant(o.Name, o.Strategy, o.Genome, o.VariantID))
+		entrants = append(entrants, arena.StrategyEntrant(o.Strategy, o.Name, o.VariantID, o.Genome))
 	}
 	for i, g := range b.Champions {
 		pool = append(pool, len(entrants))
-		entrants = append(entrants, entrant("hall:"+a.Base.Name+"#"+b.ChampionIDs[i], a.Base, g, b.ChampionIDs[i]))
+		entrants = append(entrants, arena.StrategyEntrant(a.Base, "hall:"+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
 	}
 	jobs := arena.Gauntlet(players, pool, b.Seeds)
 	byID := make(map[string]arena.Job, len(jobs))

@@ -44,10 +44,10 @@ func Tournament(ctx context.Context, g engine.Game, config any, reg *strategies.
 		if err != nil {
 			return rating.Summary{}, err
 		}
-		entrants = append(entrants, entrant(v.Label(), s, genome, v.ID))
+		entrants = append(entrants, arena.StrategyEntrant(s, v.Label(), v.ID, genome))
 	}
 	for _, o := range pool {
-		entrants = append(entrants, entrant(o.Name, o.Strategy, o.Genome, o.VariantID))
+		entrants = append(entrants, arena.StrategyEntrant(o.Strategy, o.Name, o.VariantID, o.Genome))
 	}
 	jobs := arena.RoundRobin(len(entrants), seeds)
 	var recs []arena.Record

@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"crucible/arena"
-	"crucible/engine"
 	"crucible/strategies"
 )
 
@@ -57,7 +55,7 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		}
 		out := make([]arena.Entrant, 0, len(list))
 		for _, s := range list {
-			out = append(out, strategyEntrant(s, s.Name, "", s.Schema.Defaults()))
+			out = append(out, arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults()))
 		}
 		return out, nil
 
@@ -73,7 +71,7 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		if err != nil {
 			return nil, fmt.Errorf("player %s: %w", arg, err)
 		}
-		return []arena.Entrant{strategyEntrant(s, v.Label(), v.ID, g)}, nil
+		return []arena.Entrant{arena.StrategyEntrant(s, v.Label(), v.ID, g)}, nil
 
 	case isBotURL(arg):
 		e, err := remoteACBEntrant(game, arg, secret)
@@ -87,26 +85,6 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		if err != nil {
 			return nil, fmt.Errorf("player %s: %w", arg, err)
 		}
-		return []arena.Entrant{strategyEntrant(s, s.Name, "", s.Schema.Defaults())}, nil
-	}
-}
-
-// strategyEntrant makes an entrant that plays strategy s with genome g.
-// Each match gets a fresh player from s.New with its own copy of the
-// genome, the seat's seed (engine.SeatSeed) and the seat.
-func strategyEntrant(s strategies.Strategy, name, variantID string, g strategies.Genome) arena.Entrant {
-	g = slices.Clone(g)
-	return arena.Entrant{
-		Name:      name,
-		Strategy:  s.Name,
-		VariantID: variantID,
-		Params:    s.Schema.Map(g),
-		New: func(seed uint64, seat int) (engine.Player, error) {
-			p := s.New(slices.Clone(g), seed, seat)
-			if p == nil {
-				return nil, fmt.Errorf("strategy %s built no player", s.Name)
-			}
-			return p, nil
-		},
+		return []arena.Entrant{arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults())}, nil
 	}
 }
