@@ -82,8 +82,8 @@ gracefully.
   X-ACB-Timestamp, X-ACB-Bot-Id, X-ACB-Signature; the timestamp within 30 s of now; the
   signature, HMAC-SHA256(SHARED_SECRET, "{match_id}.{turn}.{timestamp}.{sha256_hex(body)}")
   as 64 hex characters compared in constant time; then the body, whose match_id and turn
-  must equal the headers. Failures answer 401 (authentication), 400 (body) or 413 (body over
-  4 MiB), computing no moves.
+  must equal the headers. Failures answer 401 (authentication) or 400 (body, including a body
+  over 4 MiB), computing no moves.
 - The reply is ` + "`{\"moves\": [...]}`" + `, signed over its exact bytes with
   "{match_id}.{turn}.{sha256_hex(reply)}" in X-ACB-Signature.
 - One strategy instance per match keeps its memory between turns. If the strategy has not
