@@ -67,6 +67,14 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// seen returns the number of calls and the prompts so far; the handler
+// may still run on a server goroutine after a client gave up on it.
+func (f *fakeModel) seen() (int, []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls, append([]string(nil), f.prompts...)
+}
+
 func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *LLM {
 	t.Helper()
 	l, err := NewLLM(Space{Base: testStrategy()}, n, 3, LLMOptions{
@@ -154,8 +162,8 @@ func TestLLMServerCases(t *testing.T) {
 			if len(props) != 2 {
 				t.Fatalf("got %d proposals, want 2", len(props))
 			}
-			if fake.calls != tc.wantCalls {
-				t.Errorf("model called %d times, want %d", fake.calls, tc.wantCalls)
+			if calls, _ := fake.seen(); calls != tc.wantCalls {
+				t.Errorf("model called %d times, want %d", calls, tc.wantCalls)
 			}
 			for i, want := range tc.wantModel {
 				if got := space.Genome(props[i].X); !slices.Equal(got, want) {
@@ -290,11 +298,12 @@ func TestLLMSearchImproves(t *testing.T) {
 	if got < base+0.2 {
 		t.Errorf("champion's true rate %.3f is not clearly above the base's %.3f", got, base)
 	}
-	if fake.calls != 15 {
-		t.Errorf("model asked %d times in 15 generations, want 15", fake.calls)
+	calls, prompts := fake.seen()
+	if calls != 15 {
+		t.Fatalf("model asked %d times in 15 generations, want 15", calls)
 	}
-	if !strings.Contains(fake.prompts[14], "Best genomes so far") {
-		t.Errorf("later prompts do not show the best genomes:\n%s", fake.prompts[14])
+	if !strings.Contains(prompts[14], "Best genomes so far") {
+		t.Errorf("later prompts do not show the best genomes:\n%s", prompts[14])
 	}
 }
 
