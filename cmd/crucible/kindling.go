@@ -176,30 +176,11 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 // kindlingBidder resolves --strategy or --variant (exactly one) to a bidder
 // constructor and its label.
 func kindlingBidder(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (rules.Bidder, error), string, error) {
-	switch {
-	case strategy != "" && variant != "":
-		return nil, "", errors.New("give --strategy or --variant, not both")
-	case strategy != "":
-		s, err := reg.Lookup("kindling", strategy)
-		if err != nil {
-			return nil, "", err
-		}
-		return pk.BidderFactory(s, s.Schema.Defaults()), s.Name, nil
-	case variant != "":
-		v, err := strategies.LoadVariant(variant)
-		if err != nil {
-			return nil, "", err
-		}
-		if v.Game != "kindling" {
-			return nil, "", fmt.Errorf("variant %s is for game %s; kindling play needs a kindling variant (acb variants: crucible serve)", variant, v.Game)
-		}
-		s, g, err := reg.Resolve(v)
-		if err != nil {
-			return nil, "", err
-		}
-		return pk.BidderFactory(s, g), v.Label(), nil
+	s, g, label, err := strategyOrVariant(reg, "kindling", strategy, variant, "kindling play needs a kindling variant (acb variants: crucible serve)")
+	if err != nil {
+		return nil, "", err
 	}
-	return nil, "", errors.New("give --strategy NAME or --variant FILE")
+	return pk.BidderFactory(s, g), label, nil
 }
 
 func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOptions) error {

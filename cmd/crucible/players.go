@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -87,4 +88,35 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		}
 		return []arena.Entrant{arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults())}, nil
 	}
+}
+
+// strategyOrVariant resolves the --strategy NAME / --variant FILE pair of a
+// command that plays one player of game (exactly one of the two is given)
+// to the strategy, its genome and a display label. hint says what to do with
+// a variant of the other game.
+func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint string) (strategies.Strategy, strategies.Genome, string, error) {
+	switch {
+	case strategy != "" && variant != "":
+		return strategies.Strategy{}, nil, "", errors.New("give --strategy or --variant, not both")
+	case strategy != "":
+		s, err := reg.Lookup(game, strategy)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		return s, s.Schema.Defaults(), s.Name, nil
+	case variant != "":
+		v, err := strategies.LoadVariant(variant)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		if v.Game != game {
+			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
+		}
+		s, g, err := reg.Resolve(v)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		return s, g, v.Label(), nil
+	}
+	return strategies.Strategy{}, nil, "", errors.New("give --strategy NAME or --variant FILE")
 }

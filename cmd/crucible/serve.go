@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,30 +72,11 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 // acbFactory resolves --strategy or --variant (exactly one) to a controller
 // factory and its display label.
 func acbFactory(reg *strategies.Registry, strategy, variant string) (pacb.Factory, string, error) {
-	switch {
-	case strategy != "" && variant != "":
-		return nil, "", errors.New("give --strategy or --variant, not both")
-	case strategy != "":
-		s, err := reg.Lookup("acb", strategy)
-		if err != nil {
-			return nil, "", err
-		}
-		return pacb.StrategyFactory(s, s.Schema.Defaults()), s.Name, nil
-	case variant != "":
-		v, err := strategies.LoadVariant(variant)
-		if err != nil {
-			return nil, "", err
-		}
-		if v.Game != "acb" {
-			return nil, "", fmt.Errorf("variant %s is for game %s; serve plays acb (use crucible kindling play for kindling)", variant, v.Game)
-		}
-		s, g, err := reg.Resolve(v)
-		if err != nil {
-			return nil, "", err
-		}
-		return pacb.StrategyFactory(s, g), v.Label(), nil
+	s, g, label, err := strategyOrVariant(reg, "acb", strategy, variant, "serve plays acb (use crucible kindling play for kindling)")
+	if err != nil {
+		return nil, "", err
 	}
-	return nil, "", errors.New("give --strategy NAME or --variant FILE")
+	return pacb.StrategyFactory(s, g), label, nil
 }
 
 // listenPort returns the port: the flag, else $PORT, else 8080.
