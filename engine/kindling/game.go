@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"crucible/engine"
 )
@@ -96,11 +97,12 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 	if spec.Replay != nil {
 		turns = make([]TurnRecord, 0, Turns)
 	}
-	var (
-		last TurnRecord
-		view View
-		bids [MaxSeats]Bid
-	)
+	// The view and the bids escape through the Bidder interface; they come
+	// from a pool so that a match allocates only its result.
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	var last TurnRecord
+	view, bids := &sc.view, &sc.bids
 	for !st.Finished {
 		if err := ctx.Err(); err != nil {
 			return engine.Result{}, err
@@ -109,7 +111,7 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 		for p := 0; p < n; p++ {
 			view.You = p
 			bids[p] = Bid{}
-			if err := askBid(bidders[p], &view, &bids[p], p, spec.Seats[p]); err != nil {
+			if err := askBid(bidders[p], view, &bids[p], p, spec.Seats[p]); err != nil {
 				return engine.Result{}, err
 			}
 			if err := checkAgainst(bids[p], st.Sparks[p]); err != nil {
@@ -117,7 +119,7 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 					Err: fmt.Errorf("illegal move on turn %d: %w", st.Turn, err)}
 			}
 		}
-		last, err = Resolve(&st, &bids, nil)
+		last, err = Resolve(&st, bids, nil)
 		if err != nil { // unreachable: every bid was checked above
 			return engine.Result{}, fmt.Errorf("kindling: turn %d: %w", st.Turn, err)
 		}
@@ -188,3 +190,13 @@ func resultOf(st *State) engine.Result {
 	}
 	return engine.Result{Scores: scores, Ranks: ranks, Turns: Turns, Reason: "turns", Detail: d}
 }
+
+// scratch is the per-match working memory of Play that players see.
+type scratch struct {
+	view View
+	bids [MaxSeats]Bid
+}
+
+// scratchPool recycles scratch between matches (and goroutines): a cache,
+// not state — every field is overwritten before it is read.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

@@ -355,7 +355,7 @@ func TestPlayNoAllocationPerTurn(t *testing.T) {
 		}
 	})
 	// The Result's slices and detail only: far fewer than one per turn.
-	if allocs > 5 {
-		t.Fatalf("Play allocates %.0f times per match, want at most 5", allocs)
+	if allocs > 3 {
+		t.Fatalf("Play allocates %.0f times per match, want at most 3", allocs)
 	}
 }
