@@ -160,3 +160,36 @@ func TestVariantTamperedID(t *testing.T) {
 		t.Fatalf("out-of-range variant error: %v", err)
 	}
 }
+
+// FuzzParseVariant: whatever a variant file holds, ParseVariant either
+// fails or gives a variant whose id is its content's hash, and Resolve then
+// either fails or gives a genome inside the schema's bounds.
+func FuzzParseVariant(f *testing.F) {
+	f.Add([]byte(`{"game":"kindling","base":"sniper","params":{"margin":2,"greed":0.3}}`))
+	f.Add([]byte(`{"game":"kindling","base":"sniper","id":"0000000000","params":{}}`))
+	f.Add([]byte(`{"game":"kindling","base":"sniper","params":{"margin":1e308}}`))
+	f.Add([]byte(`{"game":"","base":"x"}`))
+	f.Add([]byte(`[1,2]`))
+	r, err := NewRegistry(testStrategy())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseVariant(data, "fuzz")
+		if err != nil {
+			return
+		}
+		if v.ID != VariantID(v.Game, v.Base, v.Params) {
+			t.Fatalf("accepted id %q for content hashing to %q", v.ID, VariantID(v.Game, v.Base, v.Params))
+		}
+		_, g, err := r.Resolve(v)
+		if err != nil {
+			return
+		}
+		for i, p := range testSchema {
+			if p.Check(g[i]) != nil {
+				t.Fatalf("resolved genome %v breaks %s's range %s", g, p.Name, p.Range())
+			}
+		}
+	})
+}

@@ -75,3 +75,29 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseConfig: a config file either fails with an error or gives a
+// config that validates and keeps the rules version.
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"rows":24,"cols":24,"max_turns":80,"zone_enabled":true}`))
+	f.Add([]byte(`{"rows":15}`))
+	f.Add([]byte(`{"turn_timeout":-1}`))
+	f.Add([]byte(`{"rules_version":"x"}`))
+	f.Add([]byte(`{"bogus":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseConfig(data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("ParseConfig accepted a config that does not validate: %v", err)
+		}
+		if c.RulesVersion != RulesVersion {
+			t.Fatalf("rules_version %q, want %q", c.RulesVersion, RulesVersion)
+		}
+	})
+}

@@ -258,3 +258,49 @@ func TestPlayMatchStartsALobbyAndPrintsStandings(t *testing.T) {
 		t.Fatalf("standings have %d lines, want title, header, 3 seats and the winner:\n%s", strings.Count(text, "\n"), text)
 	}
 }
+
+// FuzzCreateAndJoinBodies: whatever body reaches POST /api/matches or
+// POST /api/matches/{code}/join, the server answers a seat (200 or 201 with
+// a code, a token and a state) or a 4xx with {"error","hint"}, never a 5xx,
+// and a seated name is 1-32 printable characters.
+func FuzzCreateAndJoinBodies(f *testing.F) {
+	f.Add([]byte(`{"name":"MyAgent","seats":2,"bots":1,"turnSeconds":45,"botLevel":"normal"}`))
+	f.Add([]byte(`{"name":"A","seats":4,"bots":0,"kind":"human"}`))
+	f.Add([]byte(`{"name":"","seats":9}`))
+	f.Add([]byte(`{"name":"x","bots":3,"seats":3}`))
+	f.Add([]byte(`{"name":"\u0007"}`))
+	f.Add([]byte(`{"seats":"2"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		srv, _ := NewServer(ServerConfig{HouseBot: testHouse, CreateLimit: 1 << 20})
+		lobby := httptest.NewRecorder()
+		srv.ServeHTTP(lobby, httptest.NewRequest(http.MethodPost, "/api/matches", strings.NewReader(`{"name":"host","seats":4,"bots":0}`)))
+		var host Seated
+		if err := json.Unmarshal(lobby.Body.Bytes(), &host); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/api/matches", "/api/matches/" + host.Code + "/join"} {
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, strings.NewReader(string(body))))
+			switch {
+			case rec.Code == 200 || rec.Code == 201:
+				var s Seated
+				if err := json.Unmarshal(rec.Body.Bytes(), &s); err != nil || s.Code == "" || s.Token == "" {
+					t.Fatalf("%s: %d without a seat: %s", path, rec.Code, rec.Body)
+				}
+				for _, p := range s.State.Players {
+					if n := len([]rune(p.Name)); p.Kind != "bot" && (n < 1 || n > 32) {
+						t.Fatalf("%s: seated a name of %d characters: %q", path, n, p.Name)
+					}
+				}
+			case rec.Code >= 400 && rec.Code < 500:
+				var e map[string]string
+				if json.Unmarshal(rec.Body.Bytes(), &e) != nil || e["error"] == "" || e["hint"] == "" {
+					t.Fatalf("%s: %d with body %s", path, rec.Code, rec.Body)
+				}
+			default:
+				t.Fatalf("%s: status %d for body %q: %s", path, rec.Code, body, rec.Body)
+			}
+		}
+	})
+}
