@@ -10,12 +10,23 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
 )
 
+// gcPercent is the garbage collector's target unless $GOGC says otherwise.
+// Matches allocate per match and keep little alive, so a heap goal of 5x the
+// live heap (a few MB more) buys fewer collections on the hot path: with the
+// default 100, two arena workers on 5 µs Kindling matches spend a tenth of
+// their time waiting on the collector.
+const gcPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := newRootCmd()
