@@ -1,0 +1,495 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"crucible/arena"
+	"crucible/arena/rating"
+	"crucible/evolver"
+	"crucible/reports"
+	"crucible/strategies"
+)
+
+// Ways of rating a results file in a report (--periods).
+const (
+	periodsRounds = "rounds"
+	periodsOne    = "one"
+)
+
+// reportFlags are the report command's options.
+type reportFlags struct {
+	results, prior, run, out, periods string
+}
+
+func newReportCmd() *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Write an HTML report with plots of arena results or an evolution run",
+		Long: `Write one self-contained HTML page (inline CSS and SVG plots, no scripts, no
+other files) that a browser opens from disk.
+
+--results FILE (a results file of crucible arena) gives the run's facts (game,
+matches, rounds, seeds, failed matches), the Glicko-2 leaderboard with the same
+figures crucible arena and crucible rate print (rating ± RD, rating − 2 RD,
+W-D-L, score % with its Wilson 95% interval, Elo against the field with its
+bar), a plot of every rating with its ± 2 RD bar, and a heat map of the
+pairwise score matrix. --periods chooses how the matches are rated: "rounds"
+(one rating period per round of the schedule, as crucible arena rates its run)
+or "one" (the whole file as one period, as crucible rate does). --prior starts
+the players from a ratings file, as crucible rate --prior does.
+
+--run DIR (the --out directory of crucible evolve) gives the run's settings,
+the fitness over the generations (the champion's, the candidates' mean and
+spread, the base's), the champion's parameters against the base's defaults,
+the held-out comparison and the final tournament's leaderboard. A run whose
+final stages have not run (stopped or still searching) is reported as far as
+it got.
+
+The same input gives the same bytes. --out is replaced atomically: an error
+leaves no file and no earlier report half-overwritten.
+
+  crucible report --results results.jsonl --out report.html
+  crucible report --results tonight.jsonl --prior ladder.json --periods one --out tonight.html
+  crucible report --run runs/demo/evolve --out evolve.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.results, "results", "", "arena results file (JSON lines from crucible arena) to report on; or --run")
+	fl.StringVar(&f.prior, "prior", "", "--results: ratings file the players start from (default: everyone at 1500 / 350 / 0.06)")
+	fl.StringVar(&f.periods, "periods", periodsRounds, `--results: "rounds" rates one Glicko-2 period per round (as crucible arena), "one" the whole file as one period (as crucible rate)`)
+	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
+	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
+	return cmd
+}
+
+// runReport checks the flags, builds the page and writes it.
+func runReport(cmd *cobra.Command, f reportFlags) error {
+	switch {
+	case f.results != "" && f.run != "":
+		return errors.New("give either --results (an arena results file) or --run (an evolve run directory), not both")
+	case f.results == "" && f.run == "":
+		return errors.New("nothing to report on: give --results FILE (an arena results file) or --run DIR (an evolve run directory)")
+	case f.run != "" && f.prior != "":
+		return errors.New("--prior applies to --results only (an evolve run's tournament starts every player afresh)")
+	case f.run != "" && cmd.Flags().Changed("periods"):
+		return errors.New("--periods applies to --results only")
+	case f.periods != periodsRounds && f.periods != periodsOne:
+		return fmt.Errorf("--periods %q is not one of %s, %s", f.periods, periodsRounds, periodsOne)
+	}
+	if err := checkOutFile(f.out); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	stderr := cmd.ErrOrStderr()
+	if f.results != "" {
+		pg, warnings, err := arenaPage(f)
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+		if err != nil {
+			return err
+		}
+		if err := reports.WriteArenaHTML(&buf, pg); err != nil {
+			return err
+		}
+	} else {
+		pg, warnings, err := evolvePage(f.run)
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+		if err != nil {
+			return err
+		}
+		if err := reports.WriteEvolveHTML(&buf, pg); err != nil {
+			return err
+		}
+	}
+	if err := strategies.WriteFileAtomic(f.out, buf.Bytes()); err != nil {
+		return fmt.Errorf("--out %s: %w", f.out, err)
+	}
+	fmt.Fprintf(stderr, "report written to %s (%d bytes)\n", f.out, buf.Len())
+	return nil
+}
+
+// checkOutFile refuses an --out that cannot be written before any work is
+// done: empty, a directory, or in a directory that does not exist.
+func checkOutFile(out string) error {
+	if out == "" {
+		return errors.New("--out must name the HTML file to write")
+	}
+	if info, err := os.Stat(out); err == nil && info.IsDir() {
+		return fmt.Errorf("--out %s is a directory; name the HTML file to write", out)
+	}
+	dir := filepath.Dir(out)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--out %s: directory %s does not exist", out, dir)
+	case err != nil:
+		return fmt.Errorf("--out %s: %w", out, err)
+	case !info.IsDir():
+		return fmt.Errorf("--out %s: %s is not a directory", out, dir)
+	}
+	return nil
+}
+
+// arenaPage reads and rates a results file.
+func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
+	res, err := arena.LoadResults(f.results)
+	if err != nil {
+		return reports.ArenaPage{}, nil, fmt.Errorf("--results: %w", err)
+	}
+	if len(res.Records) == 0 {
+		return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--results %s holds no match to report on", f.results)
+	}
+	var prior map[string]rating.Rating
+	if f.prior != "" {
+		data, err := os.ReadFile(f.prior)
+		if err != nil {
+			return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--prior: %w", err)
+		}
+		if prior, err = rating.ParseRatings(data, f.prior); err != nil {
+			return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--prior: %w", err)
+		}
+	}
+	// Every player of the file, failed matches included, in order of
+	// appearance (the order does not change the ratings).
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range res.Records {
+		for _, p := range r.Players {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				names = append(names, p.Name)
+			}
+		}
+	}
+	pg := reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(res.Records)}
+	g := rating.Default()
+	if f.periods == periodsOne {
+		var outcomes []rating.Outcome
+		for _, r := range res.Records {
+			outcomes = append(outcomes, r.Outcomes()...)
+		}
+		start := g.Initials(names)
+		for n, r := range prior {
+			start[n] = r
+		}
+		pg.Summary = rating.Summarize(g.RatePeriod(start, outcomes), outcomes)
+		pg.Method = "one Glicko-2 rating period for the whole file, as crucible rate does"
+	} else {
+		pg.Summary = arena.Tournament(g, names, prior, res.Records)
+		pg.Method = "one Glicko-2 rating period per round, as crucible arena rates its run"
+	}
+	return pg, res.Warnings, nil
+}
+
+// evolvePage reads a run directory of crucible evolve.
+func evolvePage(dir string) (reports.EvolvePage, []string, error) {
+	var pg reports.EvolvePage
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return pg, nil, fmt.Errorf("--run %s: no such directory", dir)
+	case err != nil:
+		return pg, nil, fmt.Errorf("--run %s: %w", dir, err)
+	case !info.IsDir():
+		return pg, nil, fmt.Errorf("--run %s is not a directory (for a results file use --results)", dir)
+	}
+	raw, ok, err := evolver.ReadMeta(dir)
+	if err != nil {
+		return pg, nil, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	if !ok {
+		return pg, nil, fmt.Errorf("--run %s is not an evolve run directory: it holds no %s (crucible evolve --out DIR writes one after every generation)", dir, evolver.CheckpointFile)
+	}
+	var meta evolver.Meta
+	if err := json.Unmarshal(raw, &meta); err != nil || meta.Game == "" || meta.Base == "" {
+		return pg, nil, fmt.Errorf("--run %s: %s does not describe the run (no game and base in its meta)", dir, evolver.CheckpointFile)
+	}
+	gens, warnings, err := readGenerations(filepath.Join(dir, evolver.GenerationsFile))
+	if err != nil {
+		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	rep, err := readRunReport(dir)
+	if err != nil {
+		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+	}
+
+	pg.Dir = dir
+	pg.Base = meta.Base
+	pg.Settings = runSettings(meta)
+	for _, g := range gens {
+		pg.Generations = append(pg.Generations, reports.Generation{Generation: g.Generation, Best: g.Best, Base: g.Base,
+			Mean: g.Mean, Min: g.Min, Max: g.Max})
+	}
+	var champion, base *strategies.Variant
+	if rep != nil {
+		pg.Outcome = []reports.Fact{
+			{Name: "generations", Value: strconv.Itoa(rep.Generations)},
+			{Name: "matches", Value: strconv.Itoa(rep.Matches)},
+			{Name: "search time", Value: seconds(rep.ElapsedS)},
+			{Name: "total time (final stages included)", Value: seconds(rep.ElapsedTotalS)},
+			{Name: "stopped by", Value: rep.Stopped},
+			{Name: "champion's place in the tournament", Value: championPlace(rep)},
+		}
+		champion, base = &rep.Champion, &rep.Base
+		pg.Champion, pg.ChampionNote = rep.Champion.Label(), rep.Champion.Note
+		for _, v := range rep.Ranked {
+			pg.Evolved = append(pg.Evolved, v.Label())
+		}
+		if h := rep.Holdout; h != nil {
+			pg.Holdout = &reports.Holdout{A: h.A, B: h.B, Opponents: h.Opponents, Seeds: h.Seeds, GamesPerSide: h.GamesPerSide,
+				RateA: h.RateA, RateB: h.RateB, Diff: h.Diff, Lo: h.Lo, Hi: h.Hi}
+		}
+		sum, err := readLeaderboard(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing: the final tournament's leaderboard is not shown.", evolver.LeaderboardFile))
+		case err != nil:
+			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+		default:
+			pg.Leaderboard = &sum
+		}
+	} else {
+		pg.Notes = append(pg.Notes, fmt.Sprintf("The final stages have not run (there is no %s): the search was stopped or is still running. "+
+			"crucible evolve --out %s --resume continues it.", evolver.ReportFile, dir))
+		if n := len(gens); n > 0 {
+			last := gens[n-1]
+			pg.Outcome = []reports.Fact{
+				{Name: "generations so far", Value: strconv.Itoa(n)},
+				{Name: "matches", Value: strconv.Itoa(last.Evaluations)},
+				{Name: "search time", Value: seconds(last.ElapsedMS / 1000)},
+			}
+		}
+		v, path, err := latestHallChampion(dir)
+		if err != nil {
+			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+		}
+		if v != nil {
+			champion = v
+			pg.Champion = v.Label()
+			pg.ChampionNote = fmt.Sprintf("the search's latest champion (%s), not yet ranked by a final tournament", filepath.Join(evolver.HallDir, filepath.Base(path)))
+		}
+	}
+	if champion != nil {
+		params, note := paramRows(meta, champion, base)
+		pg.Params = params
+		if note != "" {
+			pg.Notes = append(pg.Notes, note)
+		}
+	}
+	return pg, warnings, nil
+}
+
+// runSettings lists the run's configuration from its checkpoint.
+func runSettings(m evolver.Meta) []reports.Fact {
+	algo := m.Algorithm
+	switch {
+	case m.Algorithm == "ga" && m.Islands > 1:
+		algo += fmt.Sprintf(" (%d islands)", m.Islands)
+	case m.Algorithm == "llm" && m.LLMModel != "":
+		algo += " (model " + m.LLMModel
+		if m.LLMBaseURL != "" {
+			algo += " at " + m.LLMBaseURL
+		}
+		algo += ")"
+	}
+	stop := []string{}
+	if m.Generations > 0 {
+		stop = append(stop, fmt.Sprintf("after %d generations", m.Generations))
+	}
+	if m.BudgetS > 0 {
+		stop = append(stop, "after "+(time.Duration(m.BudgetS*float64(time.Second))).String()+" of wall clock")
+	}
+	hallOpp := "none"
+	if m.HallOpponents > 0 {
+		hallOpp = strconv.Itoa(m.HallOpponents)
+	}
+	cfg := "the game's defaults"
+	if len(m.GameConfig) > 0 {
+		var b bytes.Buffer
+		if json.Compact(&b, m.GameConfig) == nil {
+			cfg = b.String()
+		} else {
+			cfg = string(m.GameConfig)
+		}
+	}
+	return []reports.Fact{
+		{Name: "game", Value: m.Game},
+		{Name: "base strategy", Value: m.Base},
+		{Name: "algorithm", Value: algo},
+		{Name: "population", Value: strconv.Itoa(m.Population)},
+		{Name: "seeds per generation", Value: fmt.Sprintf("%d (both seat orders)", m.Seeds)},
+		{Name: "run seed", Value: strconv.FormatUint(m.Seed, 10)},
+		{Name: "opponents", Value: strings.Join(m.Pool, ", ")},
+		{Name: "hall of fame", Value: fmt.Sprintf("%d, of which %s join the opponents", m.Hall, hallOpp)},
+		{Name: "stops", Value: strings.Join(stop, " or ")},
+		{Name: "final tournament", Value: fmt.Sprintf("top %d evolved variants, %d seeds", m.Top, m.TournamentSeeds)},
+		{Name: "held-out seeds", Value: strconv.Itoa(m.Holdout)},
+		{Name: "game configuration", Value: cfg},
+	}
+}
+
+func seconds(s float64) string {
+	return (time.Duration(s * float64(time.Second))).Round(time.Millisecond).String()
+}
+
+func championPlace(rep *evolver.Report) string {
+	if rep.ChampionRank == 0 {
+		return "not ranked"
+	}
+	if rep.AboveReference {
+		return fmt.Sprintf("%d, above every reference strategy", rep.ChampionRank)
+	}
+	return fmt.Sprintf("%d, not above every reference strategy", rep.ChampionRank)
+}
+
+// readGenerations reads generations.jsonl. A missing file is no
+// generation yet; a half-written last line (a killed run) is skipped with
+// a warning; any other bad line is an error naming it.
+func readGenerations(path string) ([]evolver.GenStats, []string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []evolver.GenStats
+	var warnings []string
+	lines := strings.SplitAfter(string(data), "\n")
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var g evolver.GenStats
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			if i == len(lines)-1 && !strings.HasSuffix(line, "\n") {
+				warnings = append(warnings, fmt.Sprintf("%s:%d: skipping a half-written last line", path, i+1))
+				break
+			}
+			return nil, warnings, fmt.Errorf("%s:%d: not a generation line: %w", path, i+1, err)
+		}
+		out = append(out, g)
+	}
+	return out, warnings, nil
+}
+
+// readRunReport reads report.json; nil when the run has not written it.
+func readRunReport(dir string) (*evolver.Report, error) {
+	path := filepath.Join(dir, evolver.ReportFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rep evolver.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Champion.ID == "" {
+		return nil, fmt.Errorf("%s names no champion", path)
+	}
+	return &rep, nil
+}
+
+// readLeaderboard reads the final tournament's leaderboard.json.
+func readLeaderboard(dir string) (rating.Summary, error) {
+	path := filepath.Join(dir, evolver.LeaderboardFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return rating.Summary{}, err
+	}
+	var s rating.Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return rating.Summary{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// latestHallChampion returns the last champion the search recorded in
+// hall/ (files are numbered in the order champions arose), or nil.
+func latestHallChampion(dir string) (*strategies.Variant, string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, evolver.HallDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return nil, "", nil
+	}
+	slices.Sort(names)
+	path := filepath.Join(dir, evolver.HallDir, names[len(names)-1])
+	v, err := strategies.LoadVariant(path)
+	if err != nil {
+		return nil, "", err
+	}
+	return &v, path, nil
+}
+
+// paramRows lines up the champion's parameters with the base's defaults
+// and ranges from the strategy's schema. When the base is not a known
+// strategy (the run comes from another version), the parameters are listed
+// without ranges and the note says why.
+func paramRows(m evolver.Meta, champion, base *strategies.Variant) ([]reports.ParamRow, string) {
+	reg, err := newRegistry()
+	var s strategies.Strategy
+	if err == nil {
+		s, err = reg.Lookup(m.Game, m.Base)
+	}
+	if err != nil {
+		var rows []reports.ParamRow
+		names := make([]string, 0, len(champion.Params))
+		for n := range champion.Params {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			r := reports.ParamRow{Name: n, Value: champion.Params[n], Default: champion.Params[n]}
+			if base != nil {
+				if d, ok := base.Params[n]; ok {
+					r.Default = d
+				}
+			}
+			rows = append(rows, r)
+		}
+		return rows, fmt.Sprintf("The parameters' ranges are unknown: %v.", err)
+	}
+	var rows []reports.ParamRow
+	for _, p := range s.Schema {
+		v, ok := champion.Params[p.Name]
+		if !ok {
+			v = p.Default
+		}
+		rows = append(rows, reports.ParamRow{Name: p.Name, Description: p.Description, Ranged: true,
+			Min: p.Min, Max: p.Max, Integer: p.Integer, Default: p.Default, Value: v})
+	}
+	return rows, ""
+}
