@@ -361,9 +361,8 @@ func championPlace(rep *evolver.Report) string {
 	return fmt.Sprintf("%d, not above every reference strategy", rep.ChampionRank)
 }
 
-// readGenerations reads generations.jsonl. A missing file is no
-// generation yet; a half-written last line (a killed run) is skipped with
-// a warning; any other bad line is an error naming it.
+// readGenerations reads generations.jsonl; a missing file is no
+// generation yet.
 func readGenerations(path string) ([]evolver.GenStats, []string, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -372,22 +371,37 @@ func readGenerations(path string) ([]evolver.GenStats, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return parseGenerations(data, path)
+}
+
+// parseGenerations decodes the lines of generations.jsonl; name is used in
+// messages. Blank lines are ignored; a half-written last line (no newline,
+// left by a killed run) is skipped with a warning; any other line that is
+// not a generation, or a generation that does not follow the one before
+// it, is an error naming its line number.
+func parseGenerations(data []byte, name string) ([]evolver.GenStats, []string, error) {
 	var out []evolver.GenStats
 	var warnings []string
+	prev := -1
 	lines := strings.SplitAfter(string(data), "\n")
 	for i, line := range lines {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		var g evolver.GenStats
-		if err := json.Unmarshal([]byte(line), &g); err != nil {
+		err := json.Unmarshal([]byte(line), &g)
+		if err == nil && g.Generation <= prev {
+			err = fmt.Errorf("generation %d follows generation %d (generations must increase)", g.Generation, prev)
+		}
+		if err != nil {
 			if i == len(lines)-1 && !strings.HasSuffix(line, "\n") {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: skipping a half-written last line", path, i+1))
+				warnings = append(warnings, fmt.Sprintf("%s:%d: skipping a half-written last line", name, i+1))
 				break
 			}
-			return nil, warnings, fmt.Errorf("%s:%d: not a generation line: %w", path, i+1, err)
+			return nil, warnings, fmt.Errorf("%s:%d: not a generation line: %w", name, i+1, err)
 		}
 		out = append(out, g)
+		prev = g.Generation
 	}
 	return out, warnings, nil
 }
