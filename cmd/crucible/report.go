@@ -240,7 +240,12 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			Mean: g.Mean, Min: g.Min, Max: g.Max})
 	}
 	var champion, base *strategies.Variant
-	if rep != nil {
+	finalChampion, err := loadVariantIfAny(filepath.Join(dir, evolver.ChampionFile))
+	if err != nil {
+		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	switch {
+	case rep != nil:
 		pg.Outcome = []reports.Fact{
 			{Name: "generations", Value: strconv.Itoa(rep.Generations)},
 			{Name: "matches", Value: strconv.Itoa(rep.Matches)},
@@ -258,26 +263,24 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			pg.Holdout = &reports.Holdout{A: h.A, B: h.B, Opponents: h.Opponents, Seeds: h.Seeds, GamesPerSide: h.GamesPerSide,
 				RateA: h.RateA, RateB: h.RateB, Diff: h.Diff, Lo: h.Lo, Hi: h.Hi}
 		}
-		sum, err := readLeaderboard(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing: the final tournament's leaderboard is not shown.", evolver.LeaderboardFile))
-		case err != nil:
+	case finalChampion != nil:
+		// The final tournament ran but report.json is missing or empty:
+		// the champion, the ranked finalists and the leaderboard are in
+		// their own files.
+		pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing or empty, so the search's totals and the held-out comparison are not shown; "+
+			"the champion and the final tournament come from %s, %s/ and %s.", evolver.ReportFile, evolver.ChampionFile, evolver.RankedDir, evolver.LeaderboardFile))
+		pg.Outcome = searchSoFar(gens, "generations")
+		champion = finalChampion
+		pg.Champion, pg.ChampionNote = finalChampion.Label(), finalChampion.Note
+		ranked, err := rankedLabels(dir)
+		if err != nil {
 			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-		default:
-			pg.Leaderboard = &sum
 		}
-	} else {
+		pg.Evolved = ranked
+	default:
 		pg.Notes = append(pg.Notes, fmt.Sprintf("The final stages have not run (there is no %s): the search was stopped or is still running. "+
 			"crucible evolve --out %s --resume continues it.", evolver.ReportFile, dir))
-		if n := len(gens); n > 0 {
-			last := gens[n-1]
-			pg.Outcome = []reports.Fact{
-				{Name: "generations so far", Value: strconv.Itoa(n)},
-				{Name: "matches", Value: strconv.Itoa(last.Evaluations)},
-				{Name: "search time", Value: seconds(last.ElapsedMS / 1000)},
-			}
-		}
+		pg.Outcome = searchSoFar(gens, "generations so far")
 		v, path, err := latestHallChampion(dir)
 		if err != nil {
 			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
@@ -286,6 +289,17 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			champion = v
 			pg.Champion = v.Label()
 			pg.ChampionNote = fmt.Sprintf("the search's latest champion (%s), not yet ranked by a final tournament", filepath.Join(evolver.HallDir, filepath.Base(path)))
+		}
+	}
+	if rep != nil || finalChampion != nil {
+		sum, err := readLeaderboard(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing: the final tournament's leaderboard is not shown.", evolver.LeaderboardFile))
+		case err != nil:
+			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+		default:
+			pg.Leaderboard = &sum
 		}
 	}
 	if champion != nil {
@@ -406,7 +420,8 @@ func parseGenerations(data []byte, name string) ([]evolver.GenStats, []string, e
 	return out, warnings, nil
 }
 
-// readRunReport reads report.json; nil when the run has not written it.
+// readRunReport reads report.json; nil when the run has not written it
+// (or left it empty).
 func readRunReport(dir string) (*evolver.Report, error) {
 	path := filepath.Join(dir, evolver.ReportFile)
 	data, err := os.ReadFile(path)
@@ -415,6 +430,9 @@ func readRunReport(dir string) (*evolver.Report, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
 	}
 	var rep evolver.Report
 	if err := json.Unmarshal(data, &rep); err != nil {
@@ -438,6 +456,56 @@ func readLeaderboard(dir string) (rating.Summary, error) {
 		return rating.Summary{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// searchSoFar describes the search from its generation lines alone.
+func searchSoFar(gens []evolver.GenStats, label string) []reports.Fact {
+	if len(gens) == 0 {
+		return nil
+	}
+	last := gens[len(gens)-1]
+	return []reports.Fact{
+		{Name: label, Value: strconv.Itoa(len(gens))},
+		{Name: "matches", Value: strconv.Itoa(last.Evaluations)},
+		{Name: "search time", Value: seconds(last.ElapsedMS / 1000)},
+	}
+}
+
+// loadVariantIfAny loads a variant file, or returns nil when there is
+// none.
+func loadVariantIfAny(path string) (*strategies.Variant, error) {
+	v, err := strategies.LoadVariant(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// rankedLabels lists the labels of the finalists in ranked/ in
+// leaderboard order (the files are numbered by place).
+func rankedLabels(dir string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, evolver.RankedDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries { // ReadDir sorts by name
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		v, err := strategies.LoadVariant(filepath.Join(dir, evolver.RankedDir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v.Label())
+	}
+	return out, nil
 }
 
 // latestHallChampion returns the last champion the search recorded in
