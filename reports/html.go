@@ -244,7 +244,7 @@ func WriteEvolveHTML(w io.Writer, pg EvolvePage) error {
 		for _, g := range []struct {
 			label string
 			g     Generation
-		}{{"first", first}, {"best champion", best}, {"last", last}} {
+		}{{"first", first}, {"highest fitness", best}, {"last", last}} {
 			gens = append(gens, genView{g.label, g.g.Generation, num3(g.g.Best), num3(g.g.Mean),
 				num3(g.g.Min) + "–" + num3(g.g.Max), num3(g.g.Base)})
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -250,7 +251,7 @@ func TestEvolveHTMLContent(t *testing.T) {
 		}
 	}
 	// The first/best/last table picks generation 1 as the best champion.
-	if !strings.Contains(page, "<td class=\"text\">best champion</td><td>1</td><td>0.620</td>") {
+	if !strings.Contains(page, "<td class=\"text\">highest fitness</td><td>1</td><td>0.620</td>") {
 		t.Error("the best generation is not generation 1")
 	}
 }
@@ -333,9 +334,11 @@ func TestTicks(t *testing.T) {
 	if got := strings.Join(labels, " "); got != "1200 1400 1600 1800 2000" {
 		t.Fatalf("rating ticks %q", got)
 	}
-	for _, tk := range (integerTicks{}).Ticks(0, 2) {
-		if tk.Value != math.Trunc(tk.Value) {
-			t.Fatalf("generation tick at %v", tk.Value)
+	for _, span := range []float64{2, 29, 39, 1000} {
+		for _, tk := range (integerTicks{}).Ticks(0, span) {
+			if tk.Value != math.Trunc(tk.Value) || tk.Label != strconv.Itoa(int(tk.Value)) {
+				t.Fatalf("generations 0 to %v: tick %q at %v", span, tk.Label, tk.Value)
+			}
 		}
 	}
 }

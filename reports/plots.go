@@ -88,25 +88,18 @@ func svgOf(w, h vg.Length, drawIt func(c draw.Canvas) error) (out template.HTML,
 	return template.HTML(s[i:]), nil // #nosec: built by vgsvg, which escapes its texts
 }
 
-// integerTicks labels only whole numbers (generations).
+// integerTicks labels whole numbers only (generations): every one on a
+// short axis, round steps of at least 2 on a longer one.
 type integerTicks struct{}
 
-// Ticks returns plot.DefaultTicks' major ticks that fall on whole numbers,
-// or every whole number when the range is short.
+// Ticks returns the labelled ticks between lo and hi.
 func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	if hi-lo <= 10 {
-		for v := math.Ceil(lo); v <= hi; v++ {
-			out = append(out, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
-		}
-		return out
+	if hi-lo > 10 {
+		return niceTicks{N: 8}.Ticks(lo, hi)
 	}
-	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
-		if t.Label != "" && t.Value == math.Trunc(t.Value) {
-			out = append(out, t)
-		} else if t.Label == "" {
-			out = append(out, t)
-		}
+	var out []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		out = append(out, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
 	}
 	return out
 }
