@@ -39,8 +39,9 @@ type ArenaFacts struct {
 	// Reasons are the finished matches' end reasons with their counts,
 	// most frequent first (ties by name).
 	Reasons []Fact
-	// Errors are "job: error" of the first MaxErrors failed matches in
-	// file order.
+	// Errors are "job: error" of the first MaxErrors failed matches by
+	// round and job id, so that the page does not depend on the order in
+	// which the matches finished.
 	Errors []string
 }
 
@@ -50,6 +51,7 @@ func NewArenaFacts(recs []arena.Record) ArenaFacts {
 	games, configs, rounds, seeds, seats := map[string]bool{}, map[string]bool{}, map[int]bool{}, map[uint64]bool{}, map[int]bool{}
 	reasons := map[string]int{}
 	turns, finished := 0, 0
+	var failed []arena.Record
 	for _, r := range recs {
 		f.Matches++
 		games[r.Game] = true
@@ -61,14 +63,21 @@ func NewArenaFacts(recs []arena.Record) ArenaFacts {
 		seats[len(r.Players)] = true
 		if r.Error != "" {
 			f.Failed++
-			if len(f.Errors) < MaxErrors {
-				f.Errors = append(f.Errors, r.Job+": "+r.Error)
-			}
+			failed = append(failed, r)
 			continue
 		}
 		finished++
 		turns += r.Turns
 		reasons[r.Reason]++
+	}
+	slices.SortStableFunc(failed, func(a, b arena.Record) int {
+		if a.Round != b.Round {
+			return a.Round - b.Round
+		}
+		return strings.Compare(a.Job, b.Job)
+	})
+	for _, r := range failed[:min(len(failed), MaxErrors)] {
+		f.Errors = append(f.Errors, r.Job+": "+r.Error)
 	}
 	f.Games = sortedKeys(games)
 	f.Configs = sortedKeys(configs)

@@ -85,7 +85,7 @@ func svgOf(w, h vg.Length, drawIt func(c draw.Canvas) error) (out template.HTML,
 	if i < 0 {
 		return "", errors.New("drawing a plot: the SVG writer produced no <svg> element")
 	}
-	return template.HTML(s[i:]), nil // #nosec: built by vgsvg, which escapes its texts
+	return template.HTML(s[i:]), nil // built by vgsvg, which escapes its texts
 }
 
 // integerTicks labels whole numbers only (generations): every one on a
