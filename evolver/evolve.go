@@ -228,6 +228,8 @@ func (c *Config) Validate() error {
 		return rangeErr("tournament-seeds", c.TournamentSeeds, 1, MaxTournamentSeeds)
 	case c.Holdout < 0 || c.Holdout > MaxHoldout:
 		return rangeErr("holdout", c.Holdout, 0, MaxHoldout)
+	case c.Holdout == 1:
+		return errors.New("--holdout 1 cannot give an interval (a paired interval needs at least 2 seeds); use 0 for none or 2 and more")
 	}
 	lo, hi := c.Game.SeatRange()
 	if lo > 2 || hi < 2 {
@@ -420,7 +422,10 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		fmt.Fprintf(cfg.Stdout, "held-out: %s; %s\n", c, verdict)
 	}
 	rep.ElapsedTotalS = time.Since(started).Seconds()
-	data, _ := json.MarshalIndent(rep, "", "  ")
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", ReportFile, err)
+	}
 	if err := strategies.WriteFileAtomic(filepath.Join(cfg.Out, ReportFile), append(data, '\n')); err != nil {
 		return nil, err
 	}

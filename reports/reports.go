@@ -1,6 +1,7 @@
 // Package reports renders the lab's results for people and scripts: the
 // leaderboard and pairwise statistics of a rating.Summary as a terminal
-// table, Markdown, JSON or CSV.
+// table, Markdown, JSON or CSV, and self-contained HTML pages with SVG plots
+// of an arena's results or an evolution run (html.go, plots.go).
 package reports
 
 import (

@@ -95,7 +95,7 @@ mutations of the elite and the progress line says so.
 	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
 	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("evolved variants in the final tournament, 1 to %d", evolver.MaxTop))
 	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("seeds of the final tournament, 1 to %d", evolver.MaxTournamentSeeds))
-	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison, 0 (none) to %d", evolver.MaxHoldout))
+	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison: 0 (none), or 2 to %d", evolver.MaxHoldout))
 	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
 	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request")

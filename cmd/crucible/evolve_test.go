@@ -53,6 +53,8 @@ func TestEvolveBadInput(t *testing.T) {
 			[]string{"--population 1000 is outside its range [4, 256]"}},
 		{"seeds out of range", []string{"--base", "easy", "--seeds", "0", "--out", t.TempDir() + "/r"},
 			[]string{"--seeds 0 is outside its range [1, 256]"}},
+		{"one held-out seed gives no interval", []string{"--base", "easy", "--holdout", "1", "--out", t.TempDir() + "/r"},
+			[]string{"--holdout 1 cannot give an interval"}},
 		{"generations out of range", []string{"--base", "easy", "--generations", "0", "--out", t.TempDir() + "/r"},
 			[]string{"--generations 0 is outside its range [1, 100000]"}},
 		{"unknown pool member", []string{"--base", "easy", "--pool", "easy,nosuch", "--out", t.TempDir() + "/r"},
