@@ -22,9 +22,10 @@ fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './bin/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-# demo: the main job on the embedded defaults, in about two minutes: one
+# demo: the main job on the embedded defaults, in about 15 seconds: one
 # Kindling match, a round robin of each game with its Glicko-2 leaderboard,
-# and a short evolution run with its ranked table. Output lands in runs/demo.
+# a short evolution run with its ranked table, and HTML reports of the
+# arena and the evolution. Output lands in runs/demo.
 DEMO := runs/demo
 demo: build
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
@@ -36,7 +37,10 @@ demo: build
 	./$(BIN) arena --game acb --players all --seeds 2 --out $(DEMO)/acb.jsonl --matrix=false
 	@echo "== Evolution: a genetic search over the contrarian bidder's parameters, then its final tournament"
 	./$(BIN) evolve --game kindling --base contrarian --algo ga --generations 40 --seeds 16 --holdout 100 --out $(DEMO)/evolve
-	@echo "== Done: results, logs and the evolved variants are in $(DEMO)/"
+	@echo "== HTML reports with plots of the AI Code Battle arena and the evolution"
+	./$(BIN) report --results $(DEMO)/acb.jsonl --out $(DEMO)/acb.html
+	./$(BIN) report --run $(DEMO)/evolve --out $(DEMO)/evolve.html
+	@echo "== Done: results, logs, reports and the evolved variants are in $(DEMO)/"
 
 # bench: the engine and arena benchmarks with allocation counts.
 bench:
