@@ -61,6 +61,9 @@ type Server struct {
 
 	mu      sync.RWMutex
 	matches map[string]*match
+	// missingHint is the hint of a 404 for a match code; it states the
+	// retention.
+	missingHint string
 
 	limitMu sync.Mutex
 	creates map[string]*window
@@ -96,7 +99,12 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	return &Server{cfg: cfg, matches: map[string]*match{}, creates: map[string]*window{}}, nil
+	keep := cfg.Retention.String()
+	if day := 24 * time.Hour; cfg.Retention%day == 0 {
+		keep = fmt.Sprintf("%d days", cfg.Retention/day)
+	}
+	return &Server{cfg: cfg, matches: map[string]*match{}, creates: map[string]*window{},
+		missingHint: "match codes are 5 characters, as returned by create; finished matches are deleted after " + keep}, nil
 }
 
 // apiError is an error reply with its status.
@@ -280,15 +288,20 @@ func (m *match) auth(r *http.Request) (int, *apiError) {
 	return seat, nil
 }
 
-// lookup finds a match by code, or 404.
-func (s *Server) lookup(code string) (*match, *apiError) {
+// open finds the match of code (or answers 404), locks it and brings it up
+// to date at the server's clock, which it returns. Every handler of one
+// match starts here; the caller unlocks m.mu.
+func (s *Server) open(code string) (m *match, now time.Time, e *apiError) {
 	s.mu.RLock()
-	m := s.matches[code]
+	m = s.matches[code]
 	s.mu.RUnlock()
 	if m == nil {
-		return nil, errorf(http.StatusNotFound, "match codes are 5 characters, as returned by create; finished matches are deleted after 7 days", "no match with code %q", code)
+		return nil, time.Time{}, errorf(http.StatusNotFound, s.missingHint, "no match with code %q", code)
 	}
-	return m, nil
+	now = s.cfg.Now()
+	m.mu.Lock()
+	m.advance(now)
+	return m, now, nil
 }
 
 // newToken returns 160 random bits as 40 hex characters.
@@ -500,10 +513,11 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 	if e != nil {
 		return e
 	}
-	m, e := s.lookup(code)
+	m, now, e := s.open(code)
 	if e != nil {
 		return e
 	}
+	defer m.mu.Unlock()
 	var f struct {
 		Name *string `json:"name"`
 		Kind *string `json:"kind"`
@@ -524,10 +538,6 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 	if kind, e = checkKind(kind); e != nil {
 		return e
 	}
-	now := s.cfg.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.advance(now)
 	if m.phase != PhaseLobby {
 		return errorf(http.StatusConflict, "create a new match, or join one still in its lobby", "match %s has already started (phase %s)", m.code, m.phase)
 	}
@@ -551,18 +561,15 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *api
 	if e != nil {
 		return e
 	}
-	m, e := s.lookup(code)
+	m, now, e := s.open(code)
 	if e != nil {
 		return e
 	}
+	defer m.mu.Unlock()
 	var f struct{}
 	if e := decodeBody(body, &f, "send {}"); e != nil {
 		return e
 	}
-	now := s.cfg.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.advance(now)
 	you, e := m.auth(r)
 	if e != nil {
 		return e
@@ -581,14 +588,11 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *api
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	m, e := s.lookup(code)
+	m, now, e := s.open(code)
 	if e != nil {
 		return e
 	}
-	now := s.cfg.Now()
-	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.advance(now)
 	you := -1
 	if tokenOf(r) != "" {
 		if you, e = m.auth(r); e != nil {
@@ -600,13 +604,11 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request, code string) *api
 }
 
 func (s *Server) logReply(w http.ResponseWriter, code string) *apiError {
-	m, e := s.lookup(code)
+	m, _, e := s.open(code)
 	if e != nil {
 		return e
 	}
-	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.advance(s.cfg.Now())
 	writeJSON(w, http.StatusOK, m.logOf())
 	return nil
 }
@@ -618,18 +620,15 @@ func (s *Server) bid(w http.ResponseWriter, r *http.Request, code string) *apiEr
 	if e != nil {
 		return e
 	}
-	m, e := s.lookup(code)
+	m, now, e := s.open(code)
 	if e != nil {
 		return e
 	}
+	defer m.mu.Unlock()
 	var f struct {
 		Bids json.RawMessage `json:"bids"`
 		Turn *int            `json:"turn"`
 	}
-	now := s.cfg.Now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.advance(now)
 	you, e := m.auth(r)
 	if e != nil {
 		return e

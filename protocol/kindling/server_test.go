@@ -16,10 +16,10 @@ import (
 	kstrat "crucible/strategies/kindling"
 )
 
-// A full 4-seat match on the server: two agent loops (one creates, one
-// joins) and two house bots. The served log must replay exactly through
-// engine/kindling's Resolve and the final state must agree with it.
-func TestFourSeatMatchWithTwoAgentsAndTwoHouseBots(t *testing.T) {
+// realHouse returns the registry of the real Kindling strategies and the
+// house bots built from it.
+func realHouse(t *testing.T) (*strategies.Registry, HouseBotFunc) {
+	t.Helper()
 	reg, err := strategies.NewRegistry(kstrat.All()...)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +28,14 @@ func TestFourSeatMatchWithTwoAgentsAndTwoHouseBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return reg, house
+}
+
+// A full 4-seat match on the server: two agent loops (one creates, one
+// joins) and two house bots. The served log must replay exactly through
+// engine/kindling's Resolve and the final state must agree with it.
+func TestFourSeatMatchWithTwoAgentsAndTwoHouseBots(t *testing.T) {
+	reg, house := realHouse(t)
 	_, ts := newServer(t, ServerConfig{HouseBot: house})
 	c, err := NewClient(ts.URL)
 	if err != nil {
@@ -376,8 +384,12 @@ func TestFinishedMatchesAreDeletedAfterSevenDays(t *testing.T) {
 	}
 	clock.Advance(time.Second)
 	srv.Sweep()
-	if st, _ := call(t, http.MethodGet, ts.URL+"/api/matches/"+a.Code, "", nil); st != 404 {
+	st, body := call(t, http.MethodGet, ts.URL+"/api/matches/"+a.Code, "", nil)
+	if st != 404 {
 		t.Fatalf("a match finished over 7 days ago is still served (%d)", st)
+	}
+	if !strings.Contains(string(body), "deleted after 7 days") {
+		t.Fatalf("the 404 of an expired match does not state the retention: %s", body)
 	}
 	if srv.Matches() != 0 {
 		t.Fatalf("%d matches held after the sweep", srv.Matches())
@@ -427,14 +439,7 @@ func TestCORSAndRules(t *testing.T) {
 
 // The lobby's host can start early: open seats fill with house bots.
 func TestHostStartFillsWithHouseBots(t *testing.T) {
-	reg, err := strategies.NewRegistry(kstrat.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	house, err := HouseBots(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, house := realHouse(t)
 	_, ts := newServer(t, ServerConfig{HouseBot: house})
 	a := create(t, ts.URL, CreateRequest{Name: "A", Seats: 4, BotLevel: "easy"})
 	st, body := call(t, http.MethodPost, ts.URL+"/api/matches/"+a.Code+"/start", a.Token, nil)
