@@ -90,28 +90,20 @@ func (c *countingBidder) Bid(v *rules.View, out *rules.Bid) { c.n.Add(1); c.b.Bi
 // The agent asks its bidder exactly once per turn however fast it polls,
 // and rides out server errors with back-off.
 func TestAgentBidsOncePerTurnAndBacksOffOnErrors(t *testing.T) {
-	srv, err := NewServer(ServerConfig{HouseBot: testHouse})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var gets, failed atomic.Int64
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Every 5th state poll fails with 503, as an overloaded server might.
-		if r.Method == http.MethodGet && gets.Add(1)%5 == 0 {
-			failed.Add(1)
-			http.Error(w, `{"error":"busy","hint":"retry"}`, http.StatusServiceUnavailable)
-			return
-		}
-		srv.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
-	c, _ := NewClient(ts.URL)
+	c, s := hostAgainst(t, func(srv *Server) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// Every 5th state poll fails with 503, as an overloaded server might.
+			if r.Method == http.MethodGet && gets.Add(1)%5 == 0 {
+				failed.Add(1)
+				http.Error(w, `{"error":"busy","hint":"retry"}`, http.StatusServiceUnavailable)
+				return
+			}
+			srv.ServeHTTP(w, r)
+		})
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := c.Create(ctx, CreateRequest{Name: "A", Seats: 2, Bots: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cb := &countingBidder{b: greedy{}}
 	var lines atomic.Int64
 	a := &Agent{Client: c, Code: s.Code, Token: s.Token, Bidder: cb, Poll: 2 * time.Millisecond,

@@ -18,38 +18,34 @@ import (
 // not ours: the public server's replies may differ from ours wherever the
 // seed does not pin them down, and the agent must still play.
 
-// wrapBids serves every request with srv except POST .../bids, which goes to
-// bids (after counting it).
-func wrapBids(srv http.Handler, n *atomic.Int64, bids func(w http.ResponseWriter, r *http.Request)) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/bids") {
-			n.Add(1)
-			bids(w, r)
-			return
-		}
-		srv.ServeHTTP(w, r)
-	}))
+// hostWithBids is hostAgainst with every request served by the server
+// except POST .../bids, which goes to bids (after counting it in n).
+func hostWithBids(t *testing.T, n *atomic.Int64, bids func(srv *Server, w http.ResponseWriter, r *http.Request)) (*Client, Seated) {
+	t.Helper()
+	return hostAgainst(t, func(srv *Server) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/bids") {
+				n.Add(1)
+				bids(srv, w, r)
+				return
+			}
+			srv.ServeHTTP(w, r)
+		})
+	})
 }
 
 // Rule: the agent backs off on errors, including failed moves, and gives up
 // after MaxErrors consecutive failures: a successful state poll between two
 // failed moves does not reset the count.
 func TestAgentGivesUpAfterConsecutiveFailedMoves(t *testing.T) {
-	srv, _ := NewServer(ServerConfig{HouseBot: testHouse})
 	var posts atomic.Int64
-	ts := wrapBids(srv, &posts, func(w http.ResponseWriter, r *http.Request) {
+	c, s := hostWithBids(t, &posts, func(_ *Server, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":"overloaded","hint":"retry"}`, http.StatusServiceUnavailable)
 	})
-	defer ts.Close()
-	c, _ := NewClient(ts.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := c.Create(ctx, CreateRequest{Name: "A", Seats: 2, Bots: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	a := &Agent{Client: c, Code: s.Code, Token: s.Token, Bidder: greedy{}, Poll: time.Millisecond, MaxErrors: 4}
-	_, err = a.Play(ctx)
+	_, err := a.Play(ctx)
 	if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "4 consecutive errors") {
 		t.Fatalf("Play = %v, want it to give up after 4 consecutive failed moves", err)
 	}
@@ -63,17 +59,10 @@ func TestAgentGivesUpAfterConsecutiveFailedMoves(t *testing.T) {
 // not by an immediate new poll and move, even if the server keeps
 // answering 409.
 func TestAgentPausesAfterAConflict(t *testing.T) {
-	srv, _ := NewServer(ServerConfig{HouseBot: testHouse})
 	var posts atomic.Int64
-	ts := wrapBids(srv, &posts, func(w http.ResponseWriter, r *http.Request) {
+	c, s := hostWithBids(t, &posts, func(_ *Server, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":"turn 1 is not the current turn","hint":"fetch the state"}`, http.StatusConflict)
 	})
-	defer ts.Close()
-	c, _ := NewClient(ts.URL)
-	s, err := c.Create(context.Background(), CreateRequest{Name: "A", Seats: 2, Bots: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const poll, window = 20 * time.Millisecond, 300 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
@@ -88,9 +77,8 @@ func TestAgentPausesAfterAConflict(t *testing.T) {
 // not say what the reply holds, so an empty reply (or one that is not our
 // state) is not an error.
 func TestAgentAcceptsAnyReplyToAMove(t *testing.T) {
-	srv, _ := NewServer(ServerConfig{HouseBot: testHouse})
 	var posts atomic.Int64
-	ts := wrapBids(srv, &posts, func(w http.ResponseWriter, r *http.Request) {
+	c, s := hostWithBids(t, &posts, func(srv *Server, w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, r)
 		if rec.Code != http.StatusOK {
@@ -100,14 +88,8 @@ func TestAgentAcceptsAnyReplyToAMove(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	defer ts.Close()
-	c, _ := NewClient(ts.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := c.Create(ctx, CreateRequest{Name: "A", Seats: 2, Bots: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	a := &Agent{Client: c, Code: s.Code, Token: s.Token, Bidder: greedy{}, Poll: time.Millisecond, MaxErrors: 1}
 	final, err := a.Play(ctx)
 	if err != nil || final.Phase != PhaseFinished {

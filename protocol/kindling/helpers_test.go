@@ -2,6 +2,7 @@ package kindling
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -70,6 +71,28 @@ func newServer(t testing.TB, cfg ServerConfig) (*Server, *httptest.Server) {
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return s, ts
+}
+
+// hostAgainst serves a new Server (house bots testHouse) through wrap, which
+// may answer some requests itself, creates a 2-seat match with one house
+// bot, and returns a client of the wrapped server and the host's seat.
+func hostAgainst(t *testing.T, wrap func(srv *Server) http.Handler) (*Client, Seated) {
+	t.Helper()
+	srv, err := NewServer(ServerConfig{HouseBot: testHouse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(wrap(srv))
+	t.Cleanup(ts.Close)
+	c, err := NewClient(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Create(context.Background(), CreateRequest{Name: "A", Seats: 2, Bots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, s
 }
 
 // call sends a raw request and returns status and body.
