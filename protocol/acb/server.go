@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,13 +34,15 @@ const DefaultSessionIdle = 10 * time.Minute
 type Factory func(matchID string, seat int) (acb.Controller, error)
 
 // StrategyFactory returns a Factory that plays strategy s with genome g.
-// Each instance's random seed is derived from the match id and seat, so a
-// replayed match gets the same decisions.
+// Each instance gets its own copy of g (matches run concurrently) and a
+// random seed derived from the match id and seat, so a replayed match gets
+// the same decisions.
 func StrategyFactory(s strategies.Strategy, g strategies.Genome) Factory {
+	g = slices.Clone(g)
 	return func(matchID string, seat int) (acb.Controller, error) {
 		h := fnv.New64a()
 		h.Write([]byte(matchID))
-		p := s.New(g, engine.SeatSeed(h.Sum64(), seat), seat)
+		p := s.New(slices.Clone(g), engine.SeatSeed(h.Sum64(), seat), seat)
 		c, ok := p.(acb.Controller)
 		if !ok {
 			return nil, fmt.Errorf("strategy %s/%s does not build an acb.Controller (got %T)", s.Game, s.Name, p)
