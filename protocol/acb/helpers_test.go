@@ -21,7 +21,6 @@ type northBot struct {
 	calls *[]string // "matchID/seat/instance/turn"
 	id    int
 	seat  int
-	match string
 }
 
 func (b *northBot) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
@@ -43,11 +42,11 @@ type recorder struct {
 	created int
 }
 
-func (r *recorder) factory(matchID string, seat int) (acb.Controller, error) {
+func (r *recorder) factory(_ string, seat int) (acb.Controller, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.created++
-	return &northBot{mu: &r.mu, calls: &r.calls, id: r.created, seat: seat, match: matchID}, nil
+	return &northBot{mu: &r.mu, calls: &r.calls, id: r.created, seat: seat}, nil
 }
 
 func (r *recorder) snapshot() (int, []string) {

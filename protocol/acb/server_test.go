@@ -229,6 +229,9 @@ func TestServerDropsIdleMatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("turn of match %s: status %d, want 200", match, resp.StatusCode)
+		}
 	}
 	send("old")
 	if srv.Sessions() != 1 {

@@ -161,7 +161,11 @@ func FuzzParseTurnRequest(f *testing.F) {
 				t.Fatalf("accepted unit at %v outside %dx%d", u.Position, v.Config.Rows, v.Config.Cols)
 			}
 		}
-		for _, p := range append(append([]acb.Pos(nil), v.Energy...), v.Walls...) {
+		tiles := append(append([]acb.Pos(nil), v.Energy...), v.Walls...)
+		for _, c := range v.Cores {
+			tiles = append(tiles, c.Position)
+		}
+		for _, p := range tiles {
 			if !inside(p) {
 				t.Fatalf("accepted tile %v outside %dx%d", p, v.Config.Rows, v.Config.Cols)
 			}
