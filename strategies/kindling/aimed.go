@@ -65,16 +65,8 @@ func (s *sniperBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		}
 	}
 	mask, spent := bestSet(val, cost, avail)
-	for i := 0; i < nb; i++ {
-		if mask&(1<<i) != 0 {
-			out[i] = cost[i]
-		}
-	}
-	extra := overflow(v) - spent
-	if lastTurn(v) {
-		extra = b - spent
-	}
-	topUp(v, out, extra)
+	buy(out, mask, cost)
+	topUp(v, out, mustSpend(v, spent))
 	fit(out, b)
 }
 
@@ -125,11 +117,7 @@ func (f *farmerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		}
 		left -= out[i]
 	}
-	extra := overflow(v) - (b - left)
-	if lastTurn(v) {
-		extra = left
-	}
-	topUp(v, out, extra)
+	topUp(v, out, mustSpend(v, b-left))
 	fit(out, b)
 }
 
@@ -167,18 +155,11 @@ func (s *saverBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		fit(out, b)
 		return
 	}
-	t := max(1, min(nb, s.targets))
-	total := 0.0
-	for k := 0; k < t; k++ {
-		total += float64(v.Values[order[k]])
+	var val [nb]float64
+	for i := range val {
+		val[i] = float64(v.Values[i])
 	}
-	given := 0
-	for k := 0; k < t; k++ {
-		i := order[k]
-		out[i] = int(float64(b) * float64(v.Values[i]) / total)
-		given += out[i]
-	}
-	spread(out, order, t, b-given)
+	splitByWeight(out, order, s.targets, b, &val)
 	fit(out, b)
 }
 
@@ -235,11 +216,7 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		spread(out, o2, 2, n)
 		spent = n
 	}
-	extra := overflow(v) - spent
-	if lastTurn(v) {
-		extra = b - spent
-	}
-	topUp(v, out, extra)
+	topUp(v, out, mustSpend(v, spent))
 	fit(out, b)
 }
 
@@ -278,29 +255,13 @@ func (d *dumpBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		for i := range key {
 			key[i] = val[i] / float64(cost[i])
 		}
-		order := byKey(key)
-		w := max(1, min(nb, d.width))
-		total := 0.0
-		for k := 0; k < w; k++ {
-			total += val[order[k]]
-		}
-		given := 0
-		for k := 0; k < w; k++ {
-			i := order[k]
-			out[i] = int(float64(b) * val[i] / total)
-			given += out[i]
-		}
-		spread(out, order, w, b-given)
+		splitByWeight(out, byKey(key), d.width, b, &val)
 		fit(out, b)
 		return
 	}
 	n := max(share(d.early, b), overflow(v))
 	mask, spent := bestSet(val, cost, n)
-	for i := 0; i < nb; i++ {
-		if mask&(1<<i) != 0 {
-			out[i] = cost[i]
-		}
-	}
+	buy(out, mask, cost)
 	topUp(v, out, n-spent)
 	fit(out, b)
 }
@@ -335,16 +296,9 @@ func (br *bestRespBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		val[i] = float64(v.Values[i])
 	}
 	mask, spent := bestSet(val, cost, b)
-	for i := 0; i < nb; i++ {
-		if mask&(1<<i) != 0 {
-			out[i] = cost[i]
-		}
-	}
-	extra := max(share(br.stretch, b-spent), overflow(v)-spent)
-	if lastTurn(v) {
-		extra = b - spent
-	}
-	topUp(v, out, extra)
+	buy(out, mask, cost)
+	// share <= b-spent, so on the last turn this spends all that is left.
+	topUp(v, out, max(share(br.stretch, b-spent), mustSpend(v, spent)))
 	fit(out, b)
 }
 

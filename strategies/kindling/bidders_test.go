@@ -147,6 +147,36 @@ func genomesToTry(s strategies.Strategy, rng *rand.Rand) []strategies.Genome {
 	return out
 }
 
+// TestSplitByWeight checks the proportional split the even, contrarian,
+// saver and dump bidders share: shares rounded down, the rest one at a time
+// from the top of the order, only the first width beacons touched.
+func TestSplitByWeight(t *testing.T) {
+	order := [nb]int{2, 3, 1, 4, 0}
+	tests := []struct {
+		rule   string
+		width  int
+		n      int
+		weight [nb]float64
+		want   kindling.Bid
+	}{
+		{"shares in proportion to weight", 2, 6, [nb]float64{2: 2, 3: 1}, kindling.Bid{2: 4, 3: 2}},
+		{"the rounding's rest goes from the top", 2, 5, [nb]float64{2: 4, 3: 3}, kindling.Bid{2: 3, 3: 2}},
+		{"beacons past width get nothing whatever their weight", 2, 4, [nb]float64{9, 9, 1, 1, 9}, kindling.Bid{2: 2, 3: 2}},
+		{"width below 1 bids on the top beacon alone", 0, 5, [nb]float64{1, 1, 1, 1, 1}, kindling.Bid{2: 5}},
+		{"no weight at all falls back to round-robin", 3, 7, [nb]float64{}, kindling.Bid{2: 3, 3: 2, 1: 2}},
+		{"nothing to bid bids nothing", 3, 0, [nb]float64{1, 2, 3, 4, 5}, kindling.Bid{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			var out kindling.Bid
+			splitByWeight(&out, order, tt.width, tt.n, &tt.weight)
+			if out != tt.want {
+				t.Fatalf("splitByWeight(width %d, %d sparks, weights %v) = %v, want %v", tt.width, tt.n, tt.weight, out, tt.want)
+			}
+		})
+	}
+}
+
 // TestBiddersOnlyMakeLegalMoves drives every bidder, at several parameter
 // settings, through many random positions and checks each move with the
 // engine's own CheckBid, and that the view is left as it was (Game.Play

@@ -98,6 +98,44 @@ func spread(out *kindling.Bid, order [nb]int, width, n int) {
 	}
 }
 
+// splitByWeight bids n sparks over the first width beacons of order (out
+// holds nothing there yet): each gets its share in proportion to weight,
+// rounded down, and the sparks the rounding leaves go one at a time from
+// the top of order.
+func splitByWeight(out *kindling.Bid, order [nb]int, width, n int, weight *[nb]float64) {
+	width = max(1, min(nb, width))
+	total := 0.0
+	for k := 0; k < width; k++ {
+		total += weight[order[k]]
+	}
+	given := 0
+	for k := 0; k < width && total > 0; k++ {
+		i := order[k]
+		out[i] = int(float64(n) * weight[i] / total)
+		given += out[i]
+	}
+	spread(out, order, width, n-given)
+}
+
+// buy bids cost[i] on every beacon i of mask (a set from bestSet).
+func buy(out *kindling.Bid, mask int, cost [nb]int) {
+	for i := 0; i < nb; i++ {
+		if mask&(1<<i) != 0 {
+			out[i] = cost[i]
+		}
+	}
+}
+
+// mustSpend returns how many sparks beyond the spent ones the seat should
+// still put down: all it has left on the last turn (unspent sparks are
+// worth only a tie-break then), else what the cap would waste.
+func mustSpend(v *kindling.View, spent int) int {
+	if lastTurn(v) {
+		return v.Budget() - spent
+	}
+	return overflow(v) - spent
+}
+
 // fit makes out a legal move for budget: negative entries become 0, and
 // while the sum is over the budget the smallest positive entry is lowered
 // (so the bids that matter most survive).

@@ -86,22 +86,11 @@ func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	for i := range key {
 		key[i] = float64(v.Values[i])
 	}
-	order := byKey(key)
-	w := max(1, min(nb, e.width))
-	total := 0.0
 	var want [nb]float64
-	for k := 0; k < w; k++ {
-		i := order[k]
+	for i := range want {
 		want[i] = (1 - e.weight) + e.weight*float64(v.Values[i])
-		total += want[i]
 	}
-	given := 0
-	for k := 0; k < w; k++ {
-		i := order[k]
-		out[i] = int(float64(n) * want[i] / total)
-		given += out[i]
-	}
-	spread(out, order, w, n-given)
+	splitByWeight(out, byKey(key), e.width, n, &want)
 	fit(out, b)
 }
 
@@ -136,12 +125,7 @@ func (gb *greedyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	for i := range key {
 		key[i] = float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])
 	}
-	order := byKey(key)
-	t := max(1, min(nb, gb.targets))
-	for k := 0; k < t; k++ {
-		out[order[k]] = n / t
-	}
-	spread(out, order, t, n-(n/t)*t)
+	spread(out, byKey(key), gb.targets, n) // n/targets each, the rest from the top
 	fit(out, b)
 }
 
@@ -184,19 +168,7 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		}
 		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd))
 	}
-	order := byKey(key)
-	w := max(1, min(nb, c.width))
-	total := 0.0
-	for k := 0; k < w; k++ {
-		total += key[order[k]]
-	}
-	given := 0
-	for k := 0; k < w && total > 0; k++ {
-		i := order[k]
-		out[i] = int(float64(n) * key[i] / total)
-		given += out[i]
-	}
-	spread(out, order, w, n-given)
+	splitByWeight(out, byKey(key), c.width, n, &key)
 	fit(out, b)
 }
 
@@ -229,12 +201,7 @@ func (e *easyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	for i := range key {
 		key[i] = float64(v.Values[i]) + e.noise*(2*e.rng.Float64()-1)
 	}
-	order := byKey(key)
-	f := max(1, min(nb, e.focus))
-	for k := 0; k < f; k++ {
-		out[order[k]] = n / f
-	}
-	spread(out, order, f, n-(n/f)*f)
+	spread(out, byKey(key), e.focus, n) // n/focus each, the rest from the top
 	fit(out, b)
 }
 
