@@ -164,7 +164,7 @@ func (e *Entry) strength() float64 {
 func (a *archive) refit(level float64) {
 	for _, e := range a.byID {
 		if e.Evals > 0 {
-			e.Fitness = level + e.Adv/float64(e.Evals)
+			e.Fitness = level + e.strength()
 		}
 	}
 }

@@ -96,7 +96,7 @@ func (c Comparison) String() string {
 
 // Compare measures variants a and b (of ev.Base) against ev's pool on the
 // given seeds and returns the paired comparison. A variant is named by its
-// label, or by its base's name when it plays the base's defaults.
+// label, or "BASE (defaults)" when it plays the base's defaults.
 func Compare(ctx context.Context, ev *ArenaEvaluator, a, b strategies.Variant, seeds []uint64) (Comparison, error) {
 	ga, err := ev.Base.Schema.FromMap(a.Params)
 	if err != nil {
@@ -140,7 +140,7 @@ func PairedInterval(d []float64, level float64) (mean, lo, hi float64) {
 	return mean, mean - t*se, mean + t*se
 }
 
-// variantName is v's label, or the base's name for its defaults.
+// variantName is v's label, or "BASE (defaults)" for the base's defaults.
 func variantName(base strategies.Strategy, v strategies.Variant) string {
 	if v.ID == strategies.NewVariant(base, base.Schema.Defaults()).ID {
 		return base.Name + " (defaults)"

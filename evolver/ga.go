@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 
 	"github.com/MaxHalford/eaopt"
 
@@ -183,7 +184,7 @@ func (g *GA) initial(gen int) {
 }
 
 func (g *GA) newGenome(x []float64) *gaGenome {
-	return &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate, space: &g.space}
+	return &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate}
 }
 
 func (g *GA) breed(gen int) error {
@@ -321,7 +322,6 @@ type gaGenome struct {
 	parents  []string // set when crossover or mutation changed the point
 	sigma    float64
 	geneRate float64
-	space    *Space
 }
 
 // errBatchOnly is returned if eaopt ever tries to evaluate a genome on its
@@ -366,13 +366,11 @@ func (g *gaGenome) Crossover(q eaopt.Genome, rng *rand.Rand) {
 	m.parents = []string{b, a}
 }
 
-// Clone returns a deep copy.
+// Clone returns a deep copy (nil parents stay nil: Mutate reads nil as
+// "not yet derived").
 func (g *gaGenome) Clone() eaopt.Genome {
 	c := *g
-	c.x = append([]float64(nil), g.x...)
-	c.parents = append([]string(nil), g.parents...)
-	if g.parents == nil {
-		c.parents = nil
-	}
+	c.x = slices.Clone(g.x)
+	c.parents = slices.Clone(g.parents)
 	return &c
 }

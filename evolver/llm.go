@@ -445,7 +445,8 @@ func (l *LLM) Restore(done int, state json.RawMessage) error {
 	return nil
 }
 
-// Tell does nothing: the model sees the measured genomes in the next prompt.
+// Tell only checks the count of values: the model sees the measured
+// genomes in the next prompt.
 func (l *LLM) Tell(gen int, fitness []float64) error {
 	if len(fitness) != l.n {
 		return fmt.Errorf("llm: told %d fitness values for %d proposals", len(fitness), l.n)

@@ -343,7 +343,6 @@ func (s *Search) load() (*searchState, error) {
 				return nil, fmt.Errorf("checkpoint in %s is of algorithm %s with seed %d, not %s with seed %d", s.Dir, cp.Algorithm, cp.Seed, s.Algorithm.Name(), s.Seed)
 			}
 			for _, e := range cp.Archive {
-				e := e
 				st.arch.byID[e.ID] = &e
 			}
 			for _, id := range append(append([]string(nil), cp.Hall...), cp.Champions...) {
