@@ -99,8 +99,8 @@ func TestHTMLGolden(t *testing.T) {
 
 var cellRE = regexp.MustCompile(`<td[^>]*>([^<]*)</td>`)
 
-// leaderboardRows returns the text cells of the page's first leaderboard
-// table, row by row.
+// tableRows returns the text cells of the page's first leaderboard table,
+// row by row.
 func tableRows(t *testing.T, page string) [][]string {
 	t.Helper()
 	start := strings.Index(page, `<table class="leaderboard">`)
@@ -348,7 +348,11 @@ func TestTicks(t *testing.T) {
 		t.Fatalf("rating ticks %q", got)
 	}
 	for _, span := range []float64{2, 29, 39, 1000} {
-		for _, tk := range (integerTicks{}).Ticks(0, span) {
+		ticks := (integerTicks{}).Ticks(0, span)
+		if len(ticks) < 2 {
+			t.Fatalf("generations 0 to %v: %d ticks, want at least 2", span, len(ticks))
+		}
+		for _, tk := range ticks {
 			if tk.Value != math.Trunc(tk.Value) || tk.Label != strconv.Itoa(int(tk.Value)) {
 				t.Fatalf("generations 0 to %v: tick %q at %v", span, tk.Label, tk.Value)
 			}
