@@ -210,13 +210,14 @@ func TestZoneDriverSurvivesTheStorm(t *testing.T) {
 	}
 }
 
+// leaderSeedBase is the seed of the first leader-targeter match.
+const leaderSeedBase = 700
+
 // TestLeaderTargeterHitsTheLeader: in 3- and 4-player matches, the share
 // of leader-targeter's kills (enemy deaths in combat it had a unit in
 // range of) that hit the opponent leading the scores at that moment is
 // higher than the same share for the other strategies measured in the same
 // seats and seeds. Deaths while the lead is shared are not counted.
-const leaderSeedBase = 700
-
 func TestLeaderTargeterHitsTheLeader(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays about 150 multi-player matches")

@@ -123,30 +123,23 @@ func (c *fieldCache) get(t int32, walls field, wallVer, turn int) field {
 		}
 		return e.f
 	}
-	var e *cacheEntry
-	if len(c.entries) < c.cap {
+	k := len(c.entries)
+	if k < c.cap {
 		c.entries = append(c.entries, cacheEntry{f: make(field, c.g.n)})
-		e = &c.entries[len(c.entries)-1]
 	} else {
 		// Evict the least recently used entry.
-		k := 0
+		k = 0
 		for i := range c.entries {
 			if c.entries[i].used < c.entries[k].used {
 				k = i
 			}
 		}
-		e = &c.entries[k]
-		c.slot[e.tile] = 0
+		c.slot[c.entries[k].tile] = 0
 	}
+	e := &c.entries[k]
 	e.tile = t
 	e.used = turn
-	c.slot[t] = int16(len(c.entries))
-	for i := range c.entries {
-		if &c.entries[i] == e {
-			c.slot[t] = int16(i + 1)
-			break
-		}
-	}
+	c.slot[t] = int16(k + 1)
 	c.build(e, walls, wallVer, turn)
 	return e.f
 }

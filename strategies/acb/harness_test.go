@@ -2,6 +2,7 @@ package acb
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"crucible/engine"
@@ -143,7 +144,7 @@ func spacing(m *acbe.Match, g *grid, pair []float64, pairN []int, core []float64
 			sum, n := 0.0, 0
 			for a := range tiles {
 				for c := a + 1; c < len(tiles); c++ {
-					sum += sqrt(float64(g.dist2(tiles[a], tiles[c])))
+					sum += math.Sqrt(float64(g.dist2(tiles[a], tiles[c])))
 					n++
 				}
 			}
@@ -160,7 +161,7 @@ func spacing(m *acbe.Match, g *grid, pair []float64, pairN []int, core []float64
 				}
 			}
 			if best >= 0 {
-				core[p] += sqrt(float64(best))
+				core[p] += math.Sqrt(float64(best))
 				coreN[p]++
 			}
 		}
@@ -229,19 +230,4 @@ func leaderCredits(m *acbe.Match, g *grid, scores []int, credit, leader []int) {
 			}
 		}
 	}
-}
-
-func sqrt(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	z := x
-	for i := 0; i < 30; i++ {
-		z = (z + x/z) / 2
-	}
-	return z
-}
-
-func fmtStats(s acbe.PlayerStats) string {
-	return fmt.Sprintf("sc%d u%d c%d col%d spawn%d lost%d/%d kills%d raze%d@%d", s.Score, s.Units, s.Cores, s.EnergyCollected, s.UnitsSpawned, s.LostCombat, s.LostCollision, s.Kills, s.CoresRazed, s.FirstRazeTurn)
 }

@@ -158,12 +158,10 @@ func (m *memory) update(v *acbe.View, own, ownCores []int32) {
 		}
 		i := g.idx(c.Position)
 		s := m.cslot[i]
-		if s == 0 || m.cores[s-1].suspect {
-			if s == 0 {
-				m.cores = append(m.cores, coreInfo{tile: i})
-				s = int16(len(m.cores))
-				m.cslot[i] = s
-			}
+		if s == 0 {
+			m.cores = append(m.cores, coreInfo{tile: i})
+			s = int16(len(m.cores))
+			m.cslot[i] = s
 		}
 		ci := &m.cores[s-1]
 		ci.owner, ci.active, ci.suspect, ci.seen = c.Owner, c.Active, false, turn

@@ -312,9 +312,7 @@ type siegeP struct {
 	marching              bool
 	g, eco                gatherCore
 	oc                    multiCache
-	idx, soldiers, feed   []int32
-	a                     assignment
-	targets, ready        []int32
+	idx, soldiers         []int32
 }
 
 func (p *siegeP) decide(b *bot) {

@@ -389,10 +389,7 @@ func (p *phalanxP) decide(b *bot) {
 	p.block = p.eco.pick(b, p.idx, nf, 6, 1, p.block[:0])
 	marching := len(p.block) >= p.advance
 	if !marching || p.anchor < 0 {
-		h := p.home(b, ef)
-		if !marching || p.anchor < 0 {
-			p.anchor = h
-		}
+		p.anchor = p.home(b, ef)
 	}
 	af := b.fieldTo(p.anchor)
 	rad := p.radius(b, af, len(p.block))

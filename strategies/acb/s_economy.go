@@ -30,7 +30,6 @@ func economistDef() def {
 type economistP struct {
 	perTile        float64
 	contest, wait  int
-	oc             multiCache
 	a, ax          assignment
 	idx, rest      []int32
 	targets, ready []int32
@@ -256,7 +255,6 @@ type pacifistP struct {
 	targets, ready        []int32
 	zone                  []offset
 	unsafe                []uint16
-	stampT                int
 }
 
 // buildUnsafe marks, for this turn, every tile within the pacifist's

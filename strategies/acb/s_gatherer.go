@@ -161,7 +161,7 @@ func (gc *gatherCore) pick(b *bot, idx []int32, n, horizon, caution int, rest []
 	gc.targets, gc.ready = b.energyPlan(gc.targets[:0], gc.ready[:0], horizon)
 	b.assign(&gc.a, idx, gc.targets, gc.ready, b.g.rows+b.g.cols)
 	// Keep only the n cheapest matches.
-	for cnt := 0; ; cnt++ {
+	for {
 		worst, wc := -1, int32(-1)
 		matched := 0
 		for k := range idx {

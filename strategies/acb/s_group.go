@@ -167,7 +167,6 @@ type coordinatorP struct {
 	oc                   multiCache
 	a                    assignment
 	idx, rest, attack    []int32
-	threat               []int32
 }
 
 func (p *coordinatorP) decide(b *bot) {

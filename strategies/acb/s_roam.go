@@ -33,7 +33,7 @@ type nomadP struct {
 	linger, margin int
 	roam           float64
 	a, ax          assignment
-	idx, rest, ro  []int32
+	idx, ro        []int32
 	targets, ready []int32
 	sectors        []int32
 	cores          []int32
