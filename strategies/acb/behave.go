@@ -70,12 +70,9 @@ func (b *bot) checkCached(u int32, c *multiCache) field {
 
 // towardCached is toward on the cached multi-source field c (already
 // fetched this turn with cached), rebuilding it first when it misleads the
-// unit.
+// unit (see checkCached).
 func (b *bot) towardCached(u int32, c *multiCache, w float64, sc *[5]float64) {
-	if b.misleads(u, c.f) {
-		b.rebuildCached(c)
-	}
-	b.toward(u, c.f, w, sc)
+	b.toward(u, b.checkCached(u, c), w, sc)
 }
 
 // allEnergy appends every known energy tile, full or not, to dst.
@@ -171,6 +168,38 @@ func (b *bot) avoidOwnCores(u int32, sc *[5]float64, w float64) {
 		if b.onOwnCore(b.opt(u, k)) {
 			sc[k] -= w
 		}
+	}
+}
+
+// maxDist penalises options more than r steps down field f by w per step
+// beyond r: it keeps a unit within r of the field's sources.
+func (b *bot) maxDist(u int32, f field, r int, w float64, sc *[5]float64) {
+	for k := 0; k < 5; k++ {
+		if d := f.at(b.opt(u, k)); d > r {
+			sc[k] -= w * float64(d-r)
+		}
+	}
+}
+
+// minDist penalises options fewer than r steps down field f by w per step
+// short of r: it keeps a unit at least r from the field's sources.
+func (b *bot) minDist(u int32, f field, r int, w float64, sc *[5]float64) {
+	for k := 0; k < 5; k++ {
+		if d := f.at(b.opt(u, k)); d < r {
+			sc[k] -= w * float64(r-d)
+		}
+	}
+}
+
+// atDist penalises options by w per step their distance down field f is
+// off r: it keeps a unit on the ring r steps from the field's sources.
+func (b *bot) atDist(u int32, f field, r int, w float64, sc *[5]float64) {
+	for k := 0; k < 5; k++ {
+		d := f.at(b.opt(u, k)) - r
+		if d < 0 {
+			d = -d
+		}
+		sc[k] -= w * float64(d)
 	}
 }
 
@@ -322,6 +351,41 @@ func (b *bot) energyPlan(targets, ready []int32, horizon int) ([]int32, []int32)
 		ready = append(ready, int32(r))
 	}
 	return targets, ready
+}
+
+// sendNearest sends the n units of idx nearest by steps to tile t straight
+// towards it (weighing fights by o, or not at all when o is nil) and
+// returns idx without them, compacted in place.
+func (b *bot) sendNearest(a *assignment, idx []int32, t int32, n int, o *moveOpts) []int32 {
+	b.assignMany(a, idx, t, n)
+	rest := idx[:0]
+	for k, i := range idx {
+		if a.unitTarget[k] < 0 {
+			rest = append(rest, i)
+			continue
+		}
+		if o != nil {
+			b.goTo(int(i), t, o)
+			continue
+		}
+		var sc [5]float64
+		b.towardTile(b.own[i], t, 1, &sc)
+		b.rank(int(i), &sc)
+	}
+	return rest
+}
+
+// within keeps the targets (and their ready turns) at most r steps down
+// field f, in place.
+func within(targets, ready []int32, f field, r int) ([]int32, []int32) {
+	n := 0
+	for k, t := range targets {
+		if f.at(t) <= r {
+			targets[n], ready[n] = t, ready[k]
+			n++
+		}
+	}
+	return targets[:n], ready[:n]
 }
 
 // sendAssigned ranks the options of every unit of idx that a assigned to a

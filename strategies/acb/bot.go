@@ -217,13 +217,9 @@ func (b *bot) misleads(u int32, f field) bool {
 }
 
 // towardTile is toward on the cached field of tile t, rebuilding the field
-// first when it misleads the unit.
+// first when it misleads the unit (see checkTile).
 func (b *bot) towardTile(u, t int32, w float64, sc *[5]float64) {
-	f := b.fieldTo(t)
-	if b.misleads(u, f) {
-		b.fc.rebuild(t, b.mem.wallT, b.mem.wallVer, b.turn)
-	}
-	b.toward(u, f, w, sc)
+	b.toward(u, b.checkTile(u, t), w, sc)
 }
 
 // fieldTo returns the cached distance field to the single tile t.
@@ -234,11 +230,7 @@ func (b *bot) fieldTo(t int32) field {
 // multi fills the k-th scratch field with a search from sources (walls
 // block, depth limited by maxD when positive) and returns it.
 func (b *bot) multi(k int, sources []int32, maxD int) field {
-	for len(b.scratch) <= k {
-		b.scratch = append(b.scratch, make(field, b.g.n))
-	}
-	b.g.bfs(b.scratch[k], b.q, sources, b.mem.wallT, maxD)
-	return b.scratch[k]
+	return b.multiAvoid(k, sources, b.mem.wallT, maxD)
 }
 
 // multiAvoid is multi with another search template (see dangerTemplate),

@@ -645,3 +645,33 @@ func TestSuspectsMatchGeneratedMaps(t *testing.T) {
 		}
 	}
 }
+
+// TestDistanceTerms checks the scoring terms that keep a unit within, at
+// least at, or exactly at a distance down a field: a unit three steps east
+// of the source, whose options (stay, N, E, S, W) lie 3, 4, 4, 4 and 2
+// steps away.
+func TestDistanceTerms(t *testing.T) {
+	v := sketch(make40()[:16], 0) // 16 x 40, nothing on it
+	v.Bots = []acbe.Unit{{Position: acbe.Pos{Row: 5, Col: 8}, Owner: 0}}
+	b := newBot(1)
+	b.begin(v)
+	u := b.own[0]
+	src := b.g.idx(acbe.Pos{Row: 5, Col: 5})
+	f := b.multi(0, []int32{src}, 0)
+	tests := []struct {
+		rule string
+		term func(sc *[5]float64)
+		want [5]float64
+	}{
+		{"maxDist: w per step beyond r", func(sc *[5]float64) { b.maxDist(u, f, 3, 2, sc) }, [5]float64{0, -2, -2, -2, 0}},
+		{"minDist: w per step short of r", func(sc *[5]float64) { b.minDist(u, f, 3, 1, sc) }, [5]float64{0, 0, 0, 0, -1}},
+		{"atDist: w per step off r either way", func(sc *[5]float64) { b.atDist(u, f, 3, 0.5, sc) }, [5]float64{0, -0.5, -0.5, -0.5, -0.5}},
+	}
+	for _, tc := range tests {
+		var sc [5]float64
+		tc.term(&sc)
+		if sc != tc.want {
+			t.Errorf("%s: scores %v, want %v", tc.rule, sc, tc.want)
+		}
+	}
+}

@@ -366,18 +366,12 @@ func (p *siegeP) decide(b *bot) {
 		u := b.own[i]
 		var sc [5]float64
 		tf = b.checkTile(u, p.target)
-		switch {
-		case storm:
-			b.towardTile(u, p.target, 1, &sc)
+		b.toward(u, tf, 1, &sc)
+		if storm {
 			b.danger(u, &sc, -8, 0, 3, 0)
-		default:
+		} else {
 			// Close up on the ring, no nearer.
-			b.towardTile(u, p.target, 1, &sc)
-			for k := 0; k < 5; k++ {
-				if d := tf.at(b.opt(u, k)); d < p.ring {
-					sc[k] -= 3 * float64(p.ring-d)
-				}
-			}
+			b.minDist(u, tf, p.ring, 3, &sc)
 			b.danger(u, &sc, -25, -3, 3, 0)
 		}
 		b.coreStay(u, &sc, 5)

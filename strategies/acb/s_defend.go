@@ -116,14 +116,7 @@ func (p *guardianP) decide(b *bot) {
 	}
 	// Energy inside the territory; the rest patrol half way out.
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 6)
-	n = 0
-	for k, t := range p.targets {
-		if of.at(t) <= R {
-			p.targets[n], p.ready[n] = t, p.ready[k]
-			n++
-		}
-	}
-	p.targets, p.ready = p.targets[:n], p.ready[:n]
+	p.targets, p.ready = within(p.targets, p.ready, of, R)
 	b.assign(&p.a, p.idx, p.targets, p.ready, 2*R)
 	o := moveOpts{wLose: -40, wTrade: -8, wWin: 3, margin: p.margin, coreStay: 4}
 	for k, i := range p.idx {
@@ -136,22 +129,10 @@ func (p *guardianP) decide(b *bot) {
 		case p.a.unitTarget[k] >= 0:
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		default:
-			want := R / 2
-			for k2 := 0; k2 < 5; k2++ {
-				d := of.at(b.opt(u, k2)) - want
-				if d < 0 {
-					d = -d
-				}
-				sc[k2] -= 0.5 * float64(d)
-			}
+			b.atDist(u, of, R/2, 0.5, &sc)
 			b.spread(u, &sc, 0.7)
 		}
-		// Never leave the territory.
-		for k2 := 0; k2 < 5; k2++ {
-			if d := of.at(b.opt(u, k2)); d > R {
-				sc[k2] -= 3 * float64(d-R)
-			}
-		}
+		b.maxDist(u, of, R, 3, &sc) // never leave the territory
 		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
 		b.coreStay(u, &sc, o.coreStay)
 		b.rank(int(i), &sc)
@@ -180,7 +161,7 @@ type defenderP struct {
 	ring, alert, bank, gather int
 	oc                        multiCache
 	a                         assignment
-	idx, rest, sectors        []int32
+	idx, sectors              []int32
 	targets, ready            []int32
 	dists                     []int
 }
@@ -201,18 +182,7 @@ func (p *defenderP) decide(b *bot) {
 		if !banking && d > p.alert {
 			continue
 		}
-		b.assignMany(&p.a, p.idx, c, 1)
-		p.rest = p.rest[:0]
-		for k, i := range p.idx {
-			if p.a.unitTarget[k] < 0 {
-				p.rest = append(p.rest, i)
-				continue
-			}
-			var sc [5]float64
-			b.towardTile(b.own[i], c, 1, &sc)
-			b.rank(int(i), &sc)
-		}
-		p.idx = append(p.idx[:0], p.rest...)
+		p.idx = b.sendNearest(&p.a, p.idx, c, 1, nil)
 	}
 	// Energy within the gather radius, stretched to reach the two nearest
 	// known tiles (a home without energy would starve).
@@ -226,14 +196,7 @@ func (p *defenderP) decide(b *bot) {
 		R = max(R, p.dists[1])
 	}
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 4)
-	n := 0
-	for k, t := range p.targets {
-		if of.at(t) <= R {
-			p.targets[n], p.ready[n] = t, p.ready[k]
-			n++
-		}
-	}
-	p.targets, p.ready = p.targets[:n], p.ready[:n]
+	p.targets, p.ready = within(p.targets, p.ready, of, R)
 	b.assign(&p.a, p.idx, p.targets, p.ready, 2*R)
 	// Fewer than two tiles known: one unit looks for more.
 	scout := int32(-1)
@@ -258,21 +221,10 @@ func (p *defenderP) decide(b *bot) {
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		} else {
 			// Hold the ring, spread along it.
-			for k2 := 0; k2 < 5; k2++ {
-				d := of.at(b.opt(u, k2)) - p.ring
-				if d < 0 {
-					d = -d
-				}
-				sc[k2] -= float64(d)
-			}
+			b.atDist(u, of, p.ring, 1, &sc)
 			b.spread(u, &sc, 0.6)
 		}
-		// Stay home: nothing beyond the gather radius.
-		for k2 := 0; k2 < 5; k2++ {
-			if d := of.at(b.opt(u, k2)); d > R {
-				sc[k2] -= 4 * float64(d-R)
-			}
-		}
+		b.maxDist(u, of, R, 4, &sc) // stay home: nothing beyond the gather radius
 		b.danger(u, &sc, -40, -6, 2, 0)
 		b.coreStay(u, &sc, 4)
 		b.avoidOwnCores(u, &sc, 2)

@@ -42,18 +42,7 @@ func (p *economistP) decide(b *bot) {
 	// the count to mean something).
 	if len(b.mem.energy) >= 4 && float64(len(b.own)) >= p.perTile*float64(len(b.mem.energy))+float64(len(b.ownCores)) {
 		for _, c := range b.ownCores {
-			b.assignMany(&p.a, p.idx, c, 1)
-			p.rest = p.rest[:0]
-			for k, i := range p.idx {
-				if p.a.unitTarget[k] < 0 {
-					p.rest = append(p.rest, i)
-					continue
-				}
-				var sc [5]float64
-				b.towardTile(b.own[i], c, 1, &sc)
-				b.rank(int(i), &sc)
-			}
-			p.idx = append(p.idx[:0], p.rest...)
+			p.idx = b.sendNearest(&p.a, p.idx, c, 1, nil)
 		}
 	}
 	// Targets: refill-timed, minus contested ones.
@@ -145,18 +134,7 @@ func (p *farmerP) decide(b *bot) {
 	of := b.cached(&p.oc, b.ownCores)
 	if float64(b.turn) >= p.bankFrom*float64(b.cfg.MaxTurns) {
 		for _, c := range b.ownCores {
-			b.assignMany(&p.a, p.idx, c, 1)
-			p.rest = p.rest[:0]
-			for k, i := range p.idx {
-				if p.a.unitTarget[k] < 0 {
-					p.rest = append(p.rest, i)
-					continue
-				}
-				var sc [5]float64
-				b.towardTile(b.own[i], c, 1, &sc)
-				b.rank(int(i), &sc)
-			}
-			p.idx = append(p.idx[:0], p.rest...)
+			p.idx = b.sendNearest(&p.a, p.idx, c, 1, nil)
 		}
 	}
 	R := p.radius + int(p.growth*float64(b.turn)/100)
@@ -216,13 +194,7 @@ func (p *farmerP) decide(b *bot) {
 		u := b.own[i]
 		var sc [5]float64
 		of = b.checkCached(u, &p.oc)
-		for k2 := 0; k2 < 5; k2++ {
-			d := of.at(b.opt(u, k2)) - R/2
-			if d < 0 {
-				d = -d
-			}
-			sc[k2] -= 0.5 * float64(d)
-		}
+		b.atDist(u, of, R/2, 0.5, &sc)
 		b.spread(u, &sc, 0.7)
 		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, 0)
 		b.coreStay(u, &sc, 5)
@@ -315,11 +287,7 @@ func (p *pacifistP) decide(b *bot) {
 		case of != nil:
 			of = b.checkCached(u, &p.oc)
 			// Idle at home, spread out, off the cores.
-			for k2 := 0; k2 < 5; k2++ {
-				if d := of.at(b.opt(u, k2)); d > 4 {
-					sc[k2] -= 0.5 * float64(d-4)
-				}
-			}
+			b.maxDist(u, of, 4, 0.5, &sc)
 			b.spread(u, &sc, 0.6)
 		}
 		for k2 := 0; k2 < 5; k2++ {

@@ -98,14 +98,10 @@ func (gc *gatherCore) run(b *bot, idx []int32, horizon, caution int) {
 		}
 		var sc [5]float64
 		if ef != nil {
-			ef = b.checkCached(u, &gc.energy)
 			// Hover two steps from an energy tile: close enough to take it
 			// when it refills, without blocking the assigned collector.
-			for k := 0; k < 5; k++ {
-				if d := ef.at(b.opt(u, k)); d > 2 {
-					sc[k] -= float64(d - 2)
-				}
-			}
+			ef = b.checkCached(u, &gc.energy)
+			b.maxDist(u, ef, 2, 1, &sc)
 		}
 		b.spread(u, &sc, 0.5)
 		b.settle(int(i), &sc, &o)

@@ -183,20 +183,7 @@ func (p *coordinatorP) decide(b *bot) {
 		if n == 0 {
 			continue
 		}
-		b.assignMany(&p.a, p.idx, c, n+p.margin)
-		p.rest = p.rest[:0]
-		for k, i := range p.idx {
-			if p.a.unitTarget[k] < 0 {
-				p.rest = append(p.rest, i)
-				continue
-			}
-			u := b.own[i]
-			var sc [5]float64
-			b.towardTile(u, c, 1, &sc)
-			b.danger(u, &sc, -15, 0, 4, 0)
-			b.rank(int(i), &sc)
-		}
-		p.idx = append(p.idx[:0], p.rest...)
+		p.idx = b.sendNearest(&p.a, p.idx, c, n+p.margin, &moveOpts{wLose: -15, wWin: 4})
 	}
 	// Attack group: a share of the units, those nearest the target.
 	if p.target >= 0 && !containsTile(b.enemyCores, p.target) {
@@ -247,13 +234,9 @@ func (p *coordinatorP) strike(b *bot) {
 		u := b.own[i]
 		var sc [5]float64
 		tf = b.checkTile(u, p.target)
-		b.towardTile(u, p.target, 1, &sc)
+		b.toward(u, tf, 1, &sc)
 		if !goIn {
-			for k := 0; k < 5; k++ {
-				if d := tf.at(b.opt(u, k)); d < p.stage {
-					sc[k] -= 3 * float64(p.stage-d)
-				}
-			}
+			b.minDist(u, tf, p.stage, 3, &sc)
 			b.danger(u, &sc, -30, -5, 3, 0)
 		} else {
 			b.danger(u, &sc, -10, 0, 4, 0)

@@ -434,12 +434,7 @@ func (p *raiderP) decide(b *bot) {
 			// No tile to raid: prowl towards the enemy's side, stopping
 			// short of its cores.
 			ef = b.checkCached(u, &p.ec)
-			for k2 := 0; k2 < 5; k2++ {
-				d := ef.at(b.opt(u, k2))
-				if d > 8 {
-					sc[k2] -= float64(d - 8)
-				}
-			}
+			b.maxDist(u, ef, 8, 1, &sc)
 			b.spread(u, &sc, 0.5)
 		}
 		// Hit and run: in a fight we are not winning, run home.

@@ -200,11 +200,7 @@ func (p *zoneP) decide(b *bot) {
 			u := b.own[i]
 			var sc [5]float64
 			cf = b.checkTile(u, c)
-			for k2 := 0; k2 < 5; k2++ {
-				if d := cf.at(b.opt(u, k2)); d > 4 {
-					sc[k2] -= float64(d - 4)
-				}
-			}
+			b.maxDist(u, cf, 4, 1, &sc)
 			b.spread(u, &sc, 0.5)
 			b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, 0)
 			b.coreStay(u, &sc, 5)
@@ -254,11 +250,7 @@ func (p *zoneP) decide(b *bot) {
 			b.towardTile(u, p.targets[p.a.unitTarget[gk]], 1, &sc)
 		} else {
 			// To the centre, loosely packed.
-			for k2 := 0; k2 < 5; k2++ {
-				if d := cf.at(b.opt(u, k2)); d > 2 {
-					sc[k2] -= float64(d - 2)
-				}
-			}
+			b.maxDist(u, cf, 2, 1, &sc)
 			b.spread(u, &sc, 0.3)
 		}
 		if urgent {
