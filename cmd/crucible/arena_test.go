@@ -16,9 +16,9 @@ import (
 	"crucible/strategies"
 )
 
-// arenaExec runs the root command with args and returns stdout, stderr
-// and the error.
-func arenaExec(t *testing.T, args ...string) (string, string, error) {
+// execRoot runs the root command with args and returns stdout, stderr
+// and the error; every command's tests go through it.
+func execRoot(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	root := newRootCmd()
 	var out, errb bytes.Buffer
@@ -74,7 +74,7 @@ func kindlingPlayers(t *testing.T, n int) string {
 func TestArenaKindlingRoundRobin(t *testing.T) {
 	dir := t.TempDir()
 	out1, out2 := filepath.Join(dir, "w1.jsonl"), filepath.Join(dir, "w2.jsonl")
-	stdout, _, err := arenaExec(t, "arena", "--game", "kindling", "--players", kindlingPlayers(t, 3),
+	stdout, _, err := execRoot(t, "arena", "--game", "kindling", "--players", kindlingPlayers(t, 3),
 		"--seeds", "4", "--seed", "9", "--workers", "2", "--out", out2, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestArenaKindlingRoundRobin(t *testing.T) {
 			t.Fatalf("%s played %d games (%d-%d-%d), want 16", s.Name, s.Games, s.Wins, s.Draws, s.Losses)
 		}
 	}
-	if _, _, err := arenaExec(t, "arena", "--game", "kindling", "--players", kindlingPlayers(t, 3),
+	if _, _, err := execRoot(t, "arena", "--game", "kindling", "--players", kindlingPlayers(t, 3),
 		"--seeds", "4", "--seed", "9", "--workers", "1", "--out", out1, "--format", "csv"); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestArenaKindlingRoundRobin(t *testing.T) {
 // every player and the matrix.
 func TestArenaTableOutput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.jsonl")
-	stdout, stderr, err := arenaExec(t, "arena", "--players", "normal,easy", "--seeds", "2", "--out", out, "--pairs")
+	stdout, stderr, err := execRoot(t, "arena", "--players", "normal,easy", "--seeds", "2", "--out", out, "--pairs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestArenaBadInput(t *testing.T) {
 			if !slices.Contains(tt.args, "--out") {
 				args = append(args, "--out", filepath.Join(dir, "new.jsonl"))
 			}
-			_, _, err := arenaExec(t, args...)
+			_, _, err := execRoot(t, args...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)
 			}
@@ -182,16 +182,16 @@ func TestArenaResume(t *testing.T) {
 	dir := t.TempDir()
 	whole, part := filepath.Join(dir, "whole.jsonl"), filepath.Join(dir, "part.jsonl")
 	base := []string{"arena", "--players", kindlingPlayers(t, 3), "--format", "csv"}
-	if _, _, err := arenaExec(t, append(base, "--seeds", "3", "--out", whole)...); err != nil {
+	if _, _, err := execRoot(t, append(base, "--seeds", "3", "--out", whole)...); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := arenaExec(t, append(base, "--seeds", "2", "--out", part)...); err != nil {
+	if _, _, err := execRoot(t, append(base, "--seeds", "2", "--out", part)...); err != nil {
 		t.Fatal(err)
 	}
 	// Cut the last line in half, as a crash would.
 	data, _ := os.ReadFile(part)
 	os.WriteFile(part, data[:len(data)-20], 0o644)
-	_, stderr, err := arenaExec(t, append(base, "--seeds", "3", "--out", part, "--resume")...)
+	_, stderr, err := execRoot(t, append(base, "--seeds", "3", "--out", part, "--resume")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestArenaResume(t *testing.T) {
 		t.Fatal("the resumed file differs from the one played in one go")
 	}
 	// Resuming with another seed is refused: the file is another schedule.
-	_, _, err = arenaExec(t, append(base, "--seeds", "3", "--seed", "2", "--out", part, "--resume")...)
+	_, _, err = execRoot(t, append(base, "--seeds", "3", "--seed", "2", "--out", part, "--resume")...)
 	if err == nil || !strings.Contains(err.Error(), "was --seed different?") {
 		t.Fatalf("resuming with another --seed gave %v", err)
 	}
@@ -220,18 +220,18 @@ func TestArenaResumeRefusesOtherConfig(t *testing.T) {
 	os.WriteFile(same, []byte(`{"max_turns":10,"cols":16,"rows":16}`), 0o644)
 	out := filepath.Join(dir, "r.jsonl")
 	base := []string{"arena", "--game", "acb", "--players", "random,gatherer", "--format", "csv", "--out", out}
-	if _, _, err := arenaExec(t, append(base, "--seeds", "1", "--config", small)...); err != nil {
+	if _, _, err := execRoot(t, append(base, "--seeds", "1", "--config", small)...); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(out)
-	_, _, err := arenaExec(t, append(base, "--seeds", "2", "--resume")...)
+	_, _, err := execRoot(t, append(base, "--seeds", "2", "--resume")...)
 	if err == nil || !strings.Contains(err.Error(), "(was --config different?)") {
 		t.Fatalf("resuming without the run's --config gave %v", err)
 	}
 	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
 		t.Fatal("a refused resume changed the results file")
 	}
-	if _, stderr, err := arenaExec(t, append(base, "--seeds", "2", "--resume", "--config", same)...); err != nil || !strings.Contains(stderr, "2 of 4 matches done") {
+	if _, stderr, err := execRoot(t, append(base, "--seeds", "2", "--resume", "--config", same)...); err != nil || !strings.Contains(stderr, "2 of 4 matches done") {
 		t.Fatalf("resuming with the same configuration: %v\n%s", err, stderr)
 	}
 }
@@ -259,7 +259,7 @@ func TestArenaVariantAndReplays(t *testing.T) {
 	}
 	replays := filepath.Join(dir, "replays")
 	out := filepath.Join(dir, "r.jsonl")
-	stdout, _, err := arenaExec(t, "arena", "--players", "normal,"+vfile, "--seeds", "2", "--out", out,
+	stdout, _, err := execRoot(t, "arena", "--players", "normal,"+vfile, "--seeds", "2", "--out", out,
 		"--replays", replays, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
@@ -292,13 +292,13 @@ func TestArenaKeepsExistingReplays(t *testing.T) {
 	replays := filepath.Join(dir, "replays")
 	first := filepath.Join(dir, "first.jsonl")
 	args := []string{"arena", "--players", "normal,easy", "--format", "csv", "--replays", replays}
-	if _, _, err := arenaExec(t, append(args, "--seeds", "1", "--out", first)...); err != nil {
+	if _, _, err := execRoot(t, append(args, "--seeds", "1", "--out", first)...); err != nil {
 		t.Fatal(err)
 	}
 	kept := filepath.Join(replays, "r0-0v1.json")
 	os.WriteFile(kept, []byte("precious"), 0o644)
 	second := filepath.Join(dir, "second.jsonl")
-	_, _, err := arenaExec(t, append(args, "--seeds", "2", "--out", second)...)
+	_, _, err := execRoot(t, append(args, "--seeds", "2", "--out", second)...)
 	if err == nil || !strings.Contains(err.Error(), "--replays "+replays+" already holds r0-0v1.json") {
 		t.Fatalf("a fresh run into a replay directory of another run gave %v", err)
 	}
@@ -308,7 +308,7 @@ func TestArenaKeepsExistingReplays(t *testing.T) {
 	if _, err := os.Stat(second); err == nil {
 		t.Fatal("the refused run left a results file")
 	}
-	if _, _, err := arenaExec(t, append(args, "--seeds", "2", "--out", first, "--resume")...); err != nil {
+	if _, _, err := execRoot(t, append(args, "--seeds", "2", "--out", first, "--resume")...); err != nil {
 		t.Fatalf("resuming the run that owns the replays: %v", err)
 	}
 	if entries, _ := os.ReadDir(replays); len(entries) != 4 {
@@ -321,7 +321,7 @@ func TestArenaKeepsExistingReplays(t *testing.T) {
 func TestArenaFreeForAllAndGauntlet(t *testing.T) {
 	dir := t.TempDir()
 	ffa := filepath.Join(dir, "ffa.jsonl")
-	if _, _, err := arenaExec(t, "arena", "--schedule", "ffa", "--seats", "3", "--players", kindlingPlayers(t, 4),
+	if _, _, err := execRoot(t, "arena", "--schedule", "ffa", "--seats", "3", "--players", kindlingPlayers(t, 4),
 		"--seeds", "2", "--out", ffa, "--format", "csv"); err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func TestArenaFreeForAllAndGauntlet(t *testing.T) {
 		t.Fatalf("ffa of 4 players in 3 seats on 2 seeds: %d matches, want C(4,3)*3*2 = 24", n)
 	}
 	gl := filepath.Join(dir, "g.jsonl")
-	if _, _, err := arenaExec(t, "arena", "--schedule", "gauntlet", "--players", "normal", "--pool", kindlingPlayers(t, 3),
+	if _, _, err := execRoot(t, "arena", "--schedule", "gauntlet", "--players", "normal", "--pool", kindlingPlayers(t, 3),
 		"--seeds", "2", "--out", gl, "--format", "csv"); err != nil {
 		t.Fatal(err)
 	}

@@ -16,13 +16,7 @@ import (
 // and the error.
 func evolveExec(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(append([]string{"evolve"}, args...))
-	err := root.Execute()
-	return out.String(), errb.String(), err
+	return execRoot(t, append([]string{"evolve"}, args...)...)
 }
 
 // small keeps a command-line run to a fraction of a second on Kindling.

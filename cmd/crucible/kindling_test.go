@@ -138,12 +138,12 @@ func TestKindlingServeAnswersAndStops(t *testing.T) {
 }
 
 func TestExportCommandNeedsItsFlags(t *testing.T) {
-	_, _, err := arenaExec(t, "export", "--out", t.TempDir())
+	_, _, err := execRoot(t, "export", "--out", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "--variant") {
 		t.Fatalf("export without --variant: %v", err)
 	}
 	v := writeFile(t, "v.json", `{"game":"kindling","base":"sniper","params":{}}`)
-	_, _, err = arenaExec(t, "export", "--variant", v, "--out", t.TempDir()+"/x", "--src", t.TempDir())
+	_, _, err = execRoot(t, "export", "--variant", v, "--out", t.TempDir()+"/x", "--src", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "not the crucible source") {
 		t.Fatalf("export with a bad --src: %v", err)
 	}

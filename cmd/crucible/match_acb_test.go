@@ -11,16 +11,12 @@ import (
 	"crucible/engine/acb"
 )
 
-// runCmd runs the root command with args and returns stdout and the error.
+// runACBCmd runs the root command with args and returns stdout and the
+// error.
 func runACBCmd(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
+	out, _, err := execRoot(t, args...)
+	return out, err
 }
 
 func TestMatchACBPlaysAndWritesAReplay(t *testing.T) {

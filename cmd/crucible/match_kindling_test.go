@@ -16,13 +16,8 @@ import (
 // stdout and the error.
 func runKindlingMatch(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(append([]string{"match", "kindling"}, args...))
-	err := root.Execute()
-	return out.String(), err
+	out, _, err := execRoot(t, append([]string{"match", "kindling"}, args...)...)
+	return out, err
 }
 
 func TestMatchKindlingPlaysAndLogs(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 func rateFixture(t *testing.T) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.jsonl")
-	if _, _, err := arenaExec(t, "arena", "--players", "normal,easy", "--seeds", "3", "--out", out, "--format", "csv"); err != nil {
+	if _, _, err := execRoot(t, "arena", "--players", "normal,easy", "--seeds", "3", "--out", out, "--format", "csv"); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -32,7 +32,7 @@ func TestRateOnePeriod(t *testing.T) {
 	os.WriteFile(prior, []byte(`{"normal": {"rating": 1700, "rd": 80, "volatility": 0.06},
 		"ghost": {"rating": 1600, "rd": 50, "volatility": 0.06}}`), 0o644)
 	out := filepath.Join(dir, "after.json")
-	stdout, _, err := arenaExec(t, "rate", "--results", results, "--prior", prior, "--out", out, "--format", "json")
+	stdout, _, err := execRoot(t, "rate", "--results", results, "--prior", prior, "--out", out, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +99,13 @@ func TestRateBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := arenaExec(t, append([]string{"rate"}, tt.args...)...)
+			_, _, err := execRoot(t, append([]string{"rate"}, tt.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
 	}
-	_, stderr, err := arenaExec(t, "rate", "--results", half, "--format", "csv")
+	_, stderr, err := execRoot(t, "rate", "--results", half, "--format", "csv")
 	if err != nil || !strings.Contains(stderr, half+":3: skipping a half-written last line") {
 		t.Fatalf("half-written last line: err %v, stderr %q", err, stderr)
 	}

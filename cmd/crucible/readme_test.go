@@ -47,7 +47,7 @@ func TestReadmeExamples(t *testing.T) {
 			}
 			continue
 		}
-		if _, errOut, err := arenaExec(t, args...); err != nil {
+		if _, errOut, err := execRoot(t, args...); err != nil {
 			t.Fatalf("README example %q failed: %v\n%s", line, err, errOut)
 		}
 		ran++

@@ -18,7 +18,7 @@ import (
 // page (empty when the command failed) and the error.
 func reportFile(t *testing.T, out string, args ...string) (string, error) {
 	t.Helper()
-	_, _, err := arenaExec(t, append([]string{"report", "--out", out}, args...)...)
+	_, _, err := execRoot(t, append([]string{"report", "--out", out}, args...)...)
 	if err != nil {
 		return "", err
 	}
@@ -52,7 +52,7 @@ func leaderboardNames(t *testing.T, page string) []string {
 // there. The same file gives the same bytes.
 func TestReportResults(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "r.jsonl")
-	if _, _, err := arenaExec(t, "arena", "--players", "normal,easy,even,greedy", "--seeds", "3", "--out", results, "--format", "csv"); err != nil {
+	if _, _, err := execRoot(t, "arena", "--players", "normal,easy,even,greedy", "--seeds", "3", "--out", results, "--format", "csv"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := arena.LoadResults(results)
@@ -279,7 +279,7 @@ func TestReportBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := arenaExec(t, append([]string{"report", "--out", out}, tt.args...)...)
+			_, _, err := execRoot(t, append([]string{"report", "--out", out}, tt.args...)...)
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -307,14 +307,14 @@ func TestReportBadInput(t *testing.T) {
 	}
 	for _, tt := range outTests {
 		t.Run("out "+tt.name, func(t *testing.T) {
-			_, _, err := arenaExec(t, "report", "--results", goodFile, "--out", tt.out)
+			_, _, err := execRoot(t, "report", "--results", goodFile, "--out", tt.out)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
 	}
 	earlier := write("earlier.html", "an earlier report")
-	if _, _, err := arenaExec(t, "report", "--results", corrupt, "--out", earlier); err == nil {
+	if _, _, err := execRoot(t, "report", "--results", corrupt, "--out", earlier); err == nil {
 		t.Fatal("corrupt results accepted")
 	}
 	if data, _ := os.ReadFile(earlier); string(data) != "an earlier report" {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 	}
 	cfg := writeFile(t, "cfg.json", `{"rows":24,"cols":24,"max_turns":80}`)
 	out := filepath.Join(t.TempDir(), "res.jsonl")
-	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", out, "--secret", "cmd-secret"); err != nil {
+	if _, errOut, err := execRoot(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", out, "--secret", "cmd-secret"); err != nil {
 		t.Fatalf("arena with a remote bot: %v\n%s", err, errOut)
 	}
 	res, err := arena.LoadResults(out)
@@ -103,14 +104,14 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 		t.Fatalf("%d records, want both seat orders", len(res.Records))
 	}
 	for _, r := range res.Records {
-		if r.Error != "" || slicesContainsTrue(r.Crashed) {
+		if r.Error != "" || slices.Contains(r.Crashed, true) {
 			t.Fatalf("record %+v", r)
 		}
 	}
 	// A wrong --secret: the bot refuses every turn (401), so it goes
 	// inactive after 10 failures and is marked crashed.
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	if _, errOut, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", bad, "--secret", "not-the-secret"); err != nil {
+	if _, errOut, err := execRoot(t, "arena", "--game", "acb", "--players", "random,"+url, "--seeds", "1", "--config", cfg, "--out", bad, "--secret", "not-the-secret"); err != nil {
 		t.Fatalf("arena with a wrongly keyed remote bot: %v\n%s", err, errOut)
 	}
 	badRes, err := arena.LoadResults(bad)
@@ -127,7 +128,7 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 		}
 	}
 	t.Setenv("ACB_SECRET", "cmd-secret") // match acb takes it from the environment
-	stdout, _, err := arenaExec(t, "match", "acb", "--players", url+",random", "--seed", "3", "--config", cfg)
+	stdout, _, err := execRoot(t, "match", "acb", "--players", url+",random", "--seed", "3", "--config", cfg)
 	if err != nil || !strings.Contains(stdout, url) {
 		t.Fatalf("match acb with a remote bot: %v\n%s", err, stdout)
 	}
@@ -145,24 +146,15 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 	}
 }
 
-func slicesContainsTrue(b []bool) bool {
-	for _, x := range b {
-		if x {
-			return true
-		}
-	}
-	return false
-}
-
 func TestRemotePlayersNeedASecret(t *testing.T) {
 	t.Setenv("ACB_SECRET", "")
 	t.Setenv("SHARED_SECRET", "")
-	_, _, err := arenaExec(t, "arena", "--game", "acb", "--players", "random,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
+	_, _, err := execRoot(t, "arena", "--game", "acb", "--players", "random,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
 	if err == nil || !strings.Contains(err.Error(), "ACB_SECRET") {
 		t.Fatalf("arena with a remote bot and no secret: %v", err)
 	}
 	t.Setenv("ACB_SECRET", "s")
-	_, _, err = arenaExec(t, "arena", "--game", "kindling", "--players", "normal,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
+	_, _, err = execRoot(t, "arena", "--game", "kindling", "--players", "normal,http://127.0.0.1:1", "--seeds", "1", "--out", filepath.Join(t.TempDir(), "r.jsonl"))
 	if err == nil || !strings.Contains(err.Error(), "kindling play") {
 		t.Fatalf("kindling arena with an http player: %v", err)
 	}
