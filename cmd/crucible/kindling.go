@@ -73,16 +73,23 @@ Ctrl-C stops it gracefully.
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", ":8787", "address to listen on, host:port")
 	f.StringVar(&o.baseURL, "base-url", "", "public base URL for playUrl in replies (default: the request's host)")
-	f.IntVar(&o.createLimit, "create-limit", 10, "matches one address may create per --create-window before 429")
-	f.DurationVar(&o.createWindow, "create-window", time.Minute, "window of --create-limit")
-	f.DurationVar(&o.retention, "retention", 7*24*time.Hour, "how long finished (and abandoned) matches are kept")
-	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once; creates beyond it get 429")
+	f.IntVar(&o.createLimit, "create-limit", 10, "matches one address may create per --create-window before 429, at least 1")
+	f.DurationVar(&o.createWindow, "create-window", time.Minute, "window of --create-limit, positive")
+	f.DurationVar(&o.retention, "retention", 7*24*time.Hour, "how long finished (and abandoned) matches are kept, positive")
+	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once, at least 1; creates beyond it get 429")
 	return cmd
 }
 
 func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOptions) error {
-	if o.createLimit < 1 || o.maxMatches < 1 || o.createWindow <= 0 || o.retention <= 0 {
-		return fmt.Errorf("--create-limit, --max-matches, --create-window and --retention must be positive")
+	switch {
+	case o.createLimit < 1:
+		return fmt.Errorf("--create-limit %d is below 1", o.createLimit)
+	case o.maxMatches < 1:
+		return fmt.Errorf("--max-matches %d is below 1", o.maxMatches)
+	case o.createWindow <= 0:
+		return fmt.Errorf("--create-window %v is not positive", o.createWindow)
+	case o.retention <= 0:
+		return fmt.Errorf("--retention %v is not positive", o.retention)
 	}
 	reg, err := newRegistry()
 	if err != nil {

@@ -132,8 +132,20 @@ func TestKindlingServeAnswersAndStops(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("kindling serve did not stop")
 	}
-	if err := runKindlingServe(context.Background(), io.Discard, kindlingServeOptions{addr: ":0"}); err == nil {
-		t.Fatal("zero limits were accepted")
+	for _, tt := range []struct {
+		change func(*kindlingServeOptions)
+		want   string
+	}{
+		{func(o *kindlingServeOptions) { o.createLimit = 0 }, "--create-limit 0 is below 1"},
+		{func(o *kindlingServeOptions) { o.maxMatches = -3 }, "--max-matches -3 is below 1"},
+		{func(o *kindlingServeOptions) { o.createWindow = 0 }, "--create-window 0s is not positive"},
+		{func(o *kindlingServeOptions) { o.retention = -time.Hour }, "--retention -1h0m0s is not positive"},
+	} {
+		bad := kindlingServeOptions{addr: ":0", createLimit: 10, createWindow: time.Minute, retention: time.Hour, maxMatches: 10}
+		tt.change(&bad)
+		if err := runKindlingServe(context.Background(), io.Discard, bad); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("kindling serve with a bad limit: %v, want %q", err, tt.want)
+		}
 	}
 }
 
