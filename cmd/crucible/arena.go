@@ -72,7 +72,7 @@ crash is dropped with a warning.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", "kindling", "game to play: "+strings.Join(gameNames, " or "))
-	fl.StringVar(&f.players, "players", "all", "players: all, strategy names and variant .json files, comma-separated")
+	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT acb bots")
 	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")

@@ -102,10 +102,10 @@ Figures depend on what else the machine is doing; run it on an idle machine.
 		},
 	}
 	cmd.Flags().StringVar(&game, "game", "all", "game to measure: acb, kindling or all")
-	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin (0: 400 for kindling, 1 for acb)")
-	cmd.Flags().StringVar(&workers, "workers", "", "comma-separated worker counts for the arena (default 1 and the number of CPUs)")
-	cmd.Flags().IntVar(&repeat, "repeat", 3, "times the arena comparison runs, interleaved; the best rate of each is reported")
-	cmd.Flags().IntVar(&acbPair, "acb-matches", 200, "random-vs-random matches timed for the AI Code Battle engine figure")
+	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin, 0 to 10000 (0: 400 for kindling, 1 for acb)")
+	cmd.Flags().StringVar(&workers, "workers", "", "comma-separated worker counts for the arena, each 1 to 256 (default 1 and the number of CPUs)")
+	cmd.Flags().IntVar(&repeat, "repeat", 3, "times the arena comparison runs, interleaved, 1 to 100; the best rate of each is reported")
+	cmd.Flags().IntVar(&acbPair, "acb-matches", 200, "random-vs-random matches timed for the AI Code Battle engine figure, 1 to 100000")
 	return cmd
 }
 
@@ -234,7 +234,7 @@ func benchArena(ctx context.Context, reg *strategies.Registry, game string, seed
 			start := time.Now()
 			err := arena.Run(ctx, g, es, jobs, arena.Options{Workers: w}, func(r arena.Record) error {
 				if r.Error != "" {
-					return fmt.Errorf("%s", r.Error)
+					return fmt.Errorf("job %s: %s", r.Job, r.Error)
 				}
 				return nil
 			})

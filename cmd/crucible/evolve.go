@@ -87,7 +87,7 @@ mutations of the elite and the progress line says so.
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random choice of the run (algorithm and match seeds)")
 	fl.StringVar(&f.pool, "pool", "", "reference opponents, comma-separated strategy names (default: every strategy of the game)")
 	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "matches played at once")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint; flags left out are taken from it, and only the stopping rules, final stages and model may differ")
 	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
@@ -98,7 +98,7 @@ mutations of the elite and the progress line says so.
 	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison: 0 (none), or 2 to %d", evolver.MaxHoldout))
 	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
-	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request")
+	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request, positive")
 	fl.IntVar(&f.llmAttempts, "llm-attempts", 3, "llm: requests per generation (with doubling backoff from 1s) before mutation takes over, 1 to 10")
 	return cmd
 }
@@ -159,8 +159,8 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if f.base == "" {
 		return errors.New("--base is required: the strategy whose parameters are searched")
 	}
-	if f.workers < 1 || f.workers > 1024 {
-		return fmt.Errorf("--workers %d is outside its range [1, 1024]", f.workers)
+	if f.workers < 1 || f.workers > maxWorkers {
+		return fmt.Errorf("--workers %d is outside its range [1, %d]", f.workers, maxWorkers)
 	}
 	// Zero means "default" inside the evolver; on the command line it is
 	// out of range for these flags.
@@ -221,6 +221,9 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	}
 	if len(cfgJSON) > 0 {
 		if gameCfg, err = game.ParseConfig(cfgJSON); err != nil {
+			if f.config == "" {
+				return fmt.Errorf("the game configuration in %s's checkpoint: %w", f.out, err)
+			}
 			return fmt.Errorf("--config %s: %w", f.config, err)
 		}
 	}

@@ -46,7 +46,7 @@ nothing is left behind on error.
 			}
 			v, err := strategies.LoadVariant(o.variant)
 			if err != nil {
-				return err
+				return fmt.Errorf("--variant: %w", err)
 			}
 			reg, err := newRegistry()
 			if err != nil {

@@ -17,11 +17,12 @@ func resolvePlayers(reg *strategies.Registry, game, spec, secret string) ([]aren
 	var out []arena.Entrant
 	seen := map[string]bool{}
 	for _, arg := range strings.Split(spec, ",") {
-		es, err := resolvePlayer(reg, game, strings.TrimSpace(arg), secret)
+		arg = strings.TrimSpace(arg)
+		if arg == "" {
+			return nil, fmt.Errorf("players %q has an empty item", spec)
+		}
+		es, err := resolvePlayer(reg, game, arg, secret)
 		if err != nil {
-			if arg == "" || strings.TrimSpace(arg) == "" {
-				return nil, fmt.Errorf("players %q has an empty item", spec)
-			}
 			return nil, err
 		}
 		for _, e := range es {
