@@ -75,7 +75,7 @@ func Export(ctx context.Context, o Options) (Result, error) {
 	if o.Registry == nil {
 		return Result{}, errors.New("export: no registry")
 	}
-	s, _, err := o.Registry.Resolve(o.Variant)
+	s, g, err := o.Registry.Resolve(o.Variant)
 	if err != nil {
 		return Result{}, fmt.Errorf("export: %w", err)
 	}
@@ -83,7 +83,6 @@ func Export(ctx context.Context, o Options) (Result, error) {
 		return Result{}, fmt.Errorf("export: variant of game %q; export knows acb and kindling", o.Variant.Game)
 	}
 	// Normalise: every parameter of the schema written out, id recomputed.
-	_, g, _ := o.Registry.Resolve(o.Variant)
 	v := strategies.NewVariant(s, g, o.Variant.Parents...)
 	v.Note = o.Variant.Note
 	if o.OutDir == "" {

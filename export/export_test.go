@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -99,24 +100,81 @@ func freePort(t *testing.T) int {
 
 func canRun() bool { return runtime.GOOS == "linux" && runtime.GOARCH == "amd64" }
 
+// readmeFlags returns the bot's flags a README names: those on a command
+// line after ./bot (up to a # comment), and those quoted as `-flag`.
+func readmeFlags(readme string) []string {
+	dash := regexp.MustCompile(`(?:^|\s)-([a-z][a-z-]*)`)
+	quoted := regexp.MustCompile("`-([a-z][a-z-]*)")
+	var out []string
+	for _, line := range strings.Split(readme, "\n") {
+		if _, after, ok := strings.Cut(line, "./bot"); ok {
+			after, _, _ = strings.Cut(after, "#")
+			for _, m := range dash.FindAllStringSubmatch(after, -1) {
+				out = append(out, m[1])
+			}
+		}
+		for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// checkReadmeFlags runs the exported bot with -help and fails unless every
+// flag its README names is one the bot lists.
+func checkReadmeFlags(t *testing.T, dir string) {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("./bot", "-help")
+	cmd.Dir = dir
+	help, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("./bot -help: %v\n%s", err, help)
+	}
+	flags := readmeFlags(string(readme))
+	if len(flags) == 0 {
+		t.Fatal("no flag found in the README: readmeFlags no longer reads it")
+	}
+	for _, f := range flags {
+		if f == "help" {
+			continue // the flag package's own
+		}
+		if !regexp.MustCompile(`(?m)^\s+-` + regexp.QuoteMeta(f) + `\b`).Match(help) {
+			t.Errorf("the README names the flag -%s, which ./bot -help does not list:\n%s", f, help)
+		}
+	}
+}
+
+// exportDefaults exports strategy base of game at its defaults into a new
+// directory (skipping the test without the Go toolchain) and checks that
+// the binary is a static Linux one.
+func exportDefaults(t *testing.T, ctx context.Context, game, base string) (Result, strategies.Variant, *strategies.Registry) {
+	t.Helper()
+	requireGo(t)
+	reg := registry(t)
+	v := variantOf(t, reg, game, base)
+	res, err := Export(ctx, Options{Variant: v, Registry: reg, OutDir: filepath.Join(t.TempDir(), game+"-bot"), Src: moduleRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStaticLinux(t, res.Binary)
+	return res, v, reg
+}
+
 // An exported ACB bot, started from its directory, plays a whole arena
 // match (both seat orders) against an in-process player, then stops
 // gracefully on SIGTERM.
 func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
-	requireGo(t)
-	reg := registry(t)
-	v := variantOf(t, reg, "acb", "gatherer")
-	out := filepath.Join(t.TempDir(), "acb-bot")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := Export(ctx, Options{Variant: v, Registry: reg, OutDir: out, Src: moduleRoot(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, v, _ := exportDefaults(t, ctx, "acb", "gatherer")
+	out := res.Dir
 	if strings.Join(res.Files, " ") != "Dockerfile README.md bot variant.json" {
 		t.Fatalf("exported files %v", res.Files)
 	}
-	checkStaticLinux(t, res.Binary)
 	docker, _ := os.ReadFile(filepath.Join(out, "Dockerfile"))
 	for _, want := range []string{"FROM gcr.io/distroless/static", "COPY bot /bot", "ENV PORT=8080", "EXPOSE 8080", `ENTRYPOINT ["/bot"]`} {
 		if !strings.Contains(string(docker), want) {
@@ -136,6 +194,8 @@ func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
 	if !canRun() {
 		t.Skipf("built a linux/amd64 binary; this %s/%s machine cannot run it", runtime.GOOS, runtime.GOARCH)
 	}
+
+	checkReadmeFlags(t, out)
 
 	// Without SHARED_SECRET the bot refuses to start.
 	noSecret := exec.Command("./bot")
@@ -221,17 +281,10 @@ func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
 // An exported Kindling agent plays a whole match on our server against a
 // house bot and prints the standings.
 func TestExportedKindlingAgentPlaysAMatch(t *testing.T) {
-	requireGo(t)
-	reg := registry(t)
-	v := variantOf(t, reg, "kindling", "sniper")
-	out := filepath.Join(t.TempDir(), "kindling-agent")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := Export(ctx, Options{Variant: v, Registry: reg, OutDir: out, Src: moduleRoot(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStaticLinux(t, res.Binary)
+	res, v, reg := exportDefaults(t, ctx, "kindling", "sniper")
+	out := res.Dir
 	docker, _ := os.ReadFile(filepath.Join(out, "Dockerfile"))
 	if !strings.Contains(string(docker), "ENV KINDLING_URL=https://kindling.adamhaleworks.workers.dev") {
 		t.Fatalf("Dockerfile:\n%s", docker)
@@ -239,6 +292,7 @@ func TestExportedKindlingAgentPlaysAMatch(t *testing.T) {
 	if !canRun() {
 		t.Skipf("built a linux/amd64 binary; this %s/%s machine cannot run it", runtime.GOOS, runtime.GOARCH)
 	}
+	checkReadmeFlags(t, out)
 	house, err := pk.HouseBots(reg)
 	if err != nil {
 		t.Fatal(err)
