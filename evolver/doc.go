@@ -4,9 +4,9 @@
 // parameter is a coordinate in [0,1], mapped back to a legal genome by
 // strategies.Schema.Denormalize with clamping and rounding, so any
 // algorithm fits any strategy of either game. The algorithms speak ask/tell
-// (Algorithm): GA drives eaopt's operators (tournament selection, blend
-// crossover, Gaussian mutation, elitism, island populations with
-// migration), CMAES drives gonum's optimize.CmaEsChol one generation at a
+// (Algorithm): GA drives eaopt (tournament selection, blend crossover,
+// island populations with ring migration) with its own Gaussian mutation
+// and elitism, CMAES drives gonum's optimize.CmaEsChol one generation at a
 // time, and LLM asks an OpenAI-compatible model for genomes, falling back
 // to mutation of the elite when the model fails.
 //
@@ -19,7 +19,8 @@
 // the same seeds (Entry.Fitness), so a generation of easy seeds flatters no
 // one. A run's randomness derives from its seed and the generation number,
 // and a checkpoint after each generation holds the whole algorithm state,
-// so a resumed run ends exactly as an uninterrupted one.
+// so a resumed run ends exactly as an uninterrupted one (llm runs aside: a
+// model's replies are not reproducible).
 //
 // Evolve wraps a search into a run directory with a Glicko-2 final
 // tournament of the best variants against the reference pool and a paired

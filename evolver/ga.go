@@ -83,19 +83,19 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 	return o
 }
 
-// GA is a generational genetic algorithm built from eaopt's operators:
-// tournament selection, uniform (blend) crossover, Gaussian mutation in the
-// normalised space, elitism, and optionally several island populations
-// with ring migration.
+// GA is a generational genetic algorithm on eaopt's generational model:
+// eaopt's tournament selection, uniform (blend) crossover and ring
+// migration between optional island populations, with this package's
+// Gaussian mutation in the normalised space (see Mutate) and elitism.
 //
 // eaopt caches an individual's fitness once it is evaluated; here every
 // individual, elites included, is measured again each generation on that
 // generation's fresh seeds and its cached fitness is replaced by its
-// fitness over all its games (see Tell and Entry.Fitness). The generation loop is driven
-// from outside (Ask/Tell) rather than by eaopt.GA.Minimize so that a whole
-// generation is played together on common seeds, and every generator is
-// seeded from the run seed and the generation number so that a restored
-// run breeds exactly what an uninterrupted one would.
+// fitness over all its games (see Tell and Entry.Fitness). The generation
+// loop is driven from outside (Ask/Tell) rather than by eaopt.GA.Minimize
+// so that a whole generation is played together on common seeds, and every
+// generator is seeded from the run seed and the generation number so that
+// a restored run breeds exactly what an uninterrupted one would.
 type GA struct {
 	space Space
 	size  int
