@@ -117,11 +117,7 @@ func BenchmarkKindling(b *testing.B) {
 	}
 	var es []arena.Entrant
 	for _, s := range reg.List("kindling") {
-		g := s.Schema.Defaults()
-		es = append(es, arena.Entrant{
-			Name: s.Name, Strategy: s.Name, Params: s.Schema.Map(g),
-			New: func(seed uint64, seat int) (engine.Player, error) { return s.New(g, seed, seat), nil },
-		})
+		es = append(es, arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults()))
 	}
 	benchSchedule(b, kindling.Game{}, es, arena.RoundRobin(len(es), arena.Seeds(1, 4)))
 }

@@ -1,7 +1,9 @@
 package arena_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,6 +99,28 @@ func FuzzParseResults(f *testing.F) {
 		again, err := arena.ParseResults(data[:res.Size], "fuzz")
 		if err != nil || len(again.Records) != len(res.Records) || len(again.Warnings) != 0 {
 			t.Fatalf("the valid prefix does not parse cleanly: %v", err)
+		}
+		path := filepath.Join(t.TempDir(), "again.jsonl")
+		w, _, err := arena.OpenResults(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Records {
+			if err := w.Write(r); err != nil {
+				t.Fatalf("writing an accepted record: %v", err)
+			}
+		}
+		w.Close()
+		back, err := arena.LoadResults(path)
+		if err != nil || len(back.Records) != len(res.Records) {
+			t.Fatalf("the written records do not load again: %v", err)
+		}
+		for i := range back.Records {
+			a, _ := json.Marshal(res.Records[i])
+			b, _ := json.Marshal(back.Records[i])
+			if !bytes.Equal(a, b) {
+				t.Fatalf("record %d changed through the writer:\n%s\n%s", i, a, b)
+			}
 		}
 	})
 }

@@ -276,13 +276,10 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 	}
 	if len(res.Scores) != len(seats) || len(res.Ranks) != len(seats) || (res.Crashed != nil && len(res.Crashed) != len(seats)) {
 		rec.Error = fmt.Sprintf("seed %d: %s returned %d scores, %d ranks and %d crash flags for %d seats",
-			job.Seed, p.g.Name(), len(res.Scores), len(res.Ranks), len(res.Crashed), len(seats))
+			job.Seed, p.name, len(res.Scores), len(res.Ranks), len(res.Crashed), len(seats))
 		return true, nil
 	}
-	rec.Scores, rec.Ranks, rec.Turns, rec.Reason = res.Scores, res.Ranks, res.Turns, res.Reason
-	if res.Crashed != nil {
-		rec.Crashed = res.Crashed
-	}
+	rec.Scores, rec.Ranks, rec.Turns, rec.Reason, rec.Crashed = res.Scores, res.Ranks, res.Turns, res.Reason, res.Crashed
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
 		if err := strategies.WriteFileAtomic(path, replay.Bytes()); err != nil {

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"crucible/arena"
+	"crucible/arena/rating"
 	"crucible/engine"
 )
 
@@ -163,7 +165,7 @@ func TestRunIsolatesFailures(t *testing.T) {
 		if r.Error == "" || len(r.Scores) != 0 {
 			t.Fatalf("match %s with %v should have failed, got %+v", r.Job, names, r)
 		}
-		if !strings.Contains(r.Error, "seed ") || !strings.Contains(r.Error, "seed "+itoa(r.Seed)) {
+		if !strings.Contains(r.Error, "seed "+strconv.FormatUint(r.Seed, 10)) {
 			t.Fatalf("error %q does not name seed %d", r.Error, r.Seed)
 		}
 		// Players are built before play, so a failing constructor is
@@ -195,14 +197,12 @@ func TestRunIsolatesFailures(t *testing.T) {
 	if c.Matches != len(recs) || c.Failed != len(recs)-healthy || c.FirstError == "" {
 		t.Fatalf("collector counted %d matches, %d failed (%q); want %d, %d", c.Matches, c.Failed, c.FirstError, len(recs), len(recs)-healthy)
 	}
-	for _, st := range c.Summary(ratingDefault(), arena.Names(es), nil).Standings {
+	for _, st := range c.Summary(rating.Default(), arena.Names(es), nil).Standings {
 		if want := map[string]int{"p0": 2, "p5": 2, "p6": 2}[st.Name] * 2; st.Games != want {
 			t.Fatalf("%s counted %d games, want %d (failed matches do not count)", st.Name, st.Games, want)
 		}
 	}
 }
-
-func itoa(v uint64) string { b, _ := json.Marshal(v); return string(b) }
 
 // panicGame panics outside any player, as a bug in the rules would.
 type panicGame struct{ toyGame }
@@ -227,9 +227,8 @@ func TestRunSurvivesGamePanic(t *testing.T) {
 
 // TestRunCancelKeepsFinished checks (with matches of about a millisecond,
 // so that a 10 ms hand-over window holds only a few) that cancelling the
-// context mid-run
-// returns context.Canceled after emitting only whole matches, fewer than
-// the schedule.
+// context mid-run returns context.Canceled after emitting only whole
+// matches, fewer than the schedule.
 func TestRunCancelKeepsFinished(t *testing.T) {
 	es := toyEntrants(6)
 	jobs := arena.RoundRobin(len(es), arena.Seeds(1, 10))
@@ -368,7 +367,7 @@ func TestTournamentRanksStrength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := arena.Tournament(ratingDefault(), arena.Names(es), nil, recs)
+	sum := arena.Tournament(rating.Default(), arena.Names(es), nil, recs)
 	var order []string
 	for _, s := range sum.Standings {
 		order = append(order, s.Name)

@@ -176,17 +176,7 @@ func (g *Glicko2) volatility(phi, sigma, v, delta float64) float64 {
 // game in the period only see their deviation grow. The result holds every
 // player; prior is not changed. The order of outcomes does not matter.
 func (g *Glicko2) RatePeriod(prior map[string]Rating, outcomes []Outcome) map[string]Rating {
-	before := make(map[string]Rating, len(prior))
-	for name, r := range prior {
-		before[name] = r
-	}
-	for _, o := range outcomes {
-		for _, name := range []string{o.A, o.B} {
-			if _, ok := before[name]; !ok {
-				before[name] = g.Initial
-			}
-		}
-	}
+	before := withPlayers(prior, outcomes, g.Initial)
 	games := make(map[string][]Game, len(before))
 	for _, o := range outcomes {
 		if o.A == o.B {
@@ -227,6 +217,23 @@ func (g *Glicko2) Initials(names []string) map[string]Rating {
 		m[n] = g.Initial
 	}
 	return m
+}
+
+// withPlayers returns a copy of ratings that also holds every player of
+// outcomes missing from it, at initial.
+func withPlayers(ratings map[string]Rating, outcomes []Outcome, initial Rating) map[string]Rating {
+	out := make(map[string]Rating, len(ratings))
+	for name, r := range ratings {
+		out[name] = r
+	}
+	for _, o := range outcomes {
+		for _, name := range [2]string{o.A, o.B} {
+			if _, ok := out[name]; !ok {
+				out[name] = initial
+			}
+		}
+	}
+	return out
 }
 
 // gameLess orders games by opponent rating, deviation, volatility, score.

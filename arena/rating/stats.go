@@ -211,17 +211,7 @@ type Summary struct {
 // outcomes. Players of outcomes missing from ratings are listed at
 // initial, from Default.
 func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
-	all := make(map[string]Rating, len(ratings))
-	for n, r := range ratings {
-		all[n] = r
-	}
-	for _, o := range outcomes {
-		for _, n := range []string{o.A, o.B} {
-			if _, ok := all[n]; !ok {
-				all[n] = Default().Initial
-			}
-		}
-	}
+	all := withPlayers(ratings, outcomes, Default().Initial)
 	names := sortedNames(all)
 	sort.SliceStable(names, func(i, j int) bool {
 		a, b := all[names[i]], all[names[j]]

@@ -1,5 +1,0 @@
-package arena_test
-
-import "crucible/arena/rating"
-
-func ratingDefault() *rating.Glicko2 { return rating.Default() }
