@@ -1,5 +1,5 @@
 // Package acb speaks the AI Code Battle bot protocol of the seed
-// (../../shared/specs/acb.md): HMAC-SHA256 signing and verification of
+// (../../../shared/specs/acb.md): HMAC-SHA256 signing and verification of
 // /turn requests and replies, the bot server an exported variant runs
 // (GET /health, POST /turn), and the HTTP player that lets a remote bot take
 // a seat in an engine match.

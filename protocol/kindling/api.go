@@ -1,5 +1,5 @@
 // Package kindling serves and plays the Kindling JSON API of the seed
-// (../../shared/specs/kindling.md): a Server that hosts many matches at once
+// (../../../shared/specs/kindling.md): a Server that hosts many matches at once
 // with deadlines, house bots and spectators, and an Agent that plays a match
 // on any Kindling server (this one or the public one) with an in-process
 // Bidder.
