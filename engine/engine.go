@@ -91,9 +91,12 @@ type Game interface {
 // PlayerError reports a failure inside one seat's player: a panic or an
 // error it returned. The arena records it against the match and goes on.
 type PlayerError struct {
+	// Seat is the failing seat's index in MatchSpec.Seats.
 	Seat int
+	// Name is that seat's Seat.Name.
 	Name string
-	Err  error
+	// Err is what the player returned, or ErrPanic wrapping the panic.
+	Err error
 }
 
 // Error says which seat and player failed and how.

@@ -61,8 +61,8 @@ func configOf(v any) (Config, *Map, error) {
 
 // Play runs one match to the end. Every seat's Player must be a
 // Controller. The replay, when spec.Replay is set, is written once the
-// match is over. Cancelling ctx stops the match between turns with
-// ctx.Err().
+// match is over. Cancelling ctx stops the match with ctx.Err() between
+// turns (ctx is checked before the first turn and every 32 turns after).
 func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, error) {
 	cfg, mp, err := configOf(spec.Config)
 	if err != nil {

@@ -264,6 +264,9 @@ func TestMapSaveAndLoad(t *testing.T) {
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("saved map has mode %v (%v), want 0644 like every output file", fi.Mode().Perm(), err)
+	}
 	back, err := LoadMap(path)
 	if err != nil {
 		t.Fatal(err)

@@ -117,9 +117,9 @@ func LoadMap(path string) (*Map, error) {
 	return m, nil
 }
 
-// Save writes the map as a JSON map file, atomically: it writes a
-// temporary file beside path and renames it, so a failure never leaves a
-// partial file behind.
+// Save writes the map as a JSON map file readable by everyone (0644),
+// atomically: it writes a temporary file beside path and renames it, so a
+// failure never leaves a partial file behind.
 func (m *Map) Save(path string) error {
 	data, err := json.Marshal(m)
 	if err != nil {
@@ -130,8 +130,9 @@ func (m *Map) Save(path string) error {
 		return err
 	}
 	_, werr := f.Write(append(data, '\n'))
+	merr := f.Chmod(0o644) // CreateTemp makes files private; a map is an output
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		os.Remove(f.Name())
 		return err
 	}

@@ -759,16 +759,16 @@ func (m *Match) phaseMove(t int) {
 	collided := false
 	for i := range m.units {
 		u := &m.units[i]
-		t := int(u.row)*m.cols + int(u.col)
+		tile := int(u.row)*m.cols + int(u.col)
 		st := m.occStamp[u.owner]
-		if st[t] == gen {
+		if st[tile] == gen {
 			u.cause = CauseCollision
-			m.units[m.occUnit[u.owner][t]].cause = CauseCollision
+			m.units[m.occUnit[u.owner][tile]].cause = CauseCollision
 			collided = true
 			continue
 		}
-		st[t] = gen
-		m.occUnit[u.owner][t] = int32(i)
+		st[tile] = gen
+		m.occUnit[u.owner][tile] = int32(i)
 	}
 	if collided {
 		for i := range m.units {

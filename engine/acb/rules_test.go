@@ -3,6 +3,7 @@ package acb
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -108,7 +109,7 @@ func TestCombat(t *testing.T) {
 				}
 				died = append(died, id)
 			}
-			sortInts(died)
+			slices.Sort(died)
 			if !reflect.DeepEqual(died, tt.died) {
 				t.Errorf("died in combat %v, want %v", died, tt.died)
 			}
@@ -118,14 +119,6 @@ func TestCombat(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
 	}
 }
 

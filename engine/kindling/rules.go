@@ -125,9 +125,12 @@ func checkAgainst(bid Bid, sparks int) error {
 // BidError is returned by Resolve when a seat that did not miss the turn
 // bid illegally; nothing has changed in the state.
 type BidError struct {
+	// Seat is the seat that bid.
 	Seat int
-	Bid  Bid
-	Err  error
+	// Bid is the refused move.
+	Bid Bid
+	// Err says which rule it breaks (see CheckBid).
+	Err error
 }
 
 // Error names the seat and the reason.
