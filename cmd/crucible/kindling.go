@@ -174,7 +174,7 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 	f.IntVar(&o.bots, "bots", 1, "house bots in a created match, 0..seats-1 (a full table starts at once)")
 	f.IntVar(&o.turnSeconds, "turn-seconds", pk.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
 	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal or easy")
-	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls (the seed asks for about 1 s)")
+	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls, at least 10ms (the seed asks for about 1 s)")
 	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby (0: wait for joins)")
 	f.BoolVar(&o.quiet, "quiet", false, "print only the final standings, not each move")
 	return cmd

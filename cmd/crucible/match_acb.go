@@ -56,7 +56,7 @@ be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle or random (required)")
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle, random or http://HOST:PORT bots (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
 	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")

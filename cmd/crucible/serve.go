@@ -64,7 +64,7 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 	f.StringVar(&o.variant, "variant", "", "acb variant file to serve (JSON, see crucible evolve)")
 	f.StringVar(&o.secret, "secret", "", "shared HMAC secret (default $SHARED_SECRET)")
 	f.StringVar(&o.host, "host", "", "interface to listen on (default all)")
-	f.IntVar(&o.port, "port", 0, "port to listen on (default $PORT, else 8080)")
+	f.IntVar(&o.port, "port", 0, "port to listen on, 1 to 65535 (default $PORT, else 8080)")
 	f.DurationVar(&o.sessionIdle, "session-idle", pacb.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn")
 	return cmd
 }
