@@ -68,8 +68,12 @@ func TestAgentPausesAfterAConflict(t *testing.T) {
 	defer cancel()
 	a := &Agent{Client: c, Code: s.Code, Token: s.Token, Bidder: greedy{}, Poll: poll}
 	a.Play(ctx)
-	if n, most := posts.Load(), int64(window/poll)+2; n > most {
+	n, most := posts.Load(), int64(window/poll)+2
+	if n > most {
 		t.Fatalf("%d moves in %v with Poll %v, want at most %d (one per poll)", n, window, poll, most)
+	}
+	if n < 2 {
+		t.Fatalf("%d moves in %v: the agent did not send a move again after a 409, so the pause was not exercised", n, window)
 	}
 }
 
