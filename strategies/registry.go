@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -177,7 +178,7 @@ func LoadVariant(path string) (Variant, error) {
 
 // ParseVariant decodes a variant from JSON; name is used in errors.
 func ParseVariant(data []byte, name string) (Variant, error) {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var v Variant
 	if err := dec.Decode(&v); err != nil {

@@ -204,13 +204,3 @@ func (s Schema) Set(g Genome, name string, value float64) error {
 
 // Genome is a strategy's parameter vector in schema order.
 type Genome []float64
-
-// Get returns the value of the named parameter; it panics on an unknown
-// name, which is a programming error in the strategy that asks.
-func (s Schema) Get(g Genome, name string) float64 {
-	i := s.Index(name)
-	if i < 0 {
-		panic("strategies: unknown parameter " + name)
-	}
-	return g[i]
-}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"crucible/arena"
-	"crucible/engine"
 	acbe "crucible/engine/acb"
 	acbstrat "crucible/strategies/acb"
 )
@@ -18,15 +17,7 @@ import (
 func entrants() []arena.Entrant {
 	var es []arena.Entrant
 	for _, s := range acbstrat.All() {
-		s := s
-		es = append(es, arena.Entrant{
-			Name:     s.Name,
-			Strategy: s.Name,
-			Params:   s.Schema.Map(s.Schema.Defaults()),
-			New: func(seed uint64, seat int) (engine.Player, error) {
-				return s.New(s.Schema.Defaults(), seed, seat), nil
-			},
-		})
+		es = append(es, arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults()))
 	}
 	return es
 }
