@@ -288,6 +288,17 @@ func (m *match) auth(r *http.Request) (int, *apiError) {
 	return seat, nil
 }
 
+// openPost reads a POST's body, then opens the match of code (see open):
+// the preamble of join, start and bids. The caller unlocks m.mu.
+func (s *Server) openPost(w http.ResponseWriter, r *http.Request, code string) ([]byte, *match, time.Time, *apiError) {
+	body, e := readBody(w, r)
+	if e != nil {
+		return nil, nil, time.Time{}, e
+	}
+	m, now, e := s.open(code)
+	return body, m, now, e
+}
+
 // open finds the match of code (or answers 404), locks it and brings it up
 // to date at the server's clock, which it returns. Every handler of one
 // match starts here; the caller unlocks m.mu.
@@ -509,11 +520,7 @@ func (s *Server) playURL(r *http.Request, code string) string {
 const joinHint = `{"name":"MyAgent"}; only lobbies with an open seat can be joined`
 
 func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	m, now, e := s.open(code)
+	body, m, now, e := s.openPost(w, r, code)
 	if e != nil {
 		return e
 	}
@@ -557,11 +564,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 }
 
 func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	m, now, e := s.open(code)
+	body, m, now, e := s.openPost(w, r, code)
 	if e != nil {
 		return e
 	}
@@ -616,11 +619,7 @@ func (s *Server) logReply(w http.ResponseWriter, code string) *apiError {
 const bidHint = `{"bids":[0,1,3,1,0],"turn":3}: 5 whole numbers >= 0 adding up to at most you.sparks; turn is optional`
 
 func (s *Server) bid(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	body, e := readBody(w, r)
-	if e != nil {
-		return e
-	}
-	m, now, e := s.open(code)
+	body, m, now, e := s.openPost(w, r, code)
 	if e != nil {
 		return e
 	}
