@@ -210,17 +210,6 @@ func (c *Collector) Summary(g *rating.Glicko2, names []string, prior map[string]
 	return rating.Summarize(g.RatePeriods(start, periods), all)
 }
 
-// Periods groups the outcomes of records into rating periods, one per
-// round, in increasing round order. Rounds without a finished match give
-// no period.
-func Periods(recs []Record) [][]rating.Outcome {
-	var c Collector
-	for _, r := range recs {
-		c.Add(r)
-	}
-	return c.Periods()
-}
-
 // Tournament rates records as a tournament of the named players (see
 // Collector.Summary).
 func Tournament(g *rating.Glicko2, names []string, prior map[string]rating.Rating, recs []Record) rating.Summary {
