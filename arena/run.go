@@ -131,8 +131,11 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 func Validate(g engine.Game, entrants []Entrant, jobs []Job) error {
 	names := make(map[string]bool, len(entrants))
 	for i, e := range entrants {
-		if e.Name == "" || e.New == nil {
-			return fmt.Errorf("entrant %d (%q) has no name or no constructor", i, e.Name)
+		if e.Name == "" {
+			return fmt.Errorf("entrant %d (strategy %q) has no name", i, e.Strategy)
+		}
+		if e.New == nil {
+			return fmt.Errorf("entrant %d (%q) has no constructor (New)", i, e.Name)
 		}
 		if names[e.Name] {
 			return fmt.Errorf("entrant name %q appears twice", e.Name)

@@ -343,6 +343,8 @@ func TestValidate(t *testing.T) {
 		{"unknown entrant", es, []arena.Job{{ID: "a", Seats: []int{0, 3}}}, "job a seats entrant 3, outside [0, 2]"},
 		{"repeated id", es, []arena.Job{{ID: "a", Seats: []int{0, 1}}, {ID: "a", Seats: []int{1, 0}}}, `job id "a" appears twice`},
 		{"repeated name", dup, nil, `entrant name "p0" appears twice`},
+		{"no name", []arena.Entrant{{Strategy: "toy", New: es[0].New}}, nil, `entrant 0 (strategy "toy") has no name`},
+		{"no constructor", []arena.Entrant{{Name: "p0"}}, nil, `entrant 0 ("p0") has no constructor (New)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

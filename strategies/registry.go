@@ -42,8 +42,18 @@ type Registry struct {
 func NewRegistry(list ...Strategy) (*Registry, error) {
 	r := &Registry{byGame: map[string][]Strategy{}}
 	for _, s := range list {
-		if s.Game == "" || s.Name == "" || s.New == nil {
-			return nil, fmt.Errorf("strategy %q of game %q is incomplete", s.Name, s.Game)
+		var missing []string
+		if s.Game == "" {
+			missing = append(missing, "Game")
+		}
+		if s.Name == "" {
+			missing = append(missing, "Name")
+		}
+		if s.New == nil {
+			missing = append(missing, "New")
+		}
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("strategy %q of game %q has no %s", s.Name, s.Game, strings.Join(missing, ", "))
 		}
 		if err := s.Schema.Validate(); err != nil {
 			return nil, fmt.Errorf("strategy %s/%s: %w", s.Game, s.Name, err)

@@ -105,6 +105,11 @@ func TestRegistryLookup(t *testing.T) {
 	if _, err := NewRegistry(testStrategy(), testStrategy()); err == nil {
 		t.Fatal("a strategy registered twice was accepted")
 	}
+	noCtor := testStrategy()
+	noCtor.Game, noCtor.New = "", nil
+	if _, err := NewRegistry(noCtor); err == nil || err.Error() != `strategy "sniper" of game "" has no Game, New` {
+		t.Fatalf("incomplete strategy error: %v", err)
+	}
 }
 
 func TestVariantFileRoundTrip(t *testing.T) {
