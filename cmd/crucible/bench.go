@@ -182,14 +182,8 @@ func benchACBEngine(ctx context.Context, matches int) ([]benchFigure, error) {
 		if err != nil {
 			return nil, err
 		}
-		for {
-			done, err := m.Step()
-			if err != nil {
-				return nil, err
-			}
-			if done {
-				break
-			}
+		if err := m.Run(ctx); err != nil {
+			return nil, err
 		}
 		turns += m.Turn()
 	}

@@ -83,19 +83,8 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 	if err != nil {
 		return engine.Result{}, err
 	}
-	for {
-		if m.turn&31 == 0 {
-			if err := ctx.Err(); err != nil {
-				return engine.Result{}, err
-			}
-		}
-		done, err := m.Step()
-		if err != nil {
-			return engine.Result{}, err
-		}
-		if done {
-			break
-		}
+	if err := m.Run(ctx); err != nil {
+		return engine.Result{}, err
 	}
 	if spec.Replay != nil {
 		if _, err := spec.Replay.Write(m.Replay()); err != nil {

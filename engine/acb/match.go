@@ -1,6 +1,7 @@
 package acb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -602,6 +603,25 @@ func (m *Match) call(p int, v *View) (moves []Move, err error) {
 		}
 	}()
 	return ps.ctrl.Turn(v, ps.moves[:0])
+}
+
+// Run plays the match to its end, checking ctx every 32 turns; it returns
+// ctx.Err() when cancelled and the error that ended the match otherwise.
+func (m *Match) Run(ctx context.Context) error {
+	for {
+		if m.turn&31 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		done, err := m.Step()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+	}
 }
 
 // Step plays one turn. It returns done once the match is over (further

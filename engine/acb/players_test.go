@@ -243,3 +243,30 @@ func TestRemotePlayersPlayLikeLocalOnes(t *testing.T) {
 		t.Fatal("a match with remote controllers differs from the same match played locally")
 	}
 }
+
+// Run plays to the end (reason and turn count of a finished match) and
+// stops with the context's error when it is cancelled before the end.
+func TestRunPlaysToTheEndOrStopsWhenCancelled(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 100
+	newMatch := func() *Match {
+		m, err := NewMatch(cfg, nil, 3, []Controller{Idle{}, Idle{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := newMatch()
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !m.Done() || m.Turn() != 100 || m.Reason() != ReasonTurns {
+		t.Fatalf("after Run: done %v, turn %d, reason %q; want done at turn 100 by turns", m.Done(), m.Turn(), m.Reason())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m = newMatch()
+	if err := m.Run(ctx); !errors.Is(err, context.Canceled) || m.Done() {
+		t.Fatalf("Run on a cancelled context = %v with done %v; want context.Canceled and an unfinished match", err, m.Done())
+	}
+}

@@ -1,6 +1,7 @@
 package acb
 
 import (
+	"context"
 	"syscall"
 	"testing"
 
@@ -35,14 +36,8 @@ func BenchmarkVsGatherer(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for {
-					done, err := m.Step()
-					if err != nil {
-						b.Fatal(err)
-					}
-					if done {
-						break
-					}
+				if err := m.Run(context.Background()); err != nil {
+					b.Fatal(err)
 				}
 				turns += m.Turn()
 			}
