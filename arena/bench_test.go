@@ -24,22 +24,10 @@ import (
 // interleave the three and report both from the best run of each, which is
 // what to quote on a shared machine.
 
-// bare plays jobs one after another with no pool, no records.
+// bare plays jobs with the bare match loop, failing on any error.
 func bare(b *testing.B, g engine.Game, es []arena.Entrant, jobs []arena.Job) {
-	ctx := context.Background()
-	for _, j := range jobs {
-		seats := make([]engine.Seat, len(j.Seats))
-		for s, ei := range j.Seats {
-			e := &es[ei]
-			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
-			if err != nil {
-				b.Fatal(err)
-			}
-			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
-		}
-		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
-			b.Fatal(err)
-		}
+	if err := arena.PlaySequential(context.Background(), g, es, jobs); err != nil {
+		b.Fatal(err)
 	}
 }
 

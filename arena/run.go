@@ -324,3 +324,26 @@ func safePlay(ctx context.Context, g engine.Game, spec engine.MatchSpec) (res en
 	}()
 	return g.Play(ctx, spec)
 }
+
+// PlaySequential plays jobs one after another on the calling goroutine
+// with nothing around Game.Play but building the players: no pool, no
+// records, no recovery. It is the bare match loop the arena's overhead is
+// measured against (crucible bench and the arena benchmarks); the first
+// error stops it and names the job.
+func PlaySequential(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job) error {
+	for _, j := range jobs {
+		seats := make([]engine.Seat, len(j.Seats))
+		for s, ei := range j.Seats {
+			e := &entrants[ei]
+			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
+			if err != nil {
+				return fmt.Errorf("job %s: building %s: %w", j.ID, e.Name, err)
+			}
+			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
+		}
+		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
+			return fmt.Errorf("job %s: %w", j.ID, err)
+		}
+	}
+	return nil
+}

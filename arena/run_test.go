@@ -381,3 +381,18 @@ func TestTournamentRanksStrength(t *testing.T) {
 		t.Fatalf("top player has %d games, want 120", g)
 	}
 }
+
+// PlaySequential plays a whole schedule, and its first failure stops it
+// with an error naming the job and the entrant.
+func TestPlaySequential(t *testing.T) {
+	es := toyEntrants(3)
+	jobs := arena.RoundRobin(len(es), arena.Seeds(1, 2))
+	if err := arena.PlaySequential(context.Background(), toyGame{}, es, jobs); err != nil {
+		t.Fatal(err)
+	}
+	es[1].New = func(uint64, int) (engine.Player, error) { return nil, errors.New("no memory") }
+	err := arena.PlaySequential(context.Background(), toyGame{}, es, jobs)
+	if err == nil || !strings.Contains(err.Error(), "job r0-0v1: building p1: no memory") {
+		t.Fatalf("PlaySequential with a failing constructor = %v", err)
+	}
+}

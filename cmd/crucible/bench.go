@@ -157,7 +157,7 @@ func benchKindlingEngine(ctx context.Context, reg *strategies.Registry) ([]bench
 	jobs := []arena.Job{{ID: "b", Seats: []int{0, 1, 2, 3}}}
 	n, took, err := timeLoop(ctx, time.Second, func(i int) error {
 		jobs[0].Seed = uint64(i)
-		return bareLoop(ctx, g, es, jobs)
+		return arena.PlaySequential(ctx, g, es, jobs)
 	})
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func benchArena(ctx context.Context, reg *strategies.Registry, game string, seed
 	rates := make([]float64, 1+len(workers))
 	for rep := 0; rep < repeat; rep++ {
 		start := time.Now()
-		if err := bareLoop(ctx, g, es, jobs); err != nil {
+		if err := arena.PlaySequential(ctx, g, es, jobs); err != nil {
 			return nil, err
 		}
 		rates[0] = max(rates[0], float64(len(jobs))/time.Since(start).Seconds())
@@ -253,26 +253,6 @@ func benchArena(ctx context.Context, reg *strategies.Registry, game string, seed
 		figs = append(figs, f)
 	}
 	return figs, nil
-}
-
-// bareLoop plays jobs one after another with nothing around Game.Play but
-// building the players.
-func bareLoop(ctx context.Context, g engine.Game, es []arena.Entrant, jobs []arena.Job) error {
-	for _, j := range jobs {
-		seats := make([]engine.Seat, len(j.Seats))
-		for s, ei := range j.Seats {
-			e := &es[ei]
-			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
-			if err != nil {
-				return err
-			}
-			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
-		}
-		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
-			return fmt.Errorf("job %s: %w", j.ID, err)
-		}
-	}
-	return nil
 }
 
 // timeLoop calls f with 0, 1, 2, ... until at least d has passed, checking
