@@ -10,7 +10,7 @@ import (
 	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/strategies"
-	kstrat "crucible/strategies/kindling"
+	"crucible/strategies/bidders"
 )
 
 // The arena benchmarks compare the arena's throughput with the bare match
@@ -99,7 +99,7 @@ func BenchmarkToy(b *testing.B) {
 // BenchmarkKindling runs a round robin of every Kindling strategy on 4
 // seeds (a few microseconds a match: the hardest case for overhead).
 func BenchmarkKindling(b *testing.B) {
-	reg, err := strategies.NewRegistry(kstrat.All()...)
+	reg, err := strategies.NewRegistry(bidders.All()...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,12 +14,12 @@ import (
 	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/strategies"
-	kstrat "crucible/strategies/kindling"
+	"crucible/strategies/bidders"
 )
 
 func kindlingRegistry(t *testing.T) *strategies.Registry {
 	t.Helper()
-	reg, err := strategies.NewRegistry(kstrat.All()...)
+	reg, err := strategies.NewRegistry(bidders.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}

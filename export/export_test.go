@@ -20,16 +20,16 @@ import (
 	"crucible/arena"
 	"crucible/engine"
 	"crucible/engine/acb"
-	pacb "crucible/protocol/acb"
-	pk "crucible/protocol/kindling"
+	"crucible/protocol/acbhttp"
+	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
-	acbstrat "crucible/strategies/acb"
-	kstrat "crucible/strategies/kindling"
+	"crucible/strategies/acbstrat"
+	"crucible/strategies/bidders"
 )
 
 func registry(t *testing.T) *strategies.Registry {
 	t.Helper()
-	reg, err := strategies.NewRegistry(append(kstrat.All(), acbstrat.All()...)...)
+	reg, err := strategies.NewRegistry(append(bidders.All(), acbstrat.All()...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
 			cmd.Process.Kill()
 		}
 	}()
-	bot, err := pacb.NewRemoteBot("http://127.0.0.1:"+strconv.Itoa(port), secret, 20*time.Second)
+	bot, err := acbhttp.NewRemoteBot("http://127.0.0.1:"+strconv.Itoa(port), secret, 20*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,11 +293,11 @@ func TestExportedKindlingAgentPlaysAMatch(t *testing.T) {
 		t.Skipf("built a linux/amd64 binary; this %s/%s machine cannot run it", runtime.GOOS, runtime.GOARCH)
 	}
 	checkReadmeFlags(t, out)
-	house, err := pk.HouseBots(reg)
+	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := pk.NewServer(pk.ServerConfig{HouseBot: house})
+	srv, err := kindlingapi.NewServer(kindlingapi.ServerConfig{HouseBot: house})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,12 +317,12 @@ func TestExportedKindlingAgentPlaysAMatch(t *testing.T) {
 	if len(f) < 2 || f[0] != "match" || !strings.Contains(first, "finished") {
 		t.Fatalf("standings start %q, want \"match CODE (finished ...\"\n%s", first, text)
 	}
-	client, _ := pk.NewClient(ts.URL)
+	client, _ := kindlingapi.NewClient(ts.URL)
 	lg, err := client.Log(ctx, f[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lg.Turns) != 8 || lg.Final == nil || lg.Players[0].Name != v.Label() || lg.Players[0].Kind != pk.KindAgent {
+	if len(lg.Turns) != 8 || lg.Final == nil || lg.Players[0].Name != v.Label() || lg.Players[0].Kind != kindlingapi.KindAgent {
 		t.Fatalf("log: %d turns, final %v, players %+v", len(lg.Turns), lg.Final, lg.Players)
 	}
 	for _, rec := range lg.Turns {

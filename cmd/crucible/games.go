@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"crucible/engine"
-	acbengine "crucible/engine/acb"
+	"crucible/engine/acb"
 	"crucible/engine/kindling"
 	"crucible/strategies"
-	acbstrat "crucible/strategies/acb"
-	kstrat "crucible/strategies/kindling"
+	"crucible/strategies/acbstrat"
+	"crucible/strategies/bidders"
 )
 
 // gameNames lists the games on the command line.
@@ -16,14 +16,14 @@ var gameNames = []string{"acb", "kindling"}
 
 // newRegistry builds the registry of every strategy of both games.
 func newRegistry() (*strategies.Registry, error) {
-	return strategies.NewRegistry(append(kstrat.All(), acbstrat.All()...)...)
+	return strategies.NewRegistry(append(bidders.All(), acbstrat.All()...)...)
 }
 
 // lookupGame returns the rules of the named game.
 func lookupGame(name string) (engine.Game, error) {
 	switch name {
 	case "acb":
-		return acbengine.Game{}, nil
+		return acb.Game{}, nil
 	case "kindling":
 		return kindling.Game{}, nil
 	}

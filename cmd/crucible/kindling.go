@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	rules "crucible/engine/kindling"
-	pk "crucible/protocol/kindling"
+	"crucible/engine/kindling"
+	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
 )
 
@@ -95,12 +95,12 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 	if err != nil {
 		return err
 	}
-	house, err := pk.HouseBots(reg)
+	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(logw, nil))
-	srv, err := pk.NewServer(pk.ServerConfig{
+	srv, err := kindlingapi.NewServer(kindlingapi.ServerConfig{
 		HouseBot:     house,
 		CreateLimit:  o.createLimit,
 		CreateWindow: o.createWindow,
@@ -172,7 +172,7 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 	f.StringVar(&o.name, "name", "", "the seat's name, 1-32 printable characters (default the strategy or variant label)")
 	f.IntVar(&o.seats, "seats", 2, "seats of a created match, 2-4")
 	f.IntVar(&o.bots, "bots", 1, "house bots in a created match, 0..seats-1 (a full table starts at once)")
-	f.IntVar(&o.turnSeconds, "turn-seconds", pk.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
+	f.IntVar(&o.turnSeconds, "turn-seconds", kindlingapi.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
 	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal or easy")
 	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls, at least 10ms (the seed asks for about 1 s)")
 	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby (0: wait for joins)")
@@ -182,12 +182,12 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 
 // kindlingBidder resolves --strategy or --variant (exactly one) to a bidder
 // constructor and its label.
-func kindlingBidder(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (rules.Bidder, error), string, error) {
+func kindlingBidder(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (kindling.Bidder, error), string, error) {
 	s, g, label, err := strategyOrVariant(reg, "kindling", strategy, variant, "kindling play needs a kindling variant (acb variants: crucible serve)")
 	if err != nil {
 		return nil, "", err
 	}
-	return pk.BidderFactory(s, g), label, nil
+	return kindlingapi.BidderFactory(s, g), label, nil
 }
 
 func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOptions) error {
@@ -198,7 +198,7 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	if url == "" {
 		return errors.New("give --url (or set KINDLING_URL) to the Kindling server, e.g. http://127.0.0.1:8787")
 	}
-	client, err := pk.NewClient(url)
+	client, err := kindlingapi.NewClient(url)
 	if err != nil {
 		return err
 	}
@@ -216,23 +216,23 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	name := o.name
 	if name == "" {
 		name = label
-		if utf8.RuneCountInString(name) > pk.MaxNameRunes {
-			name = string([]rune(name)[:pk.MaxNameRunes])
+		if utf8.RuneCountInString(name) > kindlingapi.MaxNameRunes {
+			name = string([]rune(name)[:kindlingapi.MaxNameRunes])
 		}
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
 	if o.quiet {
 		logf = func(string, ...any) {}
 	}
-	final, err := pk.PlayMatch(ctx, pk.PlayOptions{
+	final, err := kindlingapi.PlayMatch(ctx, kindlingapi.PlayOptions{
 		Client: client,
 		Join:   strings.ToUpper(o.join),
-		Create: pk.CreateRequest{Seats: o.seats, Bots: o.bots, TurnSeconds: o.turnSeconds, BotLevel: o.botLevel},
+		Create: kindlingapi.CreateRequest{Seats: o.seats, Bots: o.bots, TurnSeconds: o.turnSeconds, BotLevel: o.botLevel},
 		Name:   name, NewBidder: newBidder,
 		Poll: o.poll, StartAfter: o.startAfter, Logf: logf,
-		Seated: func(s pk.Seated) {
+		Seated: func(s kindlingapi.Seated) {
 			logf("match %s: seat %d as %s (%s); spectate at %s", s.Code, s.Seat, name, s.State.Phase, s.PlayURL)
-			if s.State.Phase == pk.PhaseLobby {
+			if s.State.Phase == kindlingapi.PhaseLobby {
 				logf("waiting for players: join with --join %s", s.Code)
 			}
 		},
@@ -240,5 +240,5 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	if err != nil {
 		return err
 	}
-	return pk.WriteStandings(out, final)
+	return kindlingapi.WriteStandings(out, final)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	pk "crucible/protocol/kindling"
+	"crucible/protocol/kindlingapi"
 )
 
 func kindlingTestServer(t *testing.T) *httptest.Server {
@@ -21,11 +21,11 @@ func kindlingTestServer(t *testing.T) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	house, err := pk.HouseBots(reg)
+	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := pk.NewServer(pk.ServerConfig{HouseBot: house})
+	srv, err := kindlingapi.NewServer(kindlingapi.ServerConfig{HouseBot: house})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestKindlingServeAnswersAndStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rules pk.Rules
+	var rules kindlingapi.Rules
 	json.NewDecoder(resp.Body).Decode(&rules)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || rules.Turns != 8 || len(rules.Beacons) != 5 {

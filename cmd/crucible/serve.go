@@ -14,7 +14,7 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
-	pacb "crucible/protocol/acb"
+	"crucible/protocol/acbhttp"
 	"crucible/strategies"
 )
 
@@ -65,18 +65,18 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 	f.StringVar(&o.secret, "secret", "", "shared HMAC secret (default $SHARED_SECRET)")
 	f.StringVar(&o.host, "host", "", "interface to listen on (default all)")
 	f.IntVar(&o.port, "port", 0, "port to listen on, 1 to 65535 (default $PORT, else 8080)")
-	f.DurationVar(&o.sessionIdle, "session-idle", pacb.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn")
+	f.DurationVar(&o.sessionIdle, "session-idle", acbhttp.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn")
 	return cmd
 }
 
 // acbFactory resolves --strategy or --variant (exactly one) to a controller
 // factory and its display label.
-func acbFactory(reg *strategies.Registry, strategy, variant string) (pacb.Factory, string, error) {
+func acbFactory(reg *strategies.Registry, strategy, variant string) (acbhttp.Factory, string, error) {
 	s, g, label, err := strategyOrVariant(reg, "acb", strategy, variant, "serve plays acb (use crucible kindling play for kindling)")
 	if err != nil {
 		return nil, "", err
 	}
-	return pacb.StrategyFactory(s, g), label, nil
+	return acbhttp.StrategyFactory(s, g), label, nil
 }
 
 // listenPort returns the port: the flag, else $PORT, else 8080.
@@ -116,7 +116,7 @@ func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(logw, nil))
-	srv, err := pacb.NewServer(pacb.ServerConfig{Secret: secret, New: factory, SessionIdle: o.sessionIdle, Logger: logger})
+	srv, err := acbhttp.NewServer(acbhttp.ServerConfig{Secret: secret, New: factory, SessionIdle: o.sessionIdle, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -143,14 +143,14 @@ const remoteStartTimeout = 30 * time.Second
 
 // remoteACBBot checks a remote bot URL and its secret: the given one, else
 // the environment's ($ACB_SECRET, else $SHARED_SECRET).
-func remoteACBBot(url, secret string) (*pacb.RemoteBot, error) {
+func remoteACBBot(url, secret string) (*acbhttp.RemoteBot, error) {
 	if secret == "" {
-		secret = pacb.SecretFromEnv()
+		secret = acbhttp.SecretFromEnv()
 	}
 	if secret == "" {
 		return nil, fmt.Errorf("remote bot %s: give its shared secret with --secret or set ACB_SECRET (or SHARED_SECRET)", url)
 	}
-	return pacb.NewRemoteBot(url, secret, remoteStartTimeout)
+	return acbhttp.NewRemoteBot(url, secret, remoteStartTimeout)
 }
 
 // remoteACBEntrant is an arena entrant for a remote AI Code Battle bot:

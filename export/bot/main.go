@@ -30,11 +30,11 @@ import (
 	"syscall"
 	"time"
 
-	pacb "crucible/protocol/acb"
-	pk "crucible/protocol/kindling"
+	"crucible/protocol/acbhttp"
+	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
-	acbstrat "crucible/strategies/acb"
-	kstrat "crucible/strategies/kindling"
+	"crucible/strategies/acbstrat"
+	"crucible/strategies/bidders"
 )
 
 // variantJSON is the base64 of the variant's JSON, set at link time.
@@ -120,7 +120,7 @@ Flags:
 		port = p
 	}
 	logger := slog.New(slog.NewTextHandler(errw, nil))
-	srv, err := pacb.NewServer(pacb.ServerConfig{Secret: os.Getenv("SHARED_SECRET"), New: pacb.StrategyFactory(s, g), Logger: logger})
+	srv, err := acbhttp.NewServer(acbhttp.ServerConfig{Secret: os.Getenv("SHARED_SECRET"), New: acbhttp.StrategyFactory(s, g), Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func runKindling(ctx context.Context, v strategies.Variant, args []string, out, 
 	name := fs.String("name", "", "the seat's name, 1-32 printable characters (default base#id of the variant)")
 	seats := fs.Int("seats", 2, "seats of a created match, 2-4")
 	bots := fs.Int("bots", 1, "house bots in a created match, 0..seats-1")
-	turnSeconds := fs.Int("turn-seconds", pk.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
+	turnSeconds := fs.Int("turn-seconds", kindlingapi.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
 	botLevel := fs.String("bot-level", "normal", "house bot level of a created match: normal or easy")
 	poll := fs.Duration("poll", time.Second, "pause between state polls (about 1 s, as the server asks)")
 	startAfter := fs.Duration("start-after", 0, "as host, start the match after this long in the lobby (0: wait for joins)")
@@ -175,11 +175,11 @@ Flags:
 	if *poll < 10*time.Millisecond {
 		return fmt.Errorf("-poll %v is below 10ms", *poll)
 	}
-	client, err := pk.NewClient(base)
+	client, err := kindlingapi.NewClient(base)
 	if err != nil {
 		return err
 	}
-	reg, err := strategies.NewRegistry(kstrat.All()...)
+	reg, err := strategies.NewRegistry(bidders.All()...)
 	if err != nil {
 		return err
 	}
@@ -195,15 +195,15 @@ Flags:
 	if *quiet {
 		logf = func(string, ...any) {}
 	}
-	final, err := pk.PlayMatch(ctx, pk.PlayOptions{
+	final, err := kindlingapi.PlayMatch(ctx, kindlingapi.PlayOptions{
 		Client: client,
 		Join:   strings.ToUpper(fs.Arg(0)),
-		Create: pk.CreateRequest{Seats: *seats, Bots: *bots, TurnSeconds: *turnSeconds, BotLevel: *botLevel},
-		Name:   seatName, NewBidder: pk.BidderFactory(s, g),
+		Create: kindlingapi.CreateRequest{Seats: *seats, Bots: *bots, TurnSeconds: *turnSeconds, BotLevel: *botLevel},
+		Name:   seatName, NewBidder: kindlingapi.BidderFactory(s, g),
 		Poll: *poll, StartAfter: *startAfter, Logf: logf,
-		Seated: func(st pk.Seated) {
+		Seated: func(st kindlingapi.Seated) {
 			logf("match %s: seat %d as %s on %s", st.Code, st.Seat, seatName, base)
-			if st.State.Phase == pk.PhaseLobby {
+			if st.State.Phase == kindlingapi.PhaseLobby {
 				logf("waiting for players: others join with code %s", st.Code)
 			}
 		},
@@ -211,5 +211,5 @@ Flags:
 	if err != nil {
 		return err
 	}
-	return pk.WriteStandings(out, final)
+	return kindlingapi.WriteStandings(out, final)
 }

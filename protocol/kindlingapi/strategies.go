@@ -1,0 +1,52 @@
+package kindlingapi
+
+import (
+	"fmt"
+	"hash/fnv"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+// BidderFactory returns a constructor of s's Bidder with genome g for one
+// seat of a served match. The bidder's seed is derived from the match code
+// and the seat, so a replay of the same match decides the same way.
+func BidderFactory(s strategies.Strategy, g strategies.Genome) func(code string, seat int) (kindling.Bidder, error) {
+	return func(code string, seat int) (kindling.Bidder, error) {
+		h := fnv.New64a()
+		h.Write([]byte(code))
+		p := s.New(append(strategies.Genome(nil), g...), engine.SeatSeed(h.Sum64(), seat), seat)
+		b, ok := p.(kindling.Bidder)
+		if !ok {
+			return nil, fmt.Errorf("strategy %s/%s does not build a kindling.Bidder (got %T)", s.Game, s.Name, p)
+		}
+		return b, nil
+	}
+}
+
+// HouseBots returns the server's house bots: the registry's kindling
+// strategies "normal" and "easy" at their defaults. It fails when either is
+// missing.
+func HouseBots(reg *strategies.Registry) (HouseBotFunc, error) {
+	levels := map[string]strategies.Strategy{}
+	for _, level := range []string{"normal", "easy"} {
+		s, err := reg.Lookup("kindling", level)
+		if err != nil {
+			return nil, fmt.Errorf("house bot %s: %w", level, err)
+		}
+		levels[level] = s
+	}
+	return func(level string, seed uint64, seat int) (kindling.Bidder, error) {
+		s, ok := levels[level]
+		if !ok {
+			return nil, fmt.Errorf("botLevel %q is not normal or easy", level)
+		}
+		p := s.New(s.Schema.Defaults(), seed, seat)
+		b, ok := p.(kindling.Bidder)
+		if !ok {
+			return nil, fmt.Errorf("house bot %s does not build a kindling.Bidder (got %T)", level, p)
+		}
+		return b, nil
+	}, nil
+}

@@ -1,0 +1,508 @@
+package acbstrat
+
+import (
+	"math/rand/v2"
+
+	"crucible/engine/acb"
+)
+
+// bot is the machinery every strategy shares: the grid, the map memory,
+// per-turn lists of units and cores, lazily built combat counts and
+// distance fields, and the move resolver. A strategy calls begin with the
+// view, sets each unit's wishes (usually through rank), and calls finish.
+//
+// Everything is allocated when the first view arrives (the grid size comes
+// from View.Config) and reused every turn after.
+type bot struct {
+	cfg  acb.Config
+	g    *grid
+	mem  *memory
+	thr  *threat
+	res  *resolver
+	fc   *fieldCache
+	rng  *rand.Rand
+	me   int
+	turn int
+	v    *acb.View
+
+	own        []int32 // own unit tiles, in view order
+	enemy      []int32 // enemy unit tiles
+	enemyOwner []int32
+	ownCores   []int32 // own active cores
+	enemyCores []int32 // known and suspected active enemy cores
+
+	stamp   int32
+	ownAt   []int32 // tile -> stamp when an own unit stands there
+	enemyAt []int32 // tile -> stamp when an enemy unit stands there
+	eClaim  []int32 // tile -> stamp when a collector was sent to it
+
+	q       []int32
+	scratch []field
+	mask    field
+	wishBuf [5]int32
+
+	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
+	// (kept across turns); a unit that stands still keeps its value.
+	arrived []int32
+
+	thrNow, thrNext, thrAlly, thrGrid int32 // stamps of the lazily built counts
+	built                             bool
+	jitter                            float64
+}
+
+// newBot creates the shared machinery; the grid is built on the first view.
+func newBot(seed uint64) *bot {
+	return &bot{rng: rand.New(rand.NewPCG(seed, 0x61636221)), jitter: 1e-3}
+}
+
+func (b *bot) build(v *acb.View) {
+	b.cfg = v.Config
+	g := newGrid(v.Config.Rows, v.Config.Cols)
+	b.g = g
+	b.mem = newMemory(g, v.Config)
+	b.thr = newThreat(g, v.Config.AttackRadius2)
+	b.res = newResolver(g.n)
+	b.q = make([]int32, g.n+8)
+	b.fc = newFieldCache(g, b.q, 128)
+	b.ownAt = make([]int32, g.n)
+	b.enemyAt = make([]int32, g.n)
+	b.arrived = make([]int32, g.n)
+	b.eClaim = make([]int32, g.n)
+	b.built = true
+}
+
+// begin reads the view: it splits units and cores by owner, updates the
+// memory and readies the resolver with every own unit wishing to stay.
+func (b *bot) begin(v *acb.View) {
+	if !b.built || v.Config.Rows != b.g.rows || v.Config.Cols != b.g.cols {
+		b.build(v)
+	}
+	b.v = v
+	b.me = v.You.ID
+	b.turn = v.Turn
+	b.stamp++
+	b.own, b.enemy, b.enemyOwner = b.own[:0], b.enemy[:0], b.enemyOwner[:0]
+	g := b.g
+	for _, u := range v.Bots {
+		t := g.idx(u.Position)
+		if u.Owner == b.me {
+			b.own = append(b.own, t)
+			b.ownAt[t] = b.stamp
+			continue
+		}
+		b.enemy = append(b.enemy, t)
+		b.enemyOwner = append(b.enemyOwner, int32(u.Owner))
+		b.enemyAt[t] = b.stamp
+	}
+	b.ownCores = b.ownCores[:0]
+	for _, c := range v.Cores {
+		if c.Owner == b.me {
+			t := g.idx(c.Position)
+			if c.Active {
+				b.ownCores = append(b.ownCores, t)
+			}
+		}
+	}
+	b.mem.update(v, b.own, b.ownCores)
+	b.enemyCores = b.mem.enemyCores(b.enemyCores[:0], b.me)
+	b.res.reset(b.own)
+}
+
+// finish settles all wishes and appends the moves of units that step.
+func (b *bot) finish(buf []acb.Move) []acb.Move {
+	targets := b.res.resolve()
+	for i, t := range targets {
+		u := b.own[i]
+		if t == u || t < 0 {
+			if b.arrived[u] == 0 {
+				b.arrived[u] = int32(b.turn + 1)
+			}
+			continue
+		}
+		b.arrived[t] = int32(b.turn + 2)
+		if d := b.g.dirTo(u, t); d != acb.Stay {
+			buf = append(buf, acb.Move{Position: b.g.pos(u), Direction: d})
+		}
+	}
+	return buf
+}
+
+func containsTile(s []int32, t int32) bool {
+	for _, x := range s {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// opt returns the tile unit tile u reaches with option k: 0 stays, 1..4
+// step North, East, South, West.
+func (b *bot) opt(u int32, k int) int32 {
+	if k == 0 {
+		return u
+	}
+	return b.g.nbr[int(u)*4+k-1]
+}
+
+// wall reports a remembered wall.
+func (b *bot) wall(t int32) bool { return b.mem.wall[t] }
+
+// stay makes unit i wish to stay where it is.
+func (b *bot) stay(i int) {
+	b.wishBuf[0] = b.own[i]
+	b.res.setWishes(i, b.wishBuf[:1])
+}
+
+// rank sets unit i's wishes from the scores of its five options (higher is
+// better), dropping steps into remembered walls. A small random jitter
+// breaks ties so units do not all favour one direction.
+func (b *bot) rank(i int, sc *[5]float64) {
+	u := b.own[i]
+	var order [5]int
+	n := 0
+	r := b.rng.Uint64() // 12 random bits per option
+	for k := 0; k < 5; k++ {
+		if k > 0 && b.wall(b.opt(u, k)) {
+			continue
+		}
+		sc[k] += b.jitter * float64((r>>(12*k))&0xfff) / 4096
+		order[n] = k
+		n++
+	}
+	// Insertion sort of at most five entries, best first.
+	for x := 1; x < n; x++ {
+		for y := x; y > 0 && sc[order[y]] > sc[order[y-1]]; y-- {
+			order[y], order[y-1] = order[y-1], order[y]
+		}
+	}
+	for k := 0; k < n; k++ {
+		b.wishBuf[k] = b.opt(u, order[k])
+	}
+	b.res.setWishes(i, b.wishBuf[:n])
+}
+
+// toward adds -w times the field distance of each option to sc: positive w
+// pulls the unit down the field, negative w pushes it away. Unreached tiles
+// score as a long way off.
+func (b *bot) toward(u int32, f field, w float64, sc *[5]float64) {
+	for k := 0; k < 5; k++ {
+		d := f.at(b.opt(u, k))
+		if d >= far {
+			d = 2 * (b.g.rows + b.g.cols)
+		}
+		sc[k] -= w * float64(d)
+	}
+}
+
+// misleads reports whether field f, built before some walls were known,
+// leads the unit at u into a remembered wall: no open option goes down the
+// field, but a wall neighbour does.
+func (b *bot) misleads(u int32, f field) bool {
+	d := f.at(u)
+	if d == 0 || d >= far {
+		return false
+	}
+	stale := false
+	for k := 0; k < 4; k++ {
+		nb := b.g.nbr[int(u)*4+k]
+		if f.at(nb) < d {
+			if !b.mem.wall[nb] {
+				return false
+			}
+			stale = true
+		}
+	}
+	return stale
+}
+
+// towardTile is toward on the cached field of tile t, rebuilding the field
+// first when it misleads the unit (see checkTile).
+func (b *bot) towardTile(u, t int32, w float64, sc *[5]float64) {
+	b.toward(u, b.checkTile(u, t), w, sc)
+}
+
+// fieldTo returns the cached distance field to the single tile t.
+func (b *bot) fieldTo(t int32) field {
+	return b.fc.get(t, b.mem.wallT, b.mem.wallVer, b.turn)
+}
+
+// multi fills the k-th scratch field with a search from sources (walls
+// block, depth limited by maxD when positive) and returns it.
+func (b *bot) multi(k int, sources []int32, maxD int) field {
+	return b.multiAvoid(k, sources, b.mem.wallT, maxD)
+}
+
+// multiAvoid is multi with another search template (see dangerTemplate),
+// for paths that keep out of danger.
+func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
+	for len(b.scratch) <= k {
+		b.scratch = append(b.scratch, make(field, b.g.n))
+	}
+	b.g.bfs(b.scratch[k], b.q, sources, tmpl, maxD)
+	return b.scratch[k]
+}
+
+// enemyNow returns how many enemy units are within attack range of t now.
+func (b *bot) enemyNow(t int32) int {
+	if b.thrNow != b.stamp {
+		b.thrNow = b.stamp
+		b.thr.now.build(b.enemy)
+	}
+	return b.thr.now.count(t)
+}
+
+// enemyNext returns how many enemy units could be within attack range of t
+// after their next step.
+func (b *bot) enemyNext(t int32) int {
+	if b.thrNext != b.stamp {
+		b.thrNext = b.stamp
+		b.thr.next.build(b.enemy)
+	}
+	return b.thr.next.count(t)
+}
+
+// enemyNextGrid fills and returns the enemyNext count of every tile (for
+// searches that must know all of them at once).
+func (b *bot) enemyNextGrid() []uint16 {
+	if b.thrGrid != b.stamp {
+		b.thrGrid = b.stamp
+		clear(b.thr.enemyNext)
+		for _, e := range b.enemy {
+			b.g.stamp(b.thr.enemyNext, e, b.thr.reach)
+		}
+	}
+	return b.thr.enemyNext
+}
+
+// allies returns how many own units are within attack range of t now.
+func (b *bot) allies(t int32) int {
+	if b.thrAlly != b.stamp {
+		b.thrAlly = b.stamp
+		b.thr.near.build(b.own)
+	}
+	return b.thr.near.count(t)
+}
+
+// oddsAt estimates a fight for one of our units moving to t: the enemies
+// that could be in range after their step against our units in range now.
+func (b *bot) oddsAt(t int32) odds {
+	e := b.enemyNext(t)
+	if e == 0 {
+		return odds{}
+	}
+	return odds{enemies: e, allies: b.allies(t)}
+}
+
+// waited returns how many turns the unit on tile u has stood there.
+func (b *bot) waited(u int32) int {
+	if a := b.arrived[u]; a > 0 {
+		return b.turn + 1 - int(a)
+	}
+	return 0
+}
+
+// patience is how many turns a unit stands still before it accepts an
+// even trade to get on: without it, two players' units can face each other
+// just out of reach for the rest of the match, neither willing to step in.
+const patience = 6
+
+// danger adds the weights of the expected fight outcome at each option:
+// wLose for being outnumbered, wTrade for an even trade, wWin for a fight
+// we win (usually a reward, so positive), nothing when no enemy can reach.
+// margin is added to the enemy count first, to play safer (>0) or bolder.
+// A unit that has stood still for patience turns weighs a trade by a step
+// a tenth as much.
+func (b *bot) danger(u int32, sc *[5]float64, wLose, wTrade, wWin float64, margin int) {
+	bored := b.waited(u) >= patience
+	for k := 0; k < 5; k++ {
+		t := b.opt(u, k)
+		e := b.enemyNext(t)
+		if e == 0 {
+			continue
+		}
+		e += margin
+		a := b.allies(t)
+		switch {
+		case a > e:
+			sc[k] += wWin
+		case a == e:
+			if bored && k > 0 {
+				sc[k] += wTrade / 10
+			} else {
+				sc[k] += wTrade
+			}
+		default:
+			sc[k] += wLose
+		}
+	}
+}
+
+// onOwnCore reports whether tile t holds one of the player's active cores.
+func (b *bot) onOwnCore(t int32) bool { return containsTile(b.ownCores, t) }
+
+// energyTargets appends the energy tiles believed full, or due to refill
+// within horizon turns, to dst.
+func (b *bot) energyTargets(dst []int32, horizon int) []int32 {
+	for _, e := range b.mem.energy {
+		if e.full || e.eta-b.turn <= horizon {
+			dst = append(dst, e.tile)
+		}
+	}
+	return dst
+}
+
+// zoneRadius returns the safe radius the zone will have in the given turn
+// (turn numbering as in the replay: the orders of view turn T execute as
+// turn T+1), or -1 when the zone is off or not started.
+func (b *bot) zoneRadius(turn int) int {
+	if !b.cfg.ZoneEnabled || turn < b.cfg.ZoneStartTurn {
+		return -1
+	}
+	return acb.ZoneRadius(b.cfg, turn)
+}
+
+// zoneCentre returns the tile at the centre of the zone.
+func (b *bot) zoneCentre() int32 {
+	if b.v != nil && b.v.Zone != nil {
+		return b.g.idx(b.v.Zone.Center)
+	}
+	return int32(b.cfg.Rows/2*b.g.cols + b.cfg.Cols/2)
+}
+
+// nearestOwnCore returns the own active core nearest to t by straight-line
+// distance, and that squared distance; -1 when the player has none.
+func (b *bot) nearestOwnCore(t int32) (int32, int) {
+	best, bd := int32(-1), far
+	for _, c := range b.ownCores {
+		if d := b.g.dist2(c, t); d < bd {
+			best, bd = c, d
+		}
+	}
+	return best, bd
+}
+
+// assignment matches units to targets one to one, cheapest pairs first.
+// The cost of a pair is the step distance read from the target's cached
+// field, or the turns until the target is ready when that is longer (an
+// energy tile still refilling). unitTarget[k] is the index into targets of
+// the k-th unit given, or -1; unitCost[k] its cost.
+type assignment struct {
+	unitTarget []int32
+	unitCost   []int32
+	bestUnit   []int32
+	bestCost   []int32
+	taken      []bool
+	done       []bool
+	fields     []field
+	targets    []int32
+}
+
+// assign fills a for the units idx (indices into b.own) and targets, with
+// per-target ready offsets (nil: all ready now); pairs costing more than
+// maxCost are not made.
+func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32, maxCost int) {
+	nu, nt := len(idx), len(targets)
+	a.unitTarget = resizeI32(a.unitTarget, nu)
+	a.unitCost = resizeI32(a.unitCost, nu)
+	a.taken = resizeBool(a.taken, nu)
+	a.bestUnit = resizeI32(a.bestUnit, nt)
+	a.bestCost = resizeI32(a.bestCost, nt)
+	a.done = resizeBool(a.done, nt)
+	a.fields = a.fields[:0]
+	a.targets = append(a.targets[:0], targets...)
+	for k := range idx {
+		a.unitTarget[k] = -1
+		a.unitCost[k] = far
+		a.taken[k] = false
+	}
+	for j, t := range targets {
+		f := b.fieldTo(t)
+		a.fields = append(a.fields, f)
+		a.done[j] = false
+		a.bestUnit[j], a.bestCost[j] = b.cheapestFree(a, j, ready, idx, maxCost)
+	}
+	for {
+		j := -1
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestCost[k] < a.bestCost[j]) {
+				j = k
+			}
+		}
+		if j < 0 {
+			return
+		}
+		u := a.bestUnit[j]
+		a.done[j] = true
+		a.taken[u] = true
+		a.unitTarget[u] = int32(j)
+		a.unitCost[u] = a.bestCost[j]
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] == u {
+				a.bestUnit[k], a.bestCost[k] = b.cheapestFree(a, k, ready, idx, maxCost)
+			}
+		}
+	}
+}
+
+// assignMany marks in a (unitTarget 0) the n units of idx nearest to tile
+// t by steps; the others get -1.
+func (b *bot) assignMany(a *assignment, idx []int32, t int32, n int) {
+	a.unitTarget = resizeI32(a.unitTarget, len(idx))
+	a.unitCost = resizeI32(a.unitCost, len(idx))
+	for k := range idx {
+		a.unitTarget[k] = -1
+	}
+	f := b.fieldTo(t)
+	for c := 0; c < n; c++ {
+		best, bd := -1, far+1
+		for k, i := range idx {
+			if a.unitTarget[k] < 0 {
+				if d := f.at(b.own[i]); d < bd {
+					best, bd = k, d
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		a.unitTarget[best] = 0
+		a.unitCost[best] = int32(bd)
+	}
+}
+
+func (b *bot) cheapestFree(a *assignment, j int, ready []int32, idx []int32, maxCost int) (int32, int32) {
+	f := a.fields[j]
+	r := int32(0)
+	if ready != nil {
+		r = ready[j]
+	}
+	best, bc := int32(-1), int32(maxCost+1)
+	for k, i := range idx {
+		if a.taken[k] {
+			continue
+		}
+		c := int32(f.at(b.own[i]))
+		if c < r {
+			c = r
+		}
+		if c < bc {
+			best, bc = int32(k), c
+		}
+	}
+	return best, bc
+}
+
+func resizeI32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, 2*n)
+	}
+	return s[:n]
+}
+
+func resizeBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, 2*n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,243 @@
+package acbstrat
+
+import "slices"
+
+// Combat awareness. The rule (focus fire): enemies(u) are the enemy units
+// within attack_radius2 of u; u dies if some e in enemies(u) has
+// |enemies(e)| <= |enemies(u)|. So a unit that has more friends around its
+// attackers than they have around it kills without dying, equal numbers
+// trade, and fewer die without killing.
+
+// threat holds per-tile counts of units around each tile for the current
+// turn, built lazily by the bot: how many enemies are within attack range
+// of a tile now, how many could be after their next step, and how many own
+// units are within attack range now.
+type threat struct {
+	atk   []offset // offsets within attack_radius2
+	reach []offset // offsets from which a unit can be within range after a step
+	// Lazy per-tile counts: enemies in range now, enemies that can be in
+	// range after a step, own units in range now.
+	now, next, near *proximity
+	// enemyNext[t]: enemy units that can be within attack_radius2 of t after
+	// one step of theirs, stamped for every tile on demand.
+	enemyNext []uint16
+}
+
+func newThreat(g *grid, r2 int) *threat {
+	t := &threat{
+		atk:       g.disc(r2),
+		reach:     g.reachDisc(r2),
+		enemyNext: make([]uint16, g.n),
+	}
+	t.now, t.next, t.near = newProximity(g, t.atk), newProximity(g, t.reach), newProximity(g, t.atk)
+	return t
+}
+
+// odds summarises a possible fight at a tile for one of our units.
+type odds struct {
+	enemies int // enemy units that may be within range after their move
+	allies  int // own units within range (the unit itself included)
+}
+
+// outcome classes of a fight at a tile.
+const (
+	fightNone  = iota // no enemy can reach
+	fightWin          // we outnumber: our unit survives, theirs die
+	fightTrade        // equal: both sides lose units
+	fightLose         // outnumbered: our unit dies
+)
+
+// class returns the expected outcome class of the odds.
+func (o odds) class() int {
+	switch {
+	case o.enemies == 0:
+		return fightNone
+	case o.allies > o.enemies:
+		return fightWin
+	case o.allies == o.enemies:
+		return fightTrade
+	}
+	return fightLose
+}
+
+// proximity counts, for any tile, the units of a set (rebuilt every turn)
+// whose offset to the tile lies in a fixed neighbourhood (a disc, or a disc
+// grown by a step). Units are kept in buckets of at least the
+// neighbourhood's radius on a side, so a query looks at a few buckets
+// only; answers are cached per tile for the turn. It replaces stamping a
+// disc around every unit when only the tiles near one's own units are ever
+// asked about.
+type proximity struct {
+	g        *grid
+	rad      int    // neighbourhood radius (Chebyshev bound of the offsets)
+	in       []bool // (2rad+1)^2 table: offset in the neighbourhood
+	sr, sc   int    // bucket size in rows and columns (divides the grid)
+	nbr, nbc int    // buckets per column and per row
+	head     []int32
+	list     []int32
+	fill     []int32
+	cache    []uint16
+	cstamp   []int32
+	stamp    int32
+	// rowSpan[r] and colSpan[c]: the bucket rows (columns) a query at
+	// that row (column) looks at.
+	rowSpan, colSpan [][]int32
+	// rowNear[br] and colNear[bc]: the row (column) buckets any query from
+	// bucket row br (column bc) may look at.
+	rowNear, colNear [][]int32
+	// near[b]: units in the buckets any query from bucket b looks at; 0
+	// answers such queries at once.
+	near []int32
+	// bucketOf[t] is the bucket of tile t.
+	bucketOf []int16
+}
+
+func newProximity(g *grid, offs []offset) *proximity {
+	p := &proximity{g: g}
+	for _, o := range offs {
+		p.rad = max(p.rad, abs(int(o.dr)), abs(int(o.dc)))
+	}
+	w := 2*p.rad + 1
+	p.in = make([]bool, w*w)
+	for _, o := range offs {
+		p.in[(int(o.dr)+p.rad)*w+int(o.dc)+p.rad] = true
+	}
+	p.sr, p.sc = bucketSide(g.rows, p.rad), bucketSide(g.cols, p.rad)
+	p.nbr, p.nbc = g.rows/p.sr, g.cols/p.sc
+	p.head = make([]int32, p.nbr*p.nbc+1)
+	p.fill = make([]int32, p.nbr*p.nbc)
+	p.cache = make([]uint16, g.n)
+	p.cstamp = make([]int32, g.n)
+	p.near = make([]int32, p.nbr*p.nbc)
+	p.bucketOf = make([]int16, g.n)
+	for t := range p.bucketOf {
+		p.bucketOf[t] = int16(int(g.row[t])/p.sr*p.nbc + int(g.col[t])/p.sc)
+	}
+	p.rowSpan, p.rowNear = spans(g.rows, p.rad, p.sr, p.nbr)
+	p.colSpan, p.colNear = spans(g.cols, p.rad, p.sc, p.nbc)
+	return p
+}
+
+// spans tabulates, for every coordinate of an axis of n cells, the buckets
+// its span covers, and for every bucket the union of its cells' spans.
+func spans(n, rad, side, nb int) ([][]int32, [][]int32) {
+	sp := make([][]int32, n)
+	union := make([][]int32, nb)
+	for x := 0; x < n; x++ {
+		f, k := span(x, rad, n, side, nb)
+		b := x / side
+		for i := 0; i < k; i++ {
+			bb := int32((f + i) % nb)
+			sp[x] = append(sp[x], bb)
+			if !slices.Contains(union[b], bb) {
+				union[b] = append(union[b], bb)
+			}
+		}
+	}
+	return sp, union
+}
+
+// bucketSide returns the smallest divisor of n that is at least r (n
+// itself when there is none below it).
+func bucketSide(n, r int) int {
+	for s := max(r, 1); s < n; s++ {
+		if n%s == 0 {
+			return s
+		}
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func (p *proximity) bucket(t int32) int { return int(p.bucketOf[t]) }
+
+// build files the tiles into buckets (a counting sort) for a new turn.
+func (p *proximity) build(tiles []int32) {
+	p.stamp++
+	clear(p.head)
+	for _, t := range tiles {
+		p.head[p.bucket(t)+1]++
+	}
+	for b := 1; b < len(p.head); b++ {
+		p.head[b] += p.head[b-1]
+	}
+	copy(p.fill, p.head[:len(p.fill)])
+	p.list = resizeI32(p.list, len(tiles))
+	for _, t := range tiles {
+		b := p.bucket(t)
+		p.list[p.fill[b]] = t
+		p.fill[b]++
+	}
+	for br := 0; br < p.nbr; br++ {
+		for bc := 0; bc < p.nbc; bc++ {
+			n := int32(0)
+			for _, rr := range p.rowNear[br] {
+				for _, cc := range p.colNear[bc] {
+					b := int(rr)*p.nbc + int(cc)
+					n += p.head[b+1] - p.head[b]
+				}
+			}
+			p.near[br*p.nbc+bc] = n
+		}
+	}
+}
+
+// count returns how many of the set's tiles lie in the neighbourhood of t.
+func (p *proximity) count(t int32) int {
+	if p.cstamp[t] == p.stamp {
+		return int(p.cache[t])
+	}
+	if p.near[p.bucketOf[t]] == 0 {
+		return 0
+	}
+	g := p.g
+	r, c := int(g.row[t]), int(g.col[t])
+	w := 2*p.rad + 1
+	n := 0
+	// The buckets holding rows r-rad..r+rad and columns c-rad..c+rad: at
+	// most three each way, since a bucket is at least rad wide.
+	cs := p.colSpan[c]
+	for _, br := range p.rowSpan[r] {
+		for _, bc := range cs {
+			b := int(br)*p.nbc + int(bc)
+			for _, x := range p.list[p.head[b]:p.head[b+1]] {
+				dr, dc := g.delta(t, x)
+				// Half way round is one residue: use the one offsets use.
+				if g.rows%2 == 0 && dr == -g.rows/2 {
+					dr = g.rows / 2
+				}
+				if g.cols%2 == 0 && dc == -g.cols/2 {
+					dc = g.cols / 2
+				}
+				if dr >= -p.rad && dr <= p.rad && dc >= -p.rad && dc <= p.rad && p.in[(dr+p.rad)*w+dc+p.rad] {
+					n++
+				}
+			}
+		}
+	}
+	p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
+	return n
+}
+
+// span returns the first bucket holding coordinate x-rad (wrapped) and how
+// many consecutive buckets (wrapping) cover x-rad..x+rad, on an axis of n
+// cells cut into nb buckets of side.
+func span(x, rad, n, side, nb int) (first, count int) {
+	if 2*rad+1 >= n {
+		return 0, nb
+	}
+	lo := ((x-rad)%n + n) % n
+	first = lo / side
+	last := (lo + 2*rad) % n / side
+	count = (last-first+nb)%nb + 1
+	if count == 1 && (lo%side)+2*rad >= side {
+		count = nb // starts and ends in one bucket having gone round
+	}
+	return first, count
+}

@@ -1,0 +1,63 @@
+// Package acbstrat holds the 21 reference strategies of AI Code Battle, playing
+// through the engine's fog-filtered view.
+//
+// Every strategy is built on the same navigation layer: a map memory per
+// player (walls, cores and energy tiles stay known once seen), distance
+// fields by breadth-first search on the wrapping grid that are computed
+// once and shared by all units (cached per target, rebuilt when new walls
+// make them stale), focus-fire odds per tile, and a move resolver that
+// never sends two own units onto one tile. Strategies differ in how they
+// give their units roles and how they weigh targets against danger.
+package acbstrat
+
+import (
+	"crucible/engine"
+	"crucible/strategies"
+)
+
+// def is one strategy before registration: its parameters and how to
+// build its per-turn policy from a genome (in the order of params).
+type def struct {
+	name, desc string
+	params     []strategies.Param
+	build      func(g strategies.Genome, b *bot) policy
+}
+
+// defs lists the strategies in the order of the seed's table.
+func defs() []def {
+	return []def{
+		randomDef(), gathererDef(), rusherDef(), guardianDef(), swarmDef(), hunterDef(),
+		assassinDef(), coordinatorDef(), defenderDef(), economistDef(), farmerDef(),
+		kamikazeDef(), leaderTargeterDef(), nomadDef(), opportunistDef(), pacifistDef(),
+		phalanxDef(), raiderDef(), scoutDef(), siegeDef(), zoneDriverDef(),
+	}
+}
+
+// All returns the 21 reference strategies.
+func All() []strategies.Strategy {
+	var out []strategies.Strategy
+	for _, d := range defs() {
+		d := d
+		out = append(out, strategies.Strategy{
+			Game:        "acb",
+			Name:        d.name,
+			Description: d.desc,
+			Schema:      strategies.Schema(d.params),
+			New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+				b := newBot(seed)
+				return &controller{b: b, p: d.build(strategies.Schema(d.params).Clamp(g), b)}
+			},
+		})
+	}
+	return out
+}
+
+// param is a shorthand for a real-valued strategies.Param.
+func param(name, desc string, min, max, def float64) strategies.Param {
+	return strategies.Param{Name: name, Description: desc, Min: min, Max: max, Default: def}
+}
+
+// iparam is a shorthand for an integer strategies.Param.
+func iparam(name, desc string, min, max, def float64) strategies.Param {
+	return strategies.Param{Name: name, Description: desc, Min: min, Max: max, Default: def, Integer: true}
+}

@@ -1,0 +1,198 @@
+package acbstrat
+
+import (
+	"crucible/engine/acb"
+)
+
+// grid is the geometry of one match's map: the wrapping (toroidal) grid of
+// rows x cols tiles, indexed r*cols+c. It is built once per match from the
+// View's config and holds only immutable tables.
+type grid struct {
+	rows, cols int
+	n          int
+	// nbr[i*4+k] is the neighbour of tile i in direction k+1 (North, East,
+	// South, West), wrapping around the edges.
+	nbr []int32
+	// row and col of each tile, to avoid divisions on the hot path.
+	row, col []int16
+}
+
+// dirs lists the four moving directions in the order of grid.nbr.
+var dirs = [4]acb.Dir{acb.North, acb.East, acb.South, acb.West}
+
+func newGrid(rows, cols int) *grid {
+	g := &grid{rows: rows, cols: cols, n: rows * cols}
+	g.nbr = make([]int32, g.n*4)
+	g.row = make([]int16, g.n)
+	g.col = make([]int16, g.n)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			i := r*cols + c
+			g.row[i], g.col[i] = int16(r), int16(c)
+			for k, d := range dirs {
+				dr, dc := d.Delta()
+				g.nbr[i*4+k] = int32(g.wrapIdx(r+dr, c+dc))
+			}
+		}
+	}
+	return g
+}
+
+// wrapIdx returns the index of (r, c) after wrapping both coordinates.
+func (g *grid) wrapIdx(r, c int) int {
+	r %= g.rows
+	if r < 0 {
+		r += g.rows
+	}
+	c %= g.cols
+	if c < 0 {
+		c += g.cols
+	}
+	return r*g.cols + c
+}
+
+// idx returns the tile index of p (wrapped).
+func (g *grid) idx(p acb.Pos) int32 {
+	if uint(p.Row) < uint(g.rows) && uint(p.Col) < uint(g.cols) {
+		return int32(p.Row*g.cols + p.Col)
+	}
+	return int32(g.wrapIdx(p.Row, p.Col))
+}
+
+// pos returns the position of tile i.
+func (g *grid) pos(i int32) acb.Pos { return acb.Pos{Row: int(g.row[i]), Col: int(g.col[i])} }
+
+// delta returns the signed shortest row and column offsets from a to b on
+// the torus.
+func (g *grid) delta(a, b int32) (dr, dc int) {
+	dr = int(g.row[b]) - int(g.row[a])
+	dc = int(g.col[b]) - int(g.col[a])
+	if dr > g.rows/2 {
+		dr -= g.rows
+	} else if dr < -g.rows/2 {
+		dr += g.rows
+	}
+	if dc > g.cols/2 {
+		dc -= g.cols
+	} else if dc < -g.cols/2 {
+		dc += g.cols
+	}
+	return dr, dc
+}
+
+// dist2 is the squared Euclidean distance between tiles a and b, taking the
+// shorter way round each axis (the rules' dist2).
+func (g *grid) dist2(a, b int32) int {
+	dr := int(g.row[a]) - int(g.row[b])
+	if dr < 0 {
+		dr = -dr
+	}
+	if o := g.rows - dr; o < dr {
+		dr = o
+	}
+	dc := int(g.col[a]) - int(g.col[b])
+	if dc < 0 {
+		dc = -dc
+	}
+	if o := g.cols - dc; o < dc {
+		dc = o
+	}
+	return dr*dr + dc*dc
+}
+
+// manhattan is the wrapped Manhattan distance between a and b: the number
+// of steps on an open map.
+func (g *grid) manhattan(a, b int32) int {
+	dr, dc := g.delta(a, b)
+	if dr < 0 {
+		dr = -dr
+	}
+	if dc < 0 {
+		dc = -dc
+	}
+	return dr + dc
+}
+
+// dirTo returns the direction of the single step from a to its neighbour b,
+// or Stay when b is a itself or not adjacent.
+func (g *grid) dirTo(a, b int32) acb.Dir {
+	for k := 0; k < 4; k++ {
+		if g.nbr[int(a)*4+k] == b {
+			return dirs[k]
+		}
+	}
+	return acb.Stay
+}
+
+// offset is a relative tile position.
+type offset struct{ dr, dc int16 }
+
+// disc lists the distinct offsets (as residues on the torus) within squared
+// radius r2 of a tile. Each tile of the grid appears at most once, however
+// large r2 is compared with the grid.
+func (g *grid) disc(r2 int) []offset {
+	var out []offset
+	lo, hi := -((g.rows - 1) / 2), g.rows/2
+	clo, chi := -((g.cols - 1) / 2), g.cols/2
+	for dr := lo; dr <= hi; dr++ {
+		for dc := clo; dc <= chi; dc++ {
+			if dr*dr+dc*dc <= r2 {
+				out = append(out, offset{int16(dr), int16(dc)})
+			}
+		}
+	}
+	return out
+}
+
+// reachDisc lists the distinct offsets o such that a unit at o can come
+// within squared radius r2 of the origin after one step (or staying): the
+// disc grown by one move.
+func (g *grid) reachDisc(r2 int) []offset {
+	base := g.disc(r2)
+	seen := make(map[int]bool, len(base)*2)
+	var out []offset
+	add := func(dr, dc int) {
+		i := g.wrapIdx(dr, dc)
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		// Store the shortest residue so applying it is a plain addition.
+		r, c := i/g.cols, i%g.cols
+		if r > g.rows/2 {
+			r -= g.rows
+		}
+		if c > g.cols/2 {
+			c -= g.cols
+		}
+		out = append(out, offset{int16(r), int16(c)})
+	}
+	for _, o := range base {
+		add(int(o.dr), int(o.dc))
+		for _, d := range dirs {
+			dr, dc := d.Delta()
+			add(int(o.dr)+dr, int(o.dc)+dc)
+		}
+	}
+	return out
+}
+
+// stamp adds v to cnt at every tile of the offsets around tile i.
+func (g *grid) stamp(cnt []uint16, i int32, offs []offset) {
+	r0, c0 := int(g.row[i]), int(g.col[i])
+	for _, o := range offs {
+		r := r0 + int(o.dr)
+		if r < 0 {
+			r += g.rows
+		} else if r >= g.rows {
+			r -= g.rows
+		}
+		c := c0 + int(o.dc)
+		if c < 0 {
+			c += g.cols
+		} else if c >= g.cols {
+			c -= g.cols
+		}
+		cnt[r*g.cols+c]++
+	}
+}

@@ -1,0 +1,316 @@
+package bidders
+
+// The aimed bidders: each prices beacons against what rivals can bring
+// (their embers, their sparks, or a model of their bids) and buys where the
+// price is right.
+
+import (
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+// topUp adds extra sparks to out: on the beacons already bid on, most
+// valuable first, or on the most valuable beacons when out is empty.
+func topUp(v *kindling.View, out *kindling.Bid, extra int) {
+	if extra <= 0 {
+		return
+	}
+	var key [nb]float64
+	chosen := 0
+	for i := range key {
+		key[i] = float64(v.Values[i])
+		if out[i] > 0 {
+			key[i] += 100
+			chosen++
+		}
+	}
+	spread(out, byKey(key), max(1, chosen), extra)
+}
+
+// visibleCost is what seat v.You must bid at beacon i to beat every rival's
+// embers there if the rivals bid nothing (at least 1).
+func visibleCost(v *kindling.View, rival [nb]int, i int) int {
+	return max(1, rival[i]+1-v.Embers[v.You][i])
+}
+
+// --- sniper -----------------------------------------------------------------
+
+type sniperBidder struct {
+	margin      int
+	threatShare float64
+	minValue    int
+	reserve     int
+}
+
+func (s *sniperBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	avail := max(0, b-s.reserve)
+	if lastTurn(v) {
+		avail = b
+	}
+	var cost [nb]int
+	var val [nb]float64
+	for i := 0; i < nb; i++ {
+		threat := 0
+		for p := 0; p < v.Seats; p++ {
+			if p != v.You {
+				threat = max(threat, v.Embers[p][i]+int(s.threatShare*float64(v.Sparks[p])))
+			}
+		}
+		cost[i] = max(0, threat+1+s.margin-v.Embers[v.You][i])
+		val[i] = float64(v.Values[i])
+		if v.Values[i] < s.minValue {
+			cost[i] = -1
+		}
+	}
+	mask, spent := bestSet(val, cost, avail)
+	buy(out, mask, cost)
+	topUp(v, out, mustSpend(v, spent))
+	fit(out, b)
+}
+
+func sniperStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("margin", "sparks bid above the strongest visible threat at a beacon", 0, 4, 2, true),
+		param("threatShare", "share of a rival's sparks assumed to land on any one beacon, on top of its embers there", 0, 1, 0.15, false),
+		param("minValue", "beacons worth less than this are never targeted", 1, 6, 2, true),
+		param("reserve", "sparks kept back every turn but the last", 0, 6, 0, true),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "sniper", Schema: schema,
+		Description: "outbids the strongest visible threat at each beacon (embers plus a share of sparks) by a margin, buying the most value it can afford",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &sniperBidder{margin: int(g[0]), threatShare: g[1], minValue: int(g[2]), reserve: int(g[3])}
+		}}
+}
+
+// --- farmer -----------------------------------------------------------------
+
+type farmerBidder struct {
+	fields int     // beacons farmed
+	sow    int     // sparks sown per field when not striking
+	strike float64 // share of a rival's sparks assumed against a strike
+}
+
+func (f *farmerBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	me := v.Embers[v.You]
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i]) + float64(me[i])
+	}
+	order := byKey(key)
+	n := max(1, min(nb, f.fields))
+	left := b
+	for k := 0; k < n && left > 0; k++ {
+		i := order[k]
+		threat := 0
+		for p := 0; p < v.Seats; p++ {
+			if p != v.You {
+				threat = max(threat, v.Embers[p][i]+share(f.strike, v.Sparks[p]))
+			}
+		}
+		if need := max(0, threat+1-me[i]); need <= left && (me[i] > 0 || lastTurn(v)) {
+			out[i] = need // the embers make this field cheap: light it
+		} else {
+			out[i] = min(f.sow, left) // sow: a losing bid leaves half as embers
+		}
+		left -= out[i]
+	}
+	topUp(v, out, mustSpend(v, b-left))
+	fit(out, b)
+}
+
+func farmerStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("fields", "how many beacons it keeps farming (the most valuable, counting its own embers)", 1, 3, 3, true),
+		param("sow", "sparks sown on a field each turn it does not strike there", 1, 5, 2, true),
+		param("strike", "share of a rival's sparks assumed to defend a field when deciding to light it", 0, 1, 0.1, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "farmer", Schema: schema,
+		Description: "ember farmer: sows small bids on the same beacons so embers pile up, then lights them cheaply",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &farmerBidder{fields: int(g[0]), sow: int(g[1]), strike: g[2]}
+		}}
+}
+
+// --- saver ------------------------------------------------------------------
+
+type saverBidder struct {
+	strikeAt int // sparks held before it strikes
+	targets  int // beacons struck at once
+	trickle  int // sparks spent while saving
+}
+
+func (s *saverBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	rival := rivalEmbers(v)
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i))
+	}
+	order := byKey(key)
+	if b < s.strikeAt && !lastTurn(v) {
+		out[order[0]] = max(min(s.trickle, b), overflow(v))
+		fit(out, b)
+		return
+	}
+	var val [nb]float64
+	for i := range val {
+		val[i] = float64(v.Values[i])
+	}
+	splitByWeight(out, order, s.targets, b, &val)
+	fit(out, b)
+}
+
+func saverStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("strikeAt", "sparks it banks before striking with all of them (it always strikes on the last turn)", 5, 12, 8, true),
+		param("targets", "how many beacons a strike is split over, by value", 1, 3, 3, true),
+		param("trickle", "sparks spent while saving, on the beacon with the most value per visible cost", 0, 3, 1, true),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "saver", Schema: schema,
+		Description: "banks sparks toward the cap, then strikes with everything on the best beacons",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &saverBidder{strikeAt: int(g[0]), targets: int(g[1]), trickle: int(g[2])}
+		}}
+}
+
+// --- growth -----------------------------------------------------------------
+
+type growthBidder struct {
+	minGrowth int     // points above base before a beacon is hunted
+	overbid   int     // sparks above the visible threat
+	idle      float64 // share of sparks spent when nothing has grown
+}
+
+func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	base := kindling.BaseValues()
+	rival := rivalEmbers(v)
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i]-base[i])*10 + float64(v.Values[i])
+	}
+	order := byKey(key)
+	left := b
+	for _, i := range order {
+		if v.Values[i]-base[i] < gh.minGrowth {
+			break
+		}
+		need := max(0, rival[i]+1+gh.overbid-v.Embers[v.You][i])
+		if need <= left {
+			out[i] = max(need, 1)
+			left -= out[i]
+		}
+	}
+	spent := b - left
+	if spent == 0 {
+		// Nothing has grown: keep pace on the best value per visible cost.
+		var k2 [nb]float64
+		for i := range k2 {
+			k2[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i))
+		}
+		o2 := byKey(k2)
+		n := share(gh.idle, b)
+		spread(out, o2, 2, n)
+		spent = n
+	}
+	topUp(v, out, mustSpend(v, spent))
+	fit(out, b)
+}
+
+func growthStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("minGrowth", "points a beacon must have grown above its base before it is hunted", 0, 4, 3, true),
+		param("overbid", "sparks bid above the best rival embers at a hunted beacon", 0, 4, 3, true),
+		param("idle", "share of its sparks spent on the best value per visible cost when nothing has grown", 0, 1, 0.7, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "growth", Schema: schema,
+		Description: "growth hunter: targets beacons that went unlit and grew above their base",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &growthBidder{minGrowth: int(g[0]), overbid: int(g[1]), idle: g[2]}
+		}}
+}
+
+// --- dump -------------------------------------------------------------------
+
+type dumpBidder struct {
+	dumpTurns int     // final turns on which it spends everything
+	early     float64 // share of sparks spent before that
+	width     int     // beacons a dump is split over
+}
+
+func (d *dumpBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	rival := rivalEmbers(v)
+	var cost [nb]int
+	var val [nb]float64
+	for i := range cost {
+		cost[i] = visibleCost(v, rival, i)
+		val[i] = float64(v.Values[i])
+	}
+	if v.Turn > v.Turns-d.dumpTurns {
+		var key [nb]float64
+		for i := range key {
+			key[i] = val[i] / float64(cost[i])
+		}
+		splitByWeight(out, byKey(key), d.width, b, &val)
+		fit(out, b)
+		return
+	}
+	n := max(share(d.early, b), overflow(v))
+	mask, spent := bestSet(val, cost, n)
+	buy(out, mask, cost)
+	topUp(v, out, n-spent)
+	fit(out, b)
+}
+
+func dumpStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("dumpTurns", "how many final turns it empties its bank on", 1, 3, 3, true),
+		param("early", "share of its sparks spent before the dump, on cheap uncontested beacons", 0, 0.8, 0.45, false),
+		param("width", "how many beacons a dump is split over, by value per visible cost", 1, 5, 4, true),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "dump", Schema: schema,
+		Description: "last-turn dump: plays small and cheap early, then empties its bank on the final turns",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &dumpBidder{dumpTurns: int(g[0]), early: g[1], width: int(g[2])}
+		}}
+}
+
+// --- bestresp ---------------------------------------------------------------
+
+type bestRespBidder struct {
+	model   rivalModel
+	safety  int
+	stretch float64
+}
+
+func (br *bestRespBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	br.model.observe(v)
+	cost := costToBeat(v, br.model.threat(v), br.safety)
+	var val [nb]float64
+	for i := range val {
+		val[i] = float64(v.Values[i])
+	}
+	mask, spent := bestSet(val, cost, b)
+	buy(out, mask, cost)
+	// share <= b-spent, so on the last turn this spends all that is left.
+	topUp(v, out, max(share(br.stretch, b-spent), mustSpend(v, spent)))
+	fit(out, b)
+}
+
+func bestRespStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("alpha", "weight of the latest revealed bids in each rival's running average (1: only last turn counts)", 0.05, 1, 0.45, false),
+		param("safety", "sparks bid above each rival's predicted strength", 0, 3, 1, true),
+		param("stretch", "share of the sparks left after buying that is added to the bought beacons as insurance", 0, 1, 0.3, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "bestresp", Schema: schema,
+		Description: "best response: predicts each rival's bids from a running average and buys the most value its sparks can win",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &bestRespBidder{model: rivalModel{alpha: g[0]}, safety: int(g[1]), stretch: g[2]}
+		}}
+}

@@ -1,0 +1,174 @@
+package bidders
+
+// normal, the house bot: it keeps a decaying histogram of every rival's
+// bids per beacon, turns it into the chance that each bid of its own wins,
+// and chooses the bids with a small dynamic programme over its sparks,
+// weighing points won against sparks saved and embers left behind.
+
+import (
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+const levels = kindling.SparkCap + 1 // bids 0..12
+
+type normalBidder struct {
+	memory     float64 // weight old observations keep each turn
+	sparkValue float64 // points a saved spark is worth
+	emberValue float64 // points an ember left on a beacon is worth
+	prior      float64 // weight of the even-split prior
+
+	hist [kindling.MaxSeats][nb][levels]float64
+	mass [kindling.MaxSeats]float64
+	seen int
+}
+
+// observe folds the revealed bids of v.Last into the histograms.
+func (n *normalBidder) observe(v *kindling.View) {
+	last := &v.Last
+	if last.Turn == 0 || last.Turn == n.seen {
+		return
+	}
+	for p := 0; p < last.Seats; p++ {
+		if p == v.You {
+			continue
+		}
+		for i := 0; i < nb; i++ {
+			h := &n.hist[p][i]
+			for k := range h {
+				h[k] *= n.memory
+			}
+			h[min(max(last.Bids[p][i], 0), levels-1)]++
+		}
+		n.mass[p] = n.mass[p]*n.memory + 1
+	}
+	n.seen = last.Turn
+}
+
+// winChance fills pw[i][x]: the chance that bidding x at beacon i makes
+// seat v.You the single strongest there, rivals bidding independently.
+func (n *normalBidder) winChance(v *kindling.View, pw *[nb][levels]float64) {
+	sumV := 0
+	for _, x := range v.Values {
+		sumV += x
+	}
+	me := v.Embers[v.You]
+	for i := 0; i < nb; i++ {
+		for x := range pw[i] {
+			pw[i][x] = 1
+		}
+	}
+	for p := 0; p < v.Seats; p++ {
+		if p == v.You {
+			continue
+		}
+		sp := v.Sparks[p]
+		for i := 0; i < nb; i++ {
+			// The prior: bids spread evenly over 0..2m, m the seat's even
+			// split of its sparks by value.
+			m := float64(sp) * float64(v.Values[i]) / float64(sumV)
+			top := int(2*m + 0.5)
+			var cdf [levels]float64
+			acc := 0.0
+			for k := 0; k < levels; k++ {
+				acc += n.hist[p][i][k]
+				pri := 1.0
+				if k < top {
+					pri = float64(k+1) / float64(top+1)
+				}
+				cdf[k] = (acc + n.prior*pri) / (n.mass[p] + n.prior)
+				if k >= sp {
+					cdf[k] = 1 // it cannot bid more than it holds
+				}
+			}
+			for x := 0; x < levels; x++ {
+				// Win needs the rival's strength below ours:
+				// embers[p]+bid <= me+x-1.
+				thr := me[i] + x - 1 - v.Embers[p][i]
+				switch {
+				case thr < 0:
+					pw[i][x] = 0
+				case thr < levels:
+					pw[i][x] *= cdf[thr]
+				}
+			}
+		}
+	}
+}
+
+func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	n.observe(v)
+	budget := v.Budget()
+	var pw [nb][levels]float64
+	n.winChance(v, &pw)
+	final := lastTurn(v)
+	me := v.Embers[v.You]
+
+	// dp[u] = best worth of the beacons so far using u sparks.
+	const none = -1e18
+	var dp, next [levels]float64
+	var choice [nb][levels]int8
+	for u := range dp {
+		dp[u] = none
+	}
+	dp[0] = 0
+	for i := 0; i < nb; i++ {
+		for u := range next {
+			next[u] = none
+		}
+		for u := 0; u <= budget; u++ {
+			if dp[u] == none {
+				continue
+			}
+			for x := 0; u+x <= budget; x++ {
+				w := pw[i][x]
+				worth := float64(v.Values[i]) * w
+				if !final {
+					worth += n.emberValue * (1 - w) * float64((me[i]+x)/2)
+				}
+				if t := dp[u] + worth; t > next[u+x] {
+					next[u+x] = t
+					choice[i][u+x] = int8(x)
+				}
+			}
+		}
+		dp = next
+	}
+	best, bestU := none, 0
+	for u := 0; u <= budget; u++ {
+		if dp[u] == none {
+			continue
+		}
+		saved := budget - u
+		keep := 0.0
+		if final {
+			keep = 1e-3 * float64(saved) // sparks left only break ties
+		} else {
+			keep = n.sparkValue * float64(min(saved, kindling.SparkCap-kindling.Income))
+		}
+		if t := dp[u] + keep; t > best+1e-12 {
+			best, bestU = t, u
+		}
+	}
+	for i, u := nb-1, bestU; i >= 0; i-- {
+		x := int(choice[i][u])
+		out[i] = x
+		u -= x
+	}
+	fit(out, budget)
+}
+
+func normalStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.6, false),
+		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.3, false),
+		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.6, false),
+		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "normal", Schema: schema,
+		Description: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &normalBidder{memory: g[0], sparkValue: g[1], emberValue: g[2], prior: g[3]}
+		}}
+}

@@ -1,0 +1,219 @@
+package bidders
+
+// The simple bidders: each reads little of the board and follows one idea.
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+// newRNG returns the bidder's own generator, seeded from its seat seed.
+func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b696e646c696e67)) }
+
+// --- random -----------------------------------------------------------------
+
+type randomBidder struct {
+	rng   *rand.Rand
+	spend float64 // mean share of sparks spent
+	width int     // beacons bid on
+	bias  float64 // exponent on value when picking beacons
+}
+
+func (r *randomBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	n := min(b, max(0, int(math.Round(r.spend*float64(b)*(0.5+r.rng.Float64())))))
+	// Pick width beacons, weighted by value^bias, without replacement.
+	var picked [nb]int
+	var taken [nb]bool
+	k := 0
+	for ; k < r.width; k++ {
+		total := 0.0
+		for i := 0; i < nb; i++ {
+			if !taken[i] {
+				total += math.Pow(float64(v.Values[i]), r.bias)
+			}
+		}
+		x := r.rng.Float64() * total
+		pick := -1
+		for i := 0; i < nb; i++ {
+			if taken[i] {
+				continue
+			}
+			pick = i
+			x -= math.Pow(float64(v.Values[i]), r.bias)
+			if x < 0 {
+				break
+			}
+		}
+		taken[pick] = true
+		picked[k] = pick
+	}
+	for ; n > 0; n-- {
+		out[picked[r.rng.IntN(k)]]++
+	}
+	fit(out, b)
+}
+
+func randomStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("spend", "mean share of its sparks spent each turn (the actual share varies from half to one and a half times this)", 0, 1, 0.95, false),
+		param("width", "how many beacons it bids on each turn", 1, 5, 4, true),
+		param("bias", "how strongly valuable beacons are preferred when picking at random (0: uniform)", 0, 3, 2, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "random", Schema: schema,
+		Description: "spends a random share of its sparks on beacons picked at random, weighted by value",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &randomBidder{rng: newRNG(seed), spend: g[0], width: int(g[1]), bias: g[2]}
+		}}
+}
+
+// --- even -------------------------------------------------------------------
+
+type evenBidder struct {
+	spend  float64 // share of sparks spent
+	width  int     // beacons split over
+	weight float64 // 0: equal split, 1: proportional to value
+}
+
+func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	n := max(share(e.spend, b), overflow(v))
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i])
+	}
+	var want [nb]float64
+	for i := range want {
+		want[i] = (1 - e.weight) + e.weight*float64(v.Values[i])
+	}
+	splitByWeight(out, byKey(key), e.width, n, &want)
+	fit(out, b)
+}
+
+func evenStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.8, false),
+		param("width", "how many of the most valuable beacons the sparks are split over", 1, 5, 4, true),
+		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.4, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "even", Schema: schema,
+		Description: "splits its sparks evenly (or by value) over the most valuable beacons",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &evenBidder{spend: g[0], width: int(g[1]), weight: g[2]}
+		}}
+}
+
+// --- greedy -----------------------------------------------------------------
+
+type greedyBidder struct {
+	targets     int     // beacons bid on
+	spend       float64 // share of sparks spent
+	emberWeight float64 // how much own embers raise a beacon's appeal
+}
+
+func (gb *greedyBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	n := max(share(gb.spend, b), overflow(v))
+	if lastTurn(v) {
+		n = b
+	}
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])
+	}
+	spread(out, byKey(key), gb.targets, n) // n/targets each, the rest from the top
+	fit(out, b)
+}
+
+func greedyStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("targets", "how many top beacons it goes all-in on", 1, 3, 2, true),
+		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.2, 1, 0.55, false),
+		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0.6, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "greedy", Schema: schema,
+		Description: "goes all-in on the most valuable beacons, counting its own embers",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &greedyBidder{targets: int(g[0]), spend: g[1], emberWeight: g[2]}
+		}}
+}
+
+// --- contrarian -------------------------------------------------------------
+
+type contrarianBidder struct {
+	avoid float64 // how much last turn's rival bids repel
+	width int
+	spend float64
+}
+
+func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	n := max(share(c.spend, b), overflow(v))
+	if lastTurn(v) {
+		n = b
+	}
+	var key [nb]float64
+	for i := range key {
+		crowd := 0
+		if v.Last.Turn > 0 {
+			for p := 0; p < v.Last.Seats; p++ {
+				if p != v.You {
+					crowd += v.Last.Bids[p][i]
+				}
+			}
+		}
+		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd))
+	}
+	splitByWeight(out, byKey(key), c.width, n, &key)
+	fit(out, b)
+}
+
+func contrarianStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.25, false),
+		param("width", "how many of the least contested beacons it bids on", 1, 4, 2, true),
+		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.9, false),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "contrarian", Schema: schema,
+		Description: "goes where the others were not last turn, weighing value against last turn's crowd",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &contrarianBidder{avoid: g[0], width: int(g[1]), spend: g[2]}
+		}}
+}
+
+// --- easy (house bot) -------------------------------------------------------
+
+type easyBidder struct {
+	rng   *rand.Rand
+	spend float64
+	noise float64
+	focus int
+}
+
+func (e *easyBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	b := v.Budget()
+	n := min(b, share(e.spend*(0.6+0.8*e.rng.Float64()), b))
+	var key [nb]float64
+	for i := range key {
+		key[i] = float64(v.Values[i]) + e.noise*(2*e.rng.Float64()-1)
+	}
+	spread(out, byKey(key), e.focus, n) // n/focus each, the rest from the top
+	fit(out, b)
+}
+
+func easyStrategy() strategies.Strategy {
+	schema := strategies.Schema{
+		param("spend", "typical share of its sparks spent (it varies by up to 40% either way)", 0.2, 1, 0.6, false),
+		param("noise", "random points added to or taken from each beacon's value before it picks (it misjudges more)", 0, 4, 2, false),
+		param("focus", "how many beacons it splits its bid over", 1, 3, 2, true),
+	}
+	return strategies.Strategy{Game: "kindling", Name: "easy", Schema: schema,
+		Description: "house bot, easy: picks beacons by a noisy reading of their value and ignores embers and rivals",
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return &easyBidder{rng: newRNG(seed), spend: g[0], noise: g[1], focus: int(g[2])}
+		}}
+}
