@@ -10,6 +10,7 @@
 package arena
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -31,11 +32,12 @@ type Entrant struct {
 	VariantID string
 	// Params are the parameter values, recorded in replays.
 	Params map[string]float64
-	// New builds a fresh player for one match. seed is the seat's own
-	// seed, engine.SeatSeed(match seed, seat), and seat its index in the
-	// match. It is called from many goroutines at once and must not share
+	// New builds a fresh player for one match. ctx is the run's context:
+	// a constructor that waits (a remote bot's health check) gives up when
+	// it ends. seed is the seat's own seed, engine.SeatSeed(match seed,
+	// seat), and seat its index in the match. It is called from many goroutines at once and must not share
 	// mutable state between the players it returns.
-	New func(seed uint64, seat int) (engine.Player, error)
+	New func(ctx context.Context, seed uint64, seat int) (engine.Player, error)
 }
 
 // Ref returns the entrant's identity as recorded in results.
@@ -57,7 +59,7 @@ func StrategyEntrant(s strategies.Strategy, name, variantID string, g strategies
 		Strategy:  s.Name,
 		VariantID: variantID,
 		Params:    s.Schema.Map(g),
-		New: func(seed uint64, seat int) (engine.Player, error) {
+		New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
 			p := s.New(slices.Clone(g), seed, seat)
 			if p == nil {
 				return nil, fmt.Errorf("strategy %s built no player", s.Name)

@@ -253,11 +253,18 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 		Players: refs,
 	}
 	seats := make([]engine.Seat, len(job.Seats))
+	// Every seat is named before any player is built, so that a record of
+	// a match that failed to start still names all its players.
+	for s, ei := range job.Seats {
+		rec.Players[s] = p.refs[ei]
+	}
 	for s, ei := range job.Seats {
 		e := &p.entrants[ei]
-		rec.Players[s] = p.refs[ei]
-		pl, err := newPlayer(e, engine.SeatSeed(job.Seed, s), s)
+		pl, err := newPlayer(p.ctx, e, engine.SeatSeed(job.Seed, s), s)
 		if err != nil {
+			if p.ctx.Err() != nil {
+				return false, nil // cut short by cancellation, not a failure
+			}
 			rec.Error = fmt.Sprintf("seed %d: building player %s (strategy %s) for seat %d: %v", job.Seed, e.Name, e.Strategy, s, err)
 			return true, nil
 		}
@@ -304,13 +311,13 @@ func describe(err error, job Job, entrants []Entrant) string {
 }
 
 // newPlayer calls the entrant's constructor, turning a panic into an error.
-func newPlayer(e *Entrant, seed uint64, seat int) (p engine.Player, err error) {
+func newPlayer(ctx context.Context, e *Entrant, seed uint64, seat int) (p engine.Player, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", engine.ErrPanic, r)
 		}
 	}()
-	return e.New(seed, seat)
+	return e.New(ctx, seed, seat)
 }
 
 // safePlay calls Game.Play, turning a panic that escapes the game into an
@@ -335,7 +342,7 @@ func PlaySequential(ctx context.Context, g engine.Game, entrants []Entrant, jobs
 		seats := make([]engine.Seat, len(j.Seats))
 		for s, ei := range j.Seats {
 			e := &entrants[ei]
-			p, err := e.New(engine.SeatSeed(j.Seed, s), s)
+			p, err := e.New(ctx, engine.SeatSeed(j.Seed, s), s)
 			if err != nil {
 				return fmt.Errorf("job %s: building %s: %w", j.ID, e.Name, err)
 			}

@@ -81,9 +81,9 @@ func TestRunSeatSeeds(t *testing.T) {
 	es := toyEntrants(3)
 	for i := range es {
 		inner := es[i].New
-		es[i].New = func(seed uint64, seat int) (engine.Player, error) {
+		es[i].New = func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
 			calls <- call{seed, seat}
-			return inner(seed, seat)
+			return inner(ctx, seed, seat)
 		}
 	}
 	jobs := arena.RoundRobin(3, arena.Seeds(1, 2))
@@ -118,17 +118,17 @@ func TestRunSeatSeeds(t *testing.T) {
 func TestRunIsolatesFailures(t *testing.T) {
 	es := toyEntrants(5)
 	es[1].Name, es[1].Strategy = "crasher", "crashy"
-	es[1].New = func(seed uint64, seat int) (engine.Player, error) {
+	es[1].New = func(_ context.Context, seed uint64, seat int) (engine.Player, error) {
 		return &toyPlayer{panics: "index out of range"}, nil
 	}
 	es[2].Name, es[2].Strategy = "failer", "faily"
-	es[2].New = func(seed uint64, seat int) (engine.Player, error) {
+	es[2].New = func(_ context.Context, seed uint64, seat int) (engine.Player, error) {
 		return &toyPlayer{fail: errBoom}, nil
 	}
 	es[3].Name, es[3].Strategy = "badctor", "ctorpanic"
-	es[3].New = func(seed uint64, seat int) (engine.Player, error) { panic("no genome") }
+	es[3].New = func(_ context.Context, seed uint64, seat int) (engine.Player, error) { panic("no genome") }
 	es[4].Name, es[4].Strategy = "noctor", "ctorerr"
-	es[4].New = func(seed uint64, seat int) (engine.Player, error) { return nil, errBoom }
+	es[4].New = func(_ context.Context, seed uint64, seat int) (engine.Player, error) { return nil, errBoom }
 	extra := toyEntrants(7)[5:] // two healthy players
 	es = append(es, extra...)
 
@@ -149,6 +149,12 @@ func TestRunIsolatesFailures(t *testing.T) {
 	healthy := 0
 	for _, r := range recs {
 		names := []string{r.Players[0].Name, r.Players[1].Name}
+		// Every record names every seat, even when a constructor failed
+		// before the later seats were built (rate, report and --resume
+		// refuse records with a nameless player).
+		if names[0] == "" || names[1] == "" {
+			t.Fatalf("match %s does not name both players: %+v", r.Job, r.Players)
+		}
 		bad := ""
 		for _, n := range names {
 			if _, ok := wantErr[n]; ok && bad == "" {
@@ -362,7 +368,9 @@ func TestTournamentRanksStrength(t *testing.T) {
 	es := toyEntrants(4)
 	for i := range es {
 		s := float64(i) * 4 // far apart, so the order is clear
-		es[i].New = func(seed uint64, seat int) (engine.Player, error) { return &toyPlayer{strength: s, seed: seed}, nil }
+		es[i].New = func(_ context.Context, seed uint64, seat int) (engine.Player, error) {
+			return &toyPlayer{strength: s, seed: seed}, nil
+		}
 	}
 	jobs := arena.RoundRobin(4, arena.Seeds(1, 20))
 	recs, err := runAll(t, context.Background(), toyGame{}, es, jobs, arena.Options{})
@@ -390,7 +398,7 @@ func TestPlaySequential(t *testing.T) {
 	if err := arena.PlaySequential(context.Background(), toyGame{}, es, jobs); err != nil {
 		t.Fatal(err)
 	}
-	es[1].New = func(uint64, int) (engine.Player, error) { return nil, errors.New("no memory") }
+	es[1].New = func(context.Context, uint64, int) (engine.Player, error) { return nil, errors.New("no memory") }
 	err := arena.PlaySequential(context.Background(), toyGame{}, es, jobs)
 	if err == nil || !strings.Contains(err.Error(), "job r0-0v1: building p1: no memory") {
 		t.Fatalf("PlaySequential with a failing constructor = %v", err)

@@ -96,7 +96,7 @@ func toyEntrants(n int) []arena.Entrant {
 			Name:     fmt.Sprintf("p%d", i),
 			Strategy: "toy",
 			Params:   map[string]float64{"strength": strength},
-			New: func(seed uint64, seat int) (engine.Player, error) {
+			New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
 				return &toyPlayer{strength: strength, seed: seed}, nil
 			},
 		}

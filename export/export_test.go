@@ -231,10 +231,10 @@ func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	entrants := []arena.Entrant{
-		{Name: "exported", Strategy: "remote", New: func(seed uint64, seat int) (engine.Player, error) {
+		{Name: "exported", Strategy: "remote", New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
 			return bot.NewPlayer(ctx, seat)
 		}},
-		{Name: "random", Strategy: "random", New: func(seed uint64, seat int) (engine.Player, error) {
+		{Name: "random", Strategy: "random", New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
 			return acb.NewRandom(seed), nil
 		}},
 	}

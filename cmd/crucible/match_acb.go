@@ -69,7 +69,7 @@ be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
 // acbPlayers resolves player names to seats with resolvePlayer (strategy
 // names, variant files, remote bots), then the engine's built-ins. The same
 // name may sit in several seats.
-func acbPlayers(reg *strategies.Registry, names []string, seed uint64, secret string) ([]engine.Seat, error) {
+func acbPlayers(ctx context.Context, reg *strategies.Registry, names []string, seed uint64, secret string) ([]engine.Seat, error) {
 	seats := make([]engine.Seat, len(names))
 	for i, name := range names {
 		name = strings.TrimSpace(name)
@@ -91,7 +91,7 @@ func acbPlayers(reg *strategies.Registry, names []string, seed uint64, secret st
 			return nil, err
 		}
 		e := es[0]
-		p, err := e.New(seatSeed, i)
+		p, err := e.New(ctx, seatSeed, i)
 		if err != nil {
 			return nil, fmt.Errorf("player %s: %w", name, err)
 		}
@@ -134,7 +134,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	if err != nil {
 		return err
 	}
-	seats, err := acbPlayers(reg, names, o.seed, o.secret)
+	seats, err := acbPlayers(ctx, reg, names, o.seed, o.secret)
 	if err != nil {
 		return err
 	}

@@ -166,8 +166,8 @@ func remoteACBEntrant(game, url, secret string) (arena.Entrant, error) {
 	return arena.Entrant{
 		Name:     url,
 		Strategy: "remote",
-		New: func(seed uint64, seat int) (engine.Player, error) {
-			return bot.NewPlayer(context.Background(), seat)
+		New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
+			return bot.NewPlayer(ctx, seat)
 		},
 	}, nil
 }

@@ -1,6 +1,7 @@
 package acb
 
 import (
+	"context"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func (b *byteMover) next() int {
 	return int(v)
 }
 
-func (b *byteMover) Turn(v *View, buf []Move) ([]Move, error) {
+func (b *byteMover) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	n := b.next() % 12
 	for range n {
 		var p Pos

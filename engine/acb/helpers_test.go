@@ -1,6 +1,7 @@
 package acb
 
 import (
+	"context"
 	"errors"
 	"testing"
 )
@@ -10,14 +11,14 @@ type scripted struct {
 	moves map[int][]Move
 }
 
-func (s scripted) Turn(v *View, buf []Move) ([]Move, error) {
+func (s scripted) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	return append(buf, s.moves[v.Turn]...), nil
 }
 
 // funcCtrl adapts a function to Controller.
 type funcCtrl func(v *View, buf []Move) ([]Move, error)
 
-func (f funcCtrl) Turn(v *View, buf []Move) ([]Move, error) { return f(v, buf) }
+func (f funcCtrl) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) { return f(v, buf) }
 
 // remoteCtrl is a network-like bot that fails on the turns fail says.
 type remoteCtrl struct {
@@ -25,7 +26,7 @@ type remoteCtrl struct {
 	calls int
 }
 
-func (r *remoteCtrl) Turn(v *View, buf []Move) ([]Move, error) {
+func (r *remoteCtrl) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	r.calls++
 	if r.fail(v.Turn) {
 		return buf, errors.New("timeout")

@@ -225,6 +225,10 @@ type Match struct {
 
 	players []playerState
 
+	// ctx is the context of Run, passed to every controller's Turn (nil
+	// outside Run: context.Background).
+	ctx context.Context
+
 	turn   int
 	done   bool
 	err    error
@@ -602,12 +606,20 @@ func (m *Match) call(p int, v *View) (moves []Move, err error) {
 			moves, err = nil, engine.Recovered(p, ps.name, r)
 		}
 	}()
-	return ps.ctrl.Turn(v, ps.moves[:0])
+	ctx := m.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return ps.ctrl.Turn(ctx, v, ps.moves[:0])
 }
 
-// Run plays the match to its end, checking ctx every 32 turns; it returns
-// ctx.Err() when cancelled and the error that ended the match otherwise.
+// Run plays the match to its end, checking ctx every 32 turns and after
+// every turn of a remote player; it returns ctx.Err() when cancelled and the
+// error that ended the match otherwise. Every controller's Turn receives
+// ctx, so a remote bot's request in flight is abandoned when ctx ends.
 func (m *Match) Run(ctx context.Context) error {
+	m.ctx = ctx
+	defer func() { m.ctx = nil }()
 	for {
 		if m.turn&31 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -658,6 +670,15 @@ func (m *Match) Step() (done bool, err error) {
 		if err := m.callRemotes(remotes); err != nil {
 			m.done, m.err = true, err
 			return true, err
+		}
+		// A cancelled run abandons the remote requests in flight: their
+		// failures are the caller's doing, not the bots', so the turn is
+		// not played and the match ends with the context's error.
+		if m.ctx != nil {
+			if err := m.ctx.Err(); err != nil {
+				m.done, m.err = true, err
+				return true, err
+			}
 		}
 	}
 	m.deaths = m.deaths[:0]

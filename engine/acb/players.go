@@ -1,12 +1,15 @@
 package acb
 
-import "math/rand/v2"
+import (
+	"context"
+	"math/rand/v2"
+)
 
 // Idle is a player that never moves: its units hold every turn.
 type Idle struct{}
 
 // Turn returns no moves.
-func (Idle) Turn(v *View, buf []Move) ([]Move, error) { return buf, nil }
+func (Idle) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) { return buf, nil }
 
 // Random is a player that orders each of its units in a random direction
 // (N, E, S, W or stay), never into a wall it has seen. It is seeded, so a
@@ -24,7 +27,7 @@ func NewRandom(seed uint64) *Random {
 }
 
 // Turn orders every own unit in v in a random valid direction.
-func (r *Random) Turn(v *View, buf []Move) ([]Move, error) {
+func (r *Random) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	if r.wall == nil || r.rows != v.Config.Rows || r.cols != v.Config.Cols {
 		r.rows, r.cols = v.Config.Rows, v.Config.Cols
 		r.wall = make([]bool, r.rows*r.cols)

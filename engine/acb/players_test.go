@@ -89,7 +89,7 @@ func TestRandomPlaysValidMoves(t *testing.T) {
 			}
 		}
 		r := NewRandom(uint64(m.Turn()))
-		moves, _ := r.Turn(v, nil)
+		moves, _ := r.Turn(context.Background(), v, nil)
 		if len(moves) != len(own) {
 			t.Fatalf("random ordered %d moves for %d own units", len(moves), len(own))
 		}

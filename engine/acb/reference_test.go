@@ -19,7 +19,7 @@ import (
 // storm, so every phase has work to do.
 type crowdCtrl struct{ rng *rand.Rand }
 
-func (c crowdCtrl) Turn(v *View, buf []Move) ([]Move, error) {
+func (c crowdCtrl) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	R, C := v.Config.Rows, v.Config.Cols
 	for _, u := range v.Bots {
 		if u.Owner != v.You.ID {

@@ -7,6 +7,7 @@ package acb
 // Go structs, with no JSON on the hot path.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 )
@@ -149,7 +150,7 @@ type Orders struct {
 // with an engine.PlayerError unless it is a remote bot (see Remote), whose
 // errors are failed turns; a panic in any Controller ends the match.
 type Controller interface {
-	Turn(v *View, buf []Move) ([]Move, error)
+	Turn(ctx context.Context, v *View, buf []Move) ([]Move, error)
 }
 
 // Remote marks controllers that stand for bots across the network. Their

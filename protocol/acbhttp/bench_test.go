@@ -2,6 +2,7 @@ package acbhttp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,7 +56,7 @@ func BenchmarkServerTurnLatency(b *testing.B) {
 // northOnly orders every own unit north, allocation-free.
 type northOnly struct{}
 
-func (northOnly) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+func (northOnly) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	for _, u := range v.Bots {
 		if u.Owner == v.You.ID {
 			buf = append(buf, acb.Move{Position: u.Position, Direction: acb.North})

@@ -2,6 +2,7 @@ package acbhttp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -23,7 +24,7 @@ type northBot struct {
 	seat  int
 }
 
-func (b *northBot) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+func (b *northBot) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	b.mu.Lock()
 	*b.calls = append(*b.calls, v.MatchID+"/"+strconv.Itoa(b.seat)+"/"+strconv.Itoa(b.id)+"/"+strconv.Itoa(v.Turn))
 	b.mu.Unlock()

@@ -146,8 +146,9 @@ func (p *Player) healthOnce(ctx context.Context) error {
 
 // Turn sends v to the bot and returns its moves appended to buf. The
 // budget is v.Config.TurnTimeout (3 s when 0), counted from the call; a
-// reply that arrives later is discarded with an error.
-func (p *Player) Turn(v *acb.View, buf []acb.Move) (moves []acb.Move, err error) {
+// reply that arrives later is discarded with an error. The request is
+// abandoned as soon as ctx ends.
+func (p *Player) Turn(ctx context.Context, v *acb.View, buf []acb.Move) (moves []acb.Move, err error) {
 	if v == nil {
 		return buf, fmt.Errorf("bot %s: no state to send", p.URL())
 	}
@@ -162,7 +163,7 @@ func (p *Player) Turn(v *acb.View, buf []acb.Move) (moves []acb.Move, err error)
 	}
 	start := p.cfg.Now()
 	deadline := start.Add(budget)
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	moves, err = p.exchange(ctx, v, buf, start, budget)
 	if err == nil && p.cfg.Now().After(deadline) {

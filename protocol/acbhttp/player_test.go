@@ -62,7 +62,7 @@ func TestPlayerPlaysAgainstTheBotServer(t *testing.T) {
 	}
 	for turn := 0; turn < 5; turn++ {
 		v := sampleView("m_loop", turn, 8)
-		moves, err := p.Turn(v, make([]acb.Move, 0, 4))
+		moves, err := p.Turn(context.Background(), v, make([]acb.Move, 0, 4))
 		if err != nil {
 			t.Fatalf("turn %d: %v", turn, err)
 		}
@@ -122,7 +122,7 @@ func TestPlayerTurnsEveryBadReplyIntoAnError(t *testing.T) {
 			ts := fakeBot(t, tt.reply)
 			p := newTestPlayer(t, ts.URL)
 			buf := make([]acb.Move, 0, 4)
-			moves, err := p.Turn(sampleView("m", 1, 2), buf)
+			moves, err := p.Turn(context.Background(), sampleView("m", 1, 2), buf)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Turn = %v, want an error mentioning %q", err, tt.want)
 			}
@@ -157,7 +157,7 @@ func TestPlayerSendsASignedRequestTheSeedDescribes(t *testing.T) {
 	p := newTestPlayer(t, ts.URL)
 	v := sampleView("m_7f3a9b2c", 42, 3)
 	v.Dead = nil
-	if _, err := p.Turn(v, nil); err != nil {
+	if _, err := p.Turn(context.Background(), v, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := seen.Load().(string); got != "" {
@@ -183,7 +183,7 @@ func TestPlayerDiscardsALateReply(t *testing.T) {
 	v := sampleView("m", 1, 2)
 	v.Config.TurnTimeout = int64(100 * time.Millisecond)
 	start := time.Now()
-	moves, err := p.Turn(v, nil)
+	moves, err := p.Turn(context.Background(), v, nil)
 	el := time.Since(start)
 	if err == nil || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("Turn = %v, want a missed-budget error", err)
@@ -213,7 +213,7 @@ func TestPlayerReusesItsConnection(t *testing.T) {
 	defer ts.Close()
 	p := newTestPlayer(t, ts.URL)
 	for turn := 0; turn < 20; turn++ {
-		if _, err := p.Turn(sampleView("k", turn, 3), nil); err != nil {
+		if _, err := p.Turn(context.Background(), sampleView("k", turn, 3), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -245,12 +245,12 @@ func TestWaitHealthy(t *testing.T) {
 
 func TestPlayerNeverPanics(t *testing.T) {
 	p := newTestPlayer(t, "http://127.0.0.1:1")
-	if _, err := p.Turn(nil, nil); err == nil {
+	if _, err := p.Turn(context.Background(), nil, nil); err == nil {
 		t.Fatal("Turn(nil) returned no error")
 	}
 	v := sampleView("m", 0, 1)
 	v.Config.TurnTimeout = int64(50 * time.Millisecond)
-	if _, err := p.Turn(v, nil); err == nil {
+	if _, err := p.Turn(context.Background(), v, nil); err == nil {
 		t.Fatal("Turn against a closed port returned no error")
 	}
 }
@@ -270,11 +270,11 @@ func TestLateReplyIsNotCreditedToTheNextTurn(t *testing.T) {
 	p := newTestPlayer(t, ts.URL)
 	v := sampleView("m", 1, 2)
 	v.Config.TurnTimeout = int64(80 * time.Millisecond)
-	if moves, err := p.Turn(v, nil); err == nil || len(moves) != 0 {
+	if moves, err := p.Turn(context.Background(), v, nil); err == nil || len(moves) != 0 {
 		t.Fatalf("turn 1: %v, %v; want a missed deadline and no moves", moves, err)
 	}
 	v.Turn = 2
-	moves, err := p.Turn(v, nil)
+	moves, err := p.Turn(context.Background(), v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

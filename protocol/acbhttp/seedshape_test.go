@@ -2,6 +2,7 @@ package acbhttp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -146,7 +147,7 @@ func TestTurnBodyHasTheSeedsShape(t *testing.T) {
 		if len(v.Bots) == 0 || len(v.Energy) == 0 || len(v.Cores) == 0 || len(v.Walls) == 0 || len(v.Dead) != 0 {
 			t.Fatalf("seed 5 no longer shows units, energy, cores and walls at turn 0; pick another: %+v", v)
 		}
-		if _, err := p.Turn(v, nil); err != nil {
+		if _, err := p.Turn(context.Background(), v, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := shape(t, body.Load().([]byte))

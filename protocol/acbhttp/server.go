@@ -281,7 +281,10 @@ func (s *Server) compute(v *acb.View, answerBy time.Time) ([]byte, error) {
 			sess.ctrl, sess.buf = c, nil
 		}
 		sess.lastTurn = v.Turn
-		moves, err := sess.ctrl.Turn(v, sess.buf[:0])
+		// The strategy runs to the end of its turn even when the answer
+		// deadline passes (its state must stay whole for the next turn),
+		// so it does not get the request's context.
+		moves, err := sess.ctrl.Turn(context.Background(), v, sess.buf[:0])
 		if err != nil {
 			res.err = fmt.Errorf("strategy failed on turn %d: %w", v.Turn, err)
 			return

@@ -248,7 +248,7 @@ func TestServerDropsIdleMatches(t *testing.T) {
 // within the budget, with an empty move list, signed.
 type blockingBot struct{ release chan struct{} }
 
-func (b *blockingBot) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+func (b *blockingBot) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	<-b.release
 	return append(buf, acb.Move{Position: v.Bots[0].Position, Direction: acb.East}), nil
 }

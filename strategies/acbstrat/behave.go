@@ -1,6 +1,7 @@
 package acbstrat
 
 import (
+	"context"
 	"crucible/engine/acb"
 )
 
@@ -291,7 +292,7 @@ type policy interface {
 }
 
 // Turn reads the view, lets the policy decide and returns the moves.
-func (c *controller) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+func (c *controller) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	c.b.begin(v)
 	if len(c.b.own) > 0 {
 		c.p.decide(c.b)

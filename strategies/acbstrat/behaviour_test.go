@@ -1,6 +1,7 @@
 package acbstrat
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -270,8 +271,8 @@ type recorder struct {
 	h uint64
 }
 
-func (r *recorder) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
-	moves, err := r.c.Turn(v, buf)
+func (r *recorder) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+	moves, err := r.c.Turn(ctx, v, buf)
 	f := fnv.New64a()
 	fmt.Fprint(f, r.h, v.Turn, moves)
 	r.h = f.Sum64()
@@ -389,11 +390,11 @@ func TestTurnDoesNotAllocate(t *testing.T) {
 		buf := make([]acb.Move, 0, 512)
 		for k := 0; k < 3; k++ { // first use of lazily sized scratch
 			v.Turn++
-			c.Turn(v, buf[:0])
+			c.Turn(context.Background(), v, buf[:0])
 		}
 		allocs := testing.AllocsPerRun(20, func() {
 			v.Turn++
-			c.Turn(v, buf[:0])
+			c.Turn(context.Background(), v, buf[:0])
 		})
 		if allocs > 0 {
 			t.Errorf("%s allocates %.1f times a turn", s.Name, allocs)
