@@ -155,8 +155,14 @@ func TestBTBadInput(t *testing.T) {
 			_, err := BradleyTerry{}.Fit([]string{"a", "b", "c"}, [][]float64{{0, 1, 0}, {1, 0, 0}, {0, 0, 0}}, nil)
 			return err
 		}, "player c has no game"},
-		{"anchor", func() error { _, err := BradleyTerry{Anchor: "z"}.Fit(names, [][]float64{{0, 1}, {1, 0}}, nil); return err }, `anchor "z"`},
-		{"prior", func() error { _, err := BradleyTerry{Prior: -1}.Fit(names, [][]float64{{0, 1}, {1, 0}}, nil); return err }, "prior -1"},
+		{"anchor", func() error {
+			_, err := BradleyTerry{Anchor: "z"}.Fit(names, [][]float64{{0, 1}, {1, 0}}, nil)
+			return err
+		}, `anchor "z"`},
+		{"prior", func() error {
+			_, err := BradleyTerry{Prior: -1}.Fit(names, [][]float64{{0, 1}, {1, 0}}, nil)
+			return err
+		}, "prior -1"},
 		{"game index", func() error { _, err := BradleyTerry{}.FitGames(names, []PairGame{{A: 0, B: 2, Score: 1}}); return err }, "game 0: players 0 and 2"},
 		{"game score", func() error { _, err := BradleyTerry{}.FitGames(names, []PairGame{{A: 0, B: 1, Score: 2}}); return err }, "game 0: score 2"},
 	}
