@@ -698,14 +698,15 @@ func newSquare(n int) [][]float64 {
 	return m
 }
 
-// checkSquare refuses a matrix that is not n by n.
+// checkSquare refuses a matrix that is not n by n (one row and column
+// per player, or per strategy).
 func checkSquare(name string, m [][]float64, n int) error {
 	if len(m) != n {
-		return fmt.Errorf("%s has %d rows for %d players", name, len(m), n)
+		return fmt.Errorf("%s has %d rows, want %d", name, len(m), n)
 	}
 	for i, row := range m {
 		if len(row) != n {
-			return fmt.Errorf("%s row %d has %d entries for %d players", name, i, len(row), n)
+			return fmt.Errorf("%s row %d has %d entries, want %d", name, i, len(row), n)
 		}
 	}
 	return nil

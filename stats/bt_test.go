@@ -145,7 +145,7 @@ func TestBTBadInput(t *testing.T) {
 		run  func() error
 		want string
 	}{
-		{"rows", func() error { _, err := BradleyTerry{}.Fit(names, [][]float64{{0, 1}}, nil); return err }, "wins has 1 rows for 2 players"},
+		{"rows", func() error { _, err := BradleyTerry{}.Fit(names, [][]float64{{0, 1}}, nil); return err }, "wins has 1 rows, want 2"},
 		{"negative", func() error { _, err := BradleyTerry{}.Fit(names, [][]float64{{0, -1}, {1, 0}}, nil); return err }, "wins[0][1] = -1"},
 		{"draws", func() error {
 			_, err := BradleyTerry{}.Fit(names, [][]float64{{0, 1}, {1, 0}}, [][]float64{{0, 1}, {2, 0}})
