@@ -131,17 +131,6 @@ func (b BradleyTerry) Fit(names []string, wins, draws [][]float64) (BTFit, error
 	return st.result(st.hinv, "fisher", 0)
 }
 
-// PairGame is one pairwise game for FitGames: player A (an index in the
-// names) scored Score against player B (1 a win, 0.5 a draw, 0 a loss;
-// any value in [0, 1] is taken as a fractional score). Unit identifies the
-// independent unit the game belongs to (its seed, or its game pair):
-// games of one unit may be correlated, units are independent.
-type PairGame struct {
-	A, B  int
-	Score float64
-	Unit  int64
-}
-
 // FitGames rates the players from individual games grouped into units.
 // The ratings are those of Fit on the same counts. The covariance is the
 // cluster-robust sandwich H⁻¹ (C/(C-1) Σ_c g_c g_cᵀ) H⁻¹, with H the

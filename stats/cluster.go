@@ -238,3 +238,82 @@ func normalQuantile(level float64) float64 {
 func studentQuantile(level float64, df int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-level)/2)
 }
+
+// PairIntervals is the table of head-to-head score rates of n players
+// over independent units: cell [i][j] is ClusteredRate of i's points
+// against j, each unit in which they met counting once (for a 2-seat
+// game, a unit is a seed's seat-swapped pair). Cell [j][i] mirrors it (1 -
+// rate, the interval flipped). Pairs that never met, and the diagonal,
+// are the empty interval: Units 0, Mean 1/2, [0, 1]. Lows(table) is
+// Cycles3's input.
+func PairIntervals(n int, games []PairGame, level float64) ([][]Interval, error) {
+	if err := checkLevel(level); err != nil {
+		return nil, err
+	}
+	type key struct {
+		i, j int
+		unit int64
+	}
+	index := map[key]int{}
+	var acc []Unit
+	var keys []key
+	for k, g := range games {
+		switch {
+		case g.A < 0 || g.A >= n || g.B < 0 || g.B >= n:
+			return nil, fmt.Errorf("game %d: players %d and %d, want indices below %d", k, g.A, g.B, n)
+		case g.A == g.B:
+			return nil, fmt.Errorf("game %d: player %d against itself", k, g.A)
+		case !(g.Score >= 0 && g.Score <= 1):
+			return nil, fmt.Errorf("game %d: score %v is not in [0, 1]", k, g.Score)
+		}
+		i, j, s := g.A, g.B, g.Score
+		if i > j {
+			i, j, s = j, i, 1-s
+		}
+		kk := key{i, j, g.Unit}
+		at, ok := index[kk]
+		if !ok {
+			at = len(acc)
+			index[kk] = at
+			acc = append(acc, Unit{})
+			keys = append(keys, kk)
+		}
+		acc[at].Points += s
+		acc[at].Games++
+	}
+	perPair := make(map[[2]int][]Unit)
+	for at, kk := range keys {
+		p := [2]int{kk.i, kk.j}
+		perPair[p] = append(perPair[p], acc[at])
+	}
+	out := make([][]Interval, n)
+	for i := range out {
+		out[i] = make([]Interval, n)
+		for j := range out[i] {
+			out[i][j] = Interval{Mean: 0.5, Lo: 0, Hi: 1}
+		}
+	}
+	for p, units := range perPair {
+		iv, err := ClusteredRate(units, level)
+		if err != nil {
+			return nil, err
+		}
+		out[p[0]][p[1]] = iv
+		mirror := iv
+		mirror.Mean, mirror.Lo, mirror.Hi = 1-iv.Mean, 1-iv.Hi, 1-iv.Lo
+		out[p[1]][p[0]] = mirror
+	}
+	return out, nil
+}
+
+// Lows is the matrix of the intervals' lower ends, Cycles3's input.
+func Lows(table [][]Interval) [][]float64 {
+	lo := make([][]float64, len(table))
+	for i, row := range table {
+		lo[i] = make([]float64, len(row))
+		for j, iv := range row {
+			lo[i][j] = iv.Lo
+		}
+	}
+	return lo
+}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -150,4 +151,52 @@ func intervalNear(a, b Interval, tol float64) bool {
 	near := func(x, y float64) bool { return math.Abs(x-y) <= tol }
 	return near(a.Mean, b.Mean) && near(a.Lo, b.Lo) && near(a.Hi, b.Hi) && near(a.SE, b.SE) &&
 		a.Units == b.Units && a.Distinct == b.Distinct && a.Method == b.Method
+}
+
+// TestPairIntervals checks the head-to-head table: each seed's pair of
+// games is one unit, the mirror cell flips the interval, pairs that never
+// met are empty, and a cycle of clear wins is found by Cycles3 from the
+// lows.
+func TestPairIntervals(t *testing.T) {
+	var games []PairGame
+	// 0 beats 1, 1 beats 2, 2 beats 0 on 30 seeds, except one draw in
+	// each pairing so the units are not all alike; 3 plays only 0, a
+	// deterministic draw.
+	for seed := range int64(30) {
+		for _, p := range [][2]int{{0, 1}, {1, 2}, {2, 0}} {
+			s := 1.0
+			if seed == 7 {
+				s = 0.5
+			}
+			games = append(games, PairGame{A: p[0], B: p[1], Score: s, Unit: seed}, PairGame{A: p[1], B: p[0], Score: 1 - s, Unit: seed})
+		}
+		games = append(games, PairGame{A: 3, B: 0, Score: 0.5, Unit: seed})
+	}
+	table, err := PairIntervals(4, games, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ClusteredRate(append(slices.Repeat([]Unit{{2, 2}}, 29), Unit{1, 2}), 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !intervalNear(table[0][1], want, 1e-12) || !intervalNear(table[2][0], want, 1e-12) {
+		t.Fatalf("0 v 1: %+v, want %+v", table[0][1], want)
+	}
+	if m := table[1][0]; math.Abs(m.Mean-(1-want.Mean)) > 1e-12 || math.Abs(m.Lo-(1-want.Hi)) > 1e-12 || math.Abs(m.Hi-(1-want.Lo)) > 1e-12 {
+		t.Fatalf("mirror %+v", m)
+	}
+	if e := table[1][3]; e.Units != 0 || e.Lo != 0 || e.Hi != 1 {
+		t.Fatalf("never met: %+v", e)
+	}
+	if d := table[3][0]; d.Method != WilsonDistinct || d.Units != 30 || d.Distinct != 1 {
+		t.Fatalf("deterministic draw: %+v", d)
+	}
+	cycles, err := Cycles3(Lows(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cycles) != 1 || cycles[0].Players != [3]int{0, 1, 2} {
+		t.Fatalf("cycles %+v", cycles)
+	}
 }

@@ -72,3 +72,14 @@ func ScoreBucket(s float64) (int, error) {
 	}
 	return int(f), nil
 }
+
+// PairGame is one pairwise game for FitGames and PairIntervals: player A (an index in the
+// names) scored Score against player B (1 a win, 0.5 a draw, 0 a loss;
+// any value in [0, 1] is taken as a fractional score). Unit identifies the
+// independent unit the game belongs to (its seed, or its game pair):
+// games of one unit may be correlated, units are independent.
+type PairGame struct {
+	A, B  int
+	Score float64
+	Unit  int64
+}

@@ -36,6 +36,33 @@ func TestWengLinFourWayFFA(t *testing.T) {
 	}
 }
 
+// TestWengLinWithoutTau reproduces openskill.js's older Plackett–Luce
+// tests (src/models/__tests__/plackett-luce.test.js), written before the
+// tau dynamics were on by default: 3 and 4 new players, ranked in order.
+func TestWengLinWithoutTau(t *testing.T) {
+	w := DefaultWengLin()
+	w.Tau = 0
+	tests := [][]Skill{
+		{{27.868876552746237, 8.204837030780652}, {25.717219138186557, 8.057829747583874}, {21.413904309067206, 8.057829747583874}},
+		{{27.795084971874736, 8.263160757613477}, {26.552824984374855, 8.179213704945203}, {24.68943500312503, 8.083731307186588}, {20.96265504062538, 8.083731307186588}},
+	}
+	for _, want := range tests {
+		in := make([]Skill, len(want))
+		for i := range in {
+			in[i] = w.Initial()
+		}
+		got, err := w.RateFFA(in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if !skillNear(got[i], want[i]) {
+				t.Fatalf("%d players, place %d: %+v, want %+v", len(want), i+1, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestWengLinOpenskillFixtures reproduces openskill.py 6.2.0's fixtures
 // (tests/models/data/plackettluce.json and bradleyterryfull.json) for
 // teams that all start at the fixture's rating: normal (1 v 2 players),
