@@ -99,7 +99,7 @@ func (a AlphaRank) Rank(payoff [][]float64) ([]float64, error) {
 // (1-eps)/(n-1), to one that loses to it with eps/(n-1), and to one that
 // ties with 1/(2(n-1)). The noise eps starts at 0.5 and halves until the
 // stationary distribution stops changing (at least 10 halvings, as
-// OpenSpiel does); Rank returns it with the eps reached. As eps vanishes
+// OpenSpiel does); the distribution is returned with the eps reached. As eps vanishes
 // the mass gathers on the sink components of the "who beats whom" graph:
 // all of it on a strategy that beats every other, equal shares on a
 // cycle.

@@ -37,7 +37,8 @@
 // gave. When all units gave the same result the robust variance is zero
 // however many there are; the interval then falls back to the Wilson
 // interval over the number of distinct results, one, so repeating a
-// deterministic outcome never narrows an interval.
+// deterministic outcome never narrows an interval. PairIntervals builds
+// the head-to-head table of such intervals from individual games.
 //
 // # Ratings of a batch
 //

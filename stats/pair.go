@@ -79,7 +79,10 @@ func ScoreBucket(s float64) (int, error) {
 // independent unit the game belongs to (its seed, or its game pair):
 // games of one unit may be correlated, units are independent.
 type PairGame struct {
-	A, B  int
+	// A and B are the players' indices.
+	A, B int
+	// Score is A's score against B.
 	Score float64
-	Unit  int64
+	// Unit is the independent unit (seed or game pair) of the game.
+	Unit int64
 }

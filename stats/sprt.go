@@ -159,6 +159,11 @@ type Counts interface {
 	validate() error
 }
 
+var (
+	_ Counts = Pentanomial{}
+	_ Counts = Trinomial{}
+)
+
 func (p Pentanomial) outcomes() ([]float64, []float64, int) {
 	c := make([]float64, 5)
 	for i, n := range p {
@@ -178,8 +183,12 @@ func (t Trinomial) outcomes() ([]float64, []float64, int) {
 // fastchess's: the log-likelihood ratio of the maximum-likelihood outcome
 // distributions under each hypothesis, given the observed frequencies.
 type SPRT struct {
-	Elo0  float64 `json:"elo0"`
-	Elo1  float64 `json:"elo1"`
+	// Elo0 and Elo1 are B's Elo difference over A under H0 and H1, in
+	// Model's units; Elo0 < Elo1.
+	Elo0 float64 `json:"elo0"`
+	Elo1 float64 `json:"elo1"`
+	// Alpha is the probability of accepting H1 when H0 holds, Beta of
+	// accepting H0 when H1 holds (fishtest uses 0.05 and 0.05).
 	Alpha float64 `json:"alpha"`
 	Beta  float64 `json:"beta"`
 	Model Model   `json:"model"`
@@ -268,11 +277,14 @@ func (s SPRT) Decide(llr float64) Verdict {
 
 // Result is the state of an SPRT on some counts.
 type Result struct {
-	LLR     float64  `json:"llr"`
-	Lower   float64  `json:"lower"`
-	Upper   float64  `json:"upper"`
-	Verdict Verdict  `json:"verdict"`
-	Elo     Estimate `json:"elo"`
+	// LLR is the log-likelihood ratio of H1 over H0.
+	LLR float64 `json:"llr"`
+	// Lower and Upper are the bounds at which H0 and H1 are accepted.
+	Lower   float64 `json:"lower"`
+	Upper   float64 `json:"upper"`
+	Verdict Verdict `json:"verdict"`
+	// Elo is B's measured strength over A.
+	Elo Estimate `json:"elo"`
 }
 
 // Test computes the LLR, the bounds, the verdict and the Elo estimate at
