@@ -206,10 +206,17 @@ func (b *browser) open(u string) {
 	b.waitFor(`document.body.dataset.ready === "1"`)
 }
 
-// waitFor polls a JavaScript condition until it holds.
+// waitFor polls a JavaScript condition until it holds. A poll that
+// started in the document a navigation replaced is started again.
 func (b *browser) waitFor(cond string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](cond)); err != nil {
+	var err error
+	for range 5 {
+		if _, err = chromedp.Run(b.ctx, chromedp.Poll[bool](cond)); err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+			break
+		}
+	}
+	if err != nil {
 		b.t.Fatalf("waiting for %s: %v", cond, err)
 	}
 }
@@ -346,6 +353,9 @@ func TestACBPageInChromium(t *testing.T) {
 	// Opens at turn 0 from a file:// URL, the legend as the replay has it.
 	b.open(u)
 	checkLegend(t, b, &r, 0)
+	if n := eval[int](b, `performance.getEntriesByType("resource").length`); n != 0 {
+		t.Errorf("the page loaded %d resources; it must load none", n)
+	}
 	b.screenshot(shots, "acb-turn0.png")
 
 	// #t=N opens at turn N.
@@ -510,3 +520,52 @@ func TestACBPageInChromium(t *testing.T) {
 
 // brightness is the sum of a pixel's colour channels.
 func brightness(p [4]int) int { return p[0] + p[1] + p[2] }
+
+// A player named to break out of the data's <script> shows its name as
+// text and runs nothing; with the map's zone_centers the storm spares the
+// tiles around every centre.
+func TestHostileNameAndZoneCentresInChromium(t *testing.T) {
+	cfg := acb.DefaultConfig()
+	cfg.ZoneEnabled = true
+	data, _ := playReplay(t, 5, cfg, "gatherer", "guardian")
+	centres := [][2]int{{3, 4}, {30, 31}}
+	data = edit(t, data, func(doc map[string]any) {
+		doc["players"].([]any)[0].(map[string]any)["name"] = hostileName
+		doc["map"].(map[string]any)["zone_centers"] = []any{
+			map[string]any{"row": centres[0][0], "col": centres[0][1]},
+			map[string]any{"row": centres[1][0], "col": centres[1][1]},
+		}
+	})
+	var r rawReplay
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	T := len(r.Turns)
+	if acb.ZoneRadius(cfg, T) > 4 {
+		t.Fatalf("the zone's radius at the last turn is %d; the test needs a small one", acb.ZoneRadius(cfg, T))
+	}
+	u := writePage(t, t.TempDir(), "hostile.html", data, func(w *bytes.Buffer, d []byte) error { return WriteACB(w, d) })
+	b := newBrowser(t)
+	b.open(fmt.Sprintf("%s#t=%d", u, T))
+	if eval[bool](b, `typeof window.pwned !== "undefined"`) {
+		t.Fatal("the player's name ran as script")
+	}
+	if got := eval[string](b, `document.querySelector("#row-0 td.name").firstChild.textContent`); got != "P0 "+hostileName {
+		t.Errorf("player 0's name shows as %q", got)
+	}
+	if n := eval[int](b, `document.scripts.length`); n != 3 {
+		t.Errorf("the page has %d scripts, want 3", n)
+	}
+	far := [2]int{17, 17}
+	on := [3][4]int{pixel(b, centres[0][0], centres[0][1]), pixel(b, centres[1][0], centres[1][1]), pixel(b, far[0], far[1])}
+	b.do(chromedp.Click(chromedp.ID("zone")))
+	off := [3][4]int{pixel(b, centres[0][0], centres[0][1]), pixel(b, centres[1][0], centres[1][1]), pixel(b, far[0], far[1])}
+	for i, c := range centres {
+		if on[i] != off[i] {
+			t.Errorf("the storm tints centre %v: %v with the zone drawn, %v without", c, on[i], off[i])
+		}
+	}
+	if on[2] == off[2] {
+		t.Errorf("the storm leaves tile %v, far from both centres, untinted (%v)", far, on[2])
+	}
+}

@@ -38,6 +38,10 @@ const (
 // priority orders kinds for dropping when over maxMoments (higher stays).
 var priority = map[string]int{"end": 5, "elimination": 4, "inactive": 4, "raze": 3, "lead": 2, "score": 1}
 
+// within orders the moments of one turn: what happened, then what it
+// does to the standings, the result last.
+var within = map[string]int{"raze": 0, "elimination": 1, "inactive": 2, "lead": 3, "score": 4, "end": 5}
+
 // playerLabel is how the commentary names a player: "P2 hunter".
 func playerLabel(r *acbReplay, p int) string {
 	return fmt.Sprintf("P%d %s", p, r.Players[p].Name)
@@ -182,7 +186,7 @@ func commentary(r *acbReplay, states [][]playerState, wp [][]float64) []moment {
 		out = out[:maxMoments]
 	}
 	slices.SortStableFunc(out, func(a, b moment) int {
-		return cmp.Or(cmp.Compare(a.Turn, b.Turn), cmp.Compare(priority[b.Kind], priority[a.Kind]))
+		return cmp.Or(cmp.Compare(a.Turn, b.Turn), cmp.Compare(within[a.Kind], within[b.Kind]))
 	})
 	return out
 }

@@ -328,12 +328,18 @@
     lineChart(charts, "energy", per(energy), T, 0, pick),
   ];
 
+  // Draw timings, read by the benchmark: frames drawn, total and longest
+  // draw in milliseconds.
+  const stats = {frames: 0, totalMs: 0, maxMs: 0};
   function draw(t) {
+    const t0 = performance.now();
     drawMap(t);
     drawLegend(t);
     for (const c of cursors) c(t);
     ribbon(t);
     for (const [mt, li] of items) li.classList.toggle("future", mt > t);
+    const ms = performance.now() - t0;
+    stats.frames++; stats.totalMs += ms; stats.maxMs = Math.max(stats.maxMs, ms);
     if (draws === 1) {
       window.viewerFirstFrame = performance.now();
       document.body.dataset.ready = "1";
@@ -343,5 +349,5 @@
   fogSel.onchange = () => { timeline.redraw(); fogSel.blur(); };
   zoneBox.onchange = () => timeline.redraw();
   timeline = Timeline(T, draw, 5);
-  window.viewer = Object.assign(timeline, {draws: () => draws, canvas});
+  window.viewer = Object.assign(timeline, {draws: () => draws, canvas, stats});
 })();

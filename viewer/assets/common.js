@@ -3,8 +3,11 @@
 // player colours, the timeline controls (buttons, slider, keys, speed,
 // #t=N) and small SVG line charts.
 
+// When the script starts and when the data is parsed, for the benchmark.
+window.viewerScriptStart = performance.now();
 const DATA = JSON.parse(document.getElementById("data").textContent);
 const DERIVED = JSON.parse(document.getElementById("derived").textContent);
+window.viewerParsed = performance.now();
 
 const PALETTE = ["#e8554e", "#3d9df2", "#4cc06b", "#f2c230", "#b06ce8", "#f08a3c", "#3cd6d0", "#e85bb0",
   "#9aa63a", "#8c8cff", "#c9895f", "#58b0a0", "#d0d0d0", "#ff9e9e", "#7fd0ff", "#b8e986"];
