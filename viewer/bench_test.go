@@ -16,7 +16,7 @@ import (
 // bigReplay is the performance target's match: 500 turns, 6 players, a
 // 60x60 map (config {"rows":60,"cols":60}), as
 // `crucible match acb --players gatherer,rusher,hunter,economist,farmer,swarm --seed 7 --config cfg.json --replay r.json`.
-func bigReplay(b *testing.B) []byte {
+func bigReplay(b testing.TB) []byte {
 	b.Helper()
 	cfg := acb.DefaultConfig()
 	cfg.Rows, cfg.Cols = 60, 60

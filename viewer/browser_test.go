@@ -406,6 +406,17 @@ func TestACBPageInChromium(t *testing.T) {
 		t.Errorf("paused at turn %d, the URL's fragment is %q", now, h)
 	}
 
+	// The play button, once clicked (and focused), is not pressed again
+	// by the Space that pauses.
+	b.do(chromedp.Click(chromedp.ID("play")))
+	if !eval[bool](b, `viewer.playing()`) {
+		t.Fatal("the play button did not play")
+	}
+	b.do(chromedp.KeyEvent(" "))
+	if eval[bool](b, `viewer.playing()`) {
+		t.Fatal("Space on the focused play button did not pause")
+	}
+
 	// At 16x it plays to the last turn and stops there, the legend then
 	// equal to the engine's result.
 	b.do(chromedp.SetValue(chromedp.ID("speed"), "16"), chromedp.Click(chromedp.ID("play")))
@@ -568,4 +579,28 @@ func TestHostileNameAndZoneCentresInChromium(t *testing.T) {
 	if on[2] == off[2] {
 		t.Errorf("the storm leaves tile %v, far from both centres, untinted (%v)", far, on[2])
 	}
+}
+
+// The page of the performance target (500 turns, 6 players, 60x60) shows
+// the replay's figures at several turns, with and without fog.
+func TestBigACBPageInChromium(t *testing.T) {
+	data := bigReplay(t)
+	var r rawReplay
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	shots := screenshotDir(t)
+	u := writePage(t, t.TempDir(), "big.html", data, func(w *bytes.Buffer, d []byte) error { return WriteACB(w, d) })
+	b := newBrowser(t)
+	b.open(u + "#t=137")
+	checkLegend(t, b, &r, 137)
+	for _, turn := range []int{250, 499, 500, 1} {
+		b.do(chromedp.SetValue(chromedp.ID("jump"), strconv.Itoa(turn)), chromedp.Click(chromedp.ID("go")))
+		checkLegend(t, b, &r, turn)
+	}
+	b.do(chromedp.Evaluate[chromedp.Void](`viewer.goTo(250)`))
+	b.screenshot(shots, "big-turn250.png")
+	b.do(chromedp.SetValue(chromedp.ID("fog"), "2"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
+	checkLegend(t, b, &r, 250)
+	b.screenshot(shots, "big-turn250-fog2.png")
 }

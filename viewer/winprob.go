@@ -1,5 +1,7 @@
 package viewer
 
+//go:generate go test -run TestFitWinModel -update
+
 import (
 	"math"
 )

@@ -118,6 +118,11 @@ function Timeline(max, draw, turnsPerSecond) {
     }
     e.preventDefault();
   });
+  // A focused button would also be pressed by the Space that just played
+  // or paused: it is not.
+  document.addEventListener("keyup", (e) => {
+    if (e.key === " " && e.target && e.target.tagName === "BUTTON") e.preventDefault();
+  });
 
   const start = fromHash();
   show(start === null ? 0 : start);
