@@ -66,6 +66,7 @@ champions as bots that play on the real platforms.`,
 		newKindlingCmd(),
 		newExportCmd(),
 		newBenchCmd(),
+		newReplayCmd(),
 	)
 	return root
 }
