@@ -44,11 +44,11 @@ type stalling struct {
 
 // Turn returns no moves from turn from on (v.Turn+1 is the turn the
 // orders are for).
-func (s stalling) Turn(v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+func (s stalling) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	if v.Turn+1 >= s.from {
 		return buf, nil
 	}
-	return s.c.Turn(v, buf)
+	return s.c.Turn(ctx, v, buf)
 }
 
 // inactiveAfter is the number of failed turns after which the engine
