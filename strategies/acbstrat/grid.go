@@ -19,6 +19,10 @@ type grid struct {
 	// (0, 0) to (dr, dc), for dr in 0..rows-1 and dc in 0..cols-1: the
 	// distance between any two tiles by their offset, read from a table.
 	d2 []uint16
+	// wr[r+rows] and wc[c+cols] are the wrapped row (times cols) and column
+	// of any r in -rows..2*rows-1 and c in -cols..2*cols-1 (acb.Wrap), so a
+	// tile plus a short offset is found without a division.
+	wr, wc []int32
 }
 
 // dirs lists the four moving directions in the order of grid.nbr.
@@ -30,6 +34,14 @@ func newGrid(rows, cols int) *grid {
 	g.row = make([]int16, g.n)
 	g.col = make([]int16, g.n)
 	g.d2 = make([]uint16, g.n)
+	g.wr = make([]int32, 3*rows)
+	for r := range g.wr {
+		g.wr[r] = int32(acb.Wrap(acb.Pos{Row: r - rows}, rows, cols).Row * cols)
+	}
+	g.wc = make([]int32, 3*cols)
+	for c := range g.wc {
+		g.wc[c] = int32(acb.Wrap(acb.Pos{Col: c - cols}, rows, cols).Col)
+	}
 	origin := acb.Pos{}
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
@@ -173,8 +185,8 @@ func (g *grid) reachDisc(r2 int) []offset {
 
 // stamp adds 1 to cnt at every tile of the offsets around tile i.
 func (g *grid) stamp(cnt []uint16, i int32, offs []offset) {
-	r0, c0 := int(g.row[i]), int(g.col[i])
+	r0, c0 := int(g.row[i])+g.rows, int(g.col[i])+g.cols
 	for _, o := range offs {
-		cnt[g.idx(acb.Pos{Row: r0 + int(o.dr), Col: c0 + int(o.dc)})]++
+		cnt[g.wr[r0+int(o.dr)]+g.wc[c0+int(o.dc)]]++
 	}
 }

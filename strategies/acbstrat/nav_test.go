@@ -118,6 +118,19 @@ func TestGridAgreesWithEngine(t *testing.T) {
 				}
 			}
 		}
+		// A stamped disc covers exactly the tiles within its radius by
+		// acb.Dist2, wherever it is centred.
+		disc := g.disc(13)
+		cnt := make([]uint16, g.n)
+		for a := int32(0); a < int32(g.n); a++ {
+			clear(cnt)
+			g.stamp(cnt, a, disc)
+			for b := int32(0); b < int32(g.n); b++ {
+				if in := acb.Dist2(g.pos(a), g.pos(b), rows, cols) <= 13; (cnt[b] == 1) != in || cnt[b] > 1 {
+					t.Fatalf("%dx%d: disc of 13 stamped at %v counts %v %d times (within: %v)", rows, cols, g.pos(a), g.pos(b), cnt[b], in)
+				}
+			}
+		}
 		for _, p := range []acb.Pos{{Row: -1, Col: -1}, {Row: rows, Col: 2 * cols}, {Row: -3 * rows, Col: 5}} {
 			if got, want := g.pos(g.idx(p)), acb.Wrap(p, rows, cols); got != want {
 				t.Errorf("%dx%d: idx of %v is tile %v, acb.Wrap gives %v", rows, cols, p, got, want)

@@ -10,7 +10,8 @@ import (
 	"crucible/strategies"
 )
 
-const levels = kindling.SparkCap + 1 // bids 0..12
+// levels is the number of bid sizes at one beacon: 0..kindling.SparkCap.
+const levels = kindling.SparkCap + 1
 
 type normalBidder struct {
 	memory     float64 // weight old observations keep each turn
