@@ -341,17 +341,6 @@ func (b *bot) danger(u int32, sc *[5]float64, wLose, wTrade, wWin float64, margi
 // onOwnCore reports whether tile t holds one of the player's active cores.
 func (b *bot) onOwnCore(t int32) bool { return containsTile(b.ownCores, t) }
 
-// energyTargets appends the energy tiles believed full, or due to refill
-// within horizon turns, to dst.
-func (b *bot) energyTargets(dst []int32, horizon int) []int32 {
-	for _, e := range b.mem.energy {
-		if e.full || e.eta-b.turn <= horizon {
-			dst = append(dst, e.tile)
-		}
-	}
-	return dst
-}
-
 // zoneRadius returns the safe radius the zone will have in the given turn
 // (turn numbering as in the replay: the orders of view turn T execute as
 // turn T+1), or -1 when the zone is off or not started.
@@ -362,12 +351,14 @@ func (b *bot) zoneRadius(turn int) int {
 	return acb.ZoneRadius(b.cfg, turn)
 }
 
-// zoneCentre returns the tile at the centre of the zone.
+// zoneCentre returns the tile at the centre of the zone, as the view
+// shows it; with the zone off, the map's centre (acb.MapCenter), where the
+// storm would close. Strategies read the centre only through here.
 func (b *bot) zoneCentre() int32 {
 	if b.v != nil && b.v.Zone != nil {
 		return b.g.idx(b.v.Zone.Center)
 	}
-	return int32(b.cfg.Rows/2*b.g.cols + b.cfg.Cols/2)
+	return b.g.idx(acb.MapCenter(b.g.rows, b.g.cols))
 }
 
 // nearestOwnCore returns the own active core nearest to t by straight-line

@@ -11,16 +11,18 @@
 package acbstrat
 
 import (
+	"fmt"
+
 	"crucible/engine"
 	"crucible/strategies"
 )
 
 // def is one strategy before registration: its parameters and how to
-// build its per-turn policy from a genome (in the order of params).
+// build its per-turn policy, reading each parameter by name from d.
 type def struct {
 	name, desc string
 	params     []strategies.Param
-	build      func(g strategies.Genome, b *bot) policy
+	build      func(d strategies.Decoder) policy
 }
 
 // defs lists the strategies in the order of the seed's table.
@@ -33,23 +35,40 @@ func defs() []def {
 	}
 }
 
-// All returns the 21 reference strategies.
+// All returns the 21 reference strategies. It panics if a strategy's
+// constructor and schema disagree (see strategyOf): a programming error
+// that must stop the program at start-up.
 func All() []strategies.Strategy {
 	var out []strategies.Strategy
 	for _, d := range defs() {
-		d := d
-		out = append(out, strategies.Strategy{
-			Game:        "acb",
-			Name:        d.name,
-			Description: d.desc,
-			Schema:      strategies.Schema(d.params),
-			New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-				b := newBot(seed)
-				return &controller{b: b, p: d.build(strategies.Schema(d.params).Clamp(g), b)}
-			},
-		})
+		s, err := strategyOf(d)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, s)
 	}
 	return out
+}
+
+// strategyOf registers d: its constructor must read every parameter of its
+// schema by a name the schema has (strategies.Schema.CheckDecode), so that
+// no edit of the schema can leave a parameter unused or hand a policy the
+// value of another.
+func strategyOf(d def) (strategies.Strategy, error) {
+	schema := strategies.Schema(d.params)
+	if err := schema.CheckDecode(func(dec strategies.Decoder) { d.build(dec) }); err != nil {
+		return strategies.Strategy{}, fmt.Errorf("acb strategy %s: %w", d.name, err)
+	}
+	return strategies.Strategy{
+		Game:        "acb",
+		Name:        d.name,
+		Description: d.desc,
+		Schema:      schema,
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			b := newBot(seed)
+			return &controller{b: b, p: d.build(schema.Decoder(schema.Clamp(g)))}
+		},
+	}, nil
 }
 
 // param is a shorthand for a real-valued strategies.Param.

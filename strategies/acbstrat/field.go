@@ -18,21 +18,10 @@ func (f field) at(i int32) int {
 	return int(v) - 1
 }
 
-// template returns the starting state of a search that must not enter the
-// blocked tiles: -1 on them, 0 elsewhere.
-func template(blocked []bool) field {
-	t := make(field, len(blocked))
-	for i, b := range blocked {
-		if b {
-			t[i] = -1
-		}
-	}
-	return t
-}
-
 // bfs fills f with a multi-source breadth-first search on the torus from
-// sources, never entering the tiles tmpl marks -1 (see template; sources
-// are entered whatever tmpl says). The search stops after depth maxD (0 or
+// sources, never entering the tiles tmpl marks -1 (a search template: -1
+// on blocked tiles, 0 elsewhere, as memory.wallT; sources are entered
+// whatever tmpl says). The search stops after depth maxD (0 or
 // less means no limit). q is a scratch queue of at least len(f) entries.
 // Unknown tiles count as open: a bot only avoids the walls it has seen.
 func (g *grid) bfs(f field, q []int32, sources []int32, tmpl field, maxD int) {

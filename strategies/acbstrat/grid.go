@@ -15,6 +15,14 @@ type grid struct {
 	nbr []int32
 	// row and col of each tile, to avoid divisions on the hot path.
 	row, col []int16
+	// d2[dr*cols+dc] is the engine's squared distance (acb.Dist2) from
+	// (0, 0) to (dr, dc), for dr in 0..rows-1 and dc in 0..cols-1: the
+	// distance between any two tiles by their offset, read from a table.
+	d2 []uint16
+	// wr[r+rows] and wc[c+cols] are the wrapped row (times cols) and column
+	// of any r in -rows..2*rows-1 and c in -cols..2*cols-1 (acb.Wrap), so a
+	// tile plus a short offset is found without a division.
+	wr, wc []int32
 }
 
 // dirs lists the four moving directions in the order of grid.nbr.
@@ -25,13 +33,24 @@ func newGrid(rows, cols int) *grid {
 	g.nbr = make([]int32, g.n*4)
 	g.row = make([]int16, g.n)
 	g.col = make([]int16, g.n)
+	g.d2 = make([]uint16, g.n)
+	g.wr = make([]int32, 3*rows)
+	for r := range g.wr {
+		g.wr[r] = int32(acb.Wrap(acb.Pos{Row: r - rows}, rows, cols).Row * cols)
+	}
+	g.wc = make([]int32, 3*cols)
+	for c := range g.wc {
+		g.wc[c] = int32(acb.Wrap(acb.Pos{Col: c - cols}, rows, cols).Col)
+	}
+	origin := acb.Pos{}
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			i := r*cols + c
+			p := acb.Pos{Row: r, Col: c}
 			g.row[i], g.col[i] = int16(r), int16(c)
+			g.d2[i] = uint16(acb.Dist2(origin, p, rows, cols))
 			for k, d := range dirs {
-				dr, dc := d.Delta()
-				g.nbr[i*4+k] = int32(g.wrapIdx(r+dr, c+dc))
+				g.nbr[i*4+k] = g.idx(acb.Step(p, d, rows, cols))
 			}
 		}
 	}
@@ -40,15 +59,8 @@ func newGrid(rows, cols int) *grid {
 
 // wrapIdx returns the index of (r, c) after wrapping both coordinates.
 func (g *grid) wrapIdx(r, c int) int {
-	r %= g.rows
-	if r < 0 {
-		r += g.rows
-	}
-	c %= g.cols
-	if c < 0 {
-		c += g.cols
-	}
-	return r*g.cols + c
+	p := acb.Wrap(acb.Pos{Row: r, Col: c}, g.rows, g.cols)
+	return p.Row*g.cols + p.Col
 }
 
 // idx returns the tile index of p (wrapped).
@@ -80,24 +92,18 @@ func (g *grid) delta(a, b int32) (dr, dc int) {
 	return dr, dc
 }
 
-// dist2 is the squared Euclidean distance between tiles a and b, taking the
-// shorter way round each axis (the rules' dist2).
+// dist2 is the squared distance between tiles a and b, the rules' dist2
+// (acb.Dist2), read from the table of offsets.
 func (g *grid) dist2(a, b int32) int {
-	dr := int(g.row[a]) - int(g.row[b])
+	dr := int(g.row[b]) - int(g.row[a])
 	if dr < 0 {
-		dr = -dr
+		dr += g.rows
 	}
-	if o := g.rows - dr; o < dr {
-		dr = o
-	}
-	dc := int(g.col[a]) - int(g.col[b])
+	dc := int(g.col[b]) - int(g.col[a])
 	if dc < 0 {
-		dc = -dc
+		dc += g.cols
 	}
-	if o := g.cols - dc; o < dc {
-		dc = o
-	}
-	return dr*dr + dc*dc
+	return int(g.d2[dr*g.cols+dc])
 }
 
 // manhattan is the wrapped Manhattan distance between a and b: the number
@@ -136,7 +142,7 @@ func (g *grid) disc(r2 int) []offset {
 	clo, chi := -((g.cols - 1) / 2), g.cols/2
 	for dr := lo; dr <= hi; dr++ {
 		for dc := clo; dc <= chi; dc++ {
-			if dr*dr+dc*dc <= r2 {
+			if acb.Dist2(acb.Pos{}, acb.Pos{Row: dr, Col: dc}, g.rows, g.cols) <= r2 {
 				out = append(out, offset{int16(dr), int16(dc)})
 			}
 		}
@@ -177,22 +183,10 @@ func (g *grid) reachDisc(r2 int) []offset {
 	return out
 }
 
-// stamp adds v to cnt at every tile of the offsets around tile i.
+// stamp adds 1 to cnt at every tile of the offsets around tile i.
 func (g *grid) stamp(cnt []uint16, i int32, offs []offset) {
-	r0, c0 := int(g.row[i]), int(g.col[i])
+	r0, c0 := int(g.row[i])+g.rows, int(g.col[i])+g.cols
 	for _, o := range offs {
-		r := r0 + int(o.dr)
-		if r < 0 {
-			r += g.rows
-		} else if r >= g.rows {
-			r -= g.rows
-		}
-		c := c0 + int(o.dc)
-		if c < 0 {
-			c += g.cols
-		} else if c >= g.cols {
-			c -= g.cols
-		}
-		cnt[r*g.cols+c]++
+		cnt[g.wr[r0+int(o.dr)]+g.wc[c0+int(o.dc)]]++
 	}
 }

@@ -92,6 +92,79 @@ func TestGridWrapsBothAxes(t *testing.T) {
 	}
 }
 
+// TestGridAgreesWithEngine: the grid's distances, neighbours and wrapping
+// are the engine's (acb.Dist2, acb.Step, acb.Wrap) on every pair of tiles
+// of even and odd grids, and delta is a shortest offset.
+func TestGridAgreesWithEngine(t *testing.T) {
+	for _, sz := range [][2]int{{16, 20}, {17, 19}, {21, 16}} {
+		rows, cols := sz[0], sz[1]
+		g := newGrid(rows, cols)
+		for a := int32(0); a < int32(g.n); a++ {
+			pa := g.pos(a)
+			for k, d := range dirs {
+				if got, want := g.pos(g.nbr[int(a)*4+k]), acb.Step(pa, d, rows, cols); got != want {
+					t.Fatalf("%dx%d: neighbour %v of %v = %v, acb.Step gives %v", rows, cols, d, pa, got, want)
+				}
+			}
+			for b := int32(0); b < int32(g.n); b++ {
+				pb := g.pos(b)
+				want := acb.Dist2(pa, pb, rows, cols)
+				if got := g.dist2(a, b); got != want {
+					t.Fatalf("%dx%d: dist2(%v, %v) = %d, acb.Dist2 gives %d", rows, cols, pa, pb, got, want)
+				}
+				dr, dc := g.delta(a, b)
+				if dr*dr+dc*dc != want || acb.Wrap(acb.Pos{Row: pa.Row + dr, Col: pa.Col + dc}, rows, cols) != pb {
+					t.Fatalf("%dx%d: delta(%v, %v) = (%d, %d) is not a shortest offset (dist2 %d)", rows, cols, pa, pb, dr, dc, want)
+				}
+			}
+		}
+		// A stamped disc covers exactly the tiles within its radius by
+		// acb.Dist2, wherever it is centred.
+		disc := g.disc(13)
+		cnt := make([]uint16, g.n)
+		for a := int32(0); a < int32(g.n); a++ {
+			clear(cnt)
+			g.stamp(cnt, a, disc)
+			for b := int32(0); b < int32(g.n); b++ {
+				if in := acb.Dist2(g.pos(a), g.pos(b), rows, cols) <= 13; (cnt[b] == 1) != in || cnt[b] > 1 {
+					t.Fatalf("%dx%d: disc of 13 stamped at %v counts %v %d times (within: %v)", rows, cols, g.pos(a), g.pos(b), cnt[b], in)
+				}
+			}
+		}
+		for _, p := range []acb.Pos{{Row: -1, Col: -1}, {Row: rows, Col: 2 * cols}, {Row: -3 * rows, Col: 5}} {
+			if got, want := g.pos(g.idx(p)), acb.Wrap(p, rows, cols); got != want {
+				t.Errorf("%dx%d: idx of %v is tile %v, acb.Wrap gives %v", rows, cols, p, got, want)
+			}
+		}
+	}
+}
+
+// TestZoneCentreFromEngine: the bot's zone centre is the one its view shows
+// (even one off the map's centre, as a view may show one day) and, with
+// the zone off, the engine's map centre.
+func TestZoneCentreFromEngine(t *testing.T) {
+	cfg := acb.DefaultConfig()
+	cfg.Rows, cfg.Cols = 30, 44
+	for _, zone := range []bool{false, true} {
+		cfg.ZoneEnabled = zone
+		m, err := acb.NewMatch(cfg, nil, 3, []acb.Controller{acb.Idle{}, acb.Idle{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := m.View(0)
+		want := acb.MapCenter(m.Config().Rows, m.Config().Cols)
+		if zone {
+			want = acb.Pos{Row: 4, Col: 9}
+			v.Zone = &acb.Zone{Center: want, Radius: v.Zone.Radius}
+		}
+		b := newBot(1)
+		b.begin(v)
+		if got := b.g.pos(b.zoneCentre()); got != want {
+			t.Errorf("zone %v: zoneCentre = %v, want %v", zone, got, want)
+		}
+	}
+}
+
 func TestDiscCountsEachTileOnce(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -508,9 +581,6 @@ func TestMemoryRemembersAndInfersEnergy(t *testing.T) {
 	b.begin(far)
 	if !b.mem.energy[0].full {
 		t.Error("energy out of sight after its refill turn is not believed full")
-	}
-	if got := b.energyTargets(nil, 0); len(got) != 1 || got[0] != e {
-		t.Errorf("energyTargets = %v", got)
 	}
 }
 

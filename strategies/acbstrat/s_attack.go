@@ -21,8 +21,8 @@ func rusherDef() def {
 			param("recklessness", "how little a rushing unit cares about losing fights (1: ignores them)", 0, 1, 0.6),
 			iparam("gatherers", "units kept collecting energy to pay for the waves", 0, 10, 4),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &rusherP{wave: int(g[0]), grab: int(g[1]), reckless: g[2], gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &rusherP{wave: d.Int("wave"), grab: d.Int("grab_range"), reckless: d.Float("recklessness"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -128,8 +128,8 @@ func kamikazeDef() def {
 			param("restraint", "how much a diving unit still shies from fights it loses without a trade (0: none)", 0, 1, 0),
 			iparam("gatherers", "units kept collecting energy to pay for more divers", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &kamikazeP{dive: int(g[0]), wave: int(g[1]), restraint: g[2], gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &kamikazeP{dive: d.Int("dive_range"), wave: d.Int("wave"), restraint: d.Float("restraint"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -199,8 +199,8 @@ func assassinDef() def {
 			iparam("max_defenders", "visible defenders a core may have and still be chosen as the target", 0, 6, 2),
 			iparam("reserve", "units that always stay gathering before any joins the team", 0, 10, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &assassinP{team: int(g[0]), strike: int(g[1]), maxDef: int(g[2]), reserve: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &assassinP{team: d.Int("team"), strike: d.Int("strike_range"), maxDef: d.Int("max_defenders"), reserve: d.Int("reserve")}
 		},
 	}
 }
@@ -299,8 +299,8 @@ func siegeDef() def {
 			param("assault_ratio", "own units in the ring per defender (those seen plus one) needed to storm the core", 1, 4, 2.5),
 			iparam("gatherers", "units kept gathering energy to feed the army", 0, 10, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &siegeP{army: int(g[0]), ring: int(g[1]), ratio: g[2], gatherers: int(g[3]), target: -1}
+		build: func(d strategies.Decoder) policy {
+			return &siegeP{army: d.Int("army"), ring: d.Int("ring"), ratio: d.Float("assault_ratio"), gatherers: d.Int("gatherers"), target: -1}
 		},
 	}
 }

@@ -25,8 +25,8 @@ func guardianDef() def {
 			iparam("sentries", "units kept next to each own core once there are units to spare", 0, 3, 1),
 			iparam("min_tiles", "known energy tiles the territory always reaches, however small the army", 0, 8, 4),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &guardianP{radius: int(g[0]), expand: g[1], sentries: int(g[2]), minTiles: int(g[3]), margin: 1}
+		build: func(d strategies.Decoder) policy {
+			return &guardianP{radius: d.Int("radius"), expand: d.Float("expand"), sentries: d.Int("sentries"), minTiles: d.Int("min_tiles"), margin: 1}
 		},
 	}
 }
@@ -151,8 +151,8 @@ func defenderDef() def {
 			iparam("bank_units", "units after which every core is kept occupied, banking energy instead of spawning", 4, 80, 24),
 			iparam("gather_radius", "steps from the own cores within which energy is collected", 4, 24, 10),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &defenderP{ring: int(g[0]), alert: int(g[1]), bank: int(g[2]), gather: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &defenderP{ring: d.Int("ring"), alert: int(d.Float("alert_radius2")), bank: d.Int("bank_units"), gather: d.Int("gather_radius")}
 		},
 	}
 }
@@ -244,8 +244,8 @@ func phalanxDef() def {
 			iparam("pace", "turns per step of the block when marching", 1, 6, 2),
 			iparam("foragers", "units sent collecting energy outside the block", 0, 8, 4),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &phalanxP{anchorDist: int(g[0]), advance: int(g[1]), pace: int(g[2]), foragers: int(g[3]), anchor: -1}
+		build: func(d strategies.Decoder) policy {
+			return &phalanxP{anchorDist: d.Int("anchor"), advance: d.Int("advance_size"), pace: d.Int("pace"), foragers: d.Int("foragers"), anchor: -1}
 		},
 	}
 }

@@ -21,8 +21,8 @@ func economistDef() def {
 			iparam("contest_margin", "steps an enemy unit may be nearer to a tile than our collector before the tile is left to it", 0, 6, 2),
 			iparam("wait", "turns ahead a refilling tile counts as a target (its collector waits on it)", 0, 20, 10),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &economistP{perTile: g[0], contest: int(g[1]), wait: int(g[2])}
+		build: func(d strategies.Decoder) policy {
+			return &economistP{perTile: d.Float("units_per_tile"), contest: d.Int("contest_margin"), wait: d.Int("wait")}
 		},
 	}
 }
@@ -105,8 +105,8 @@ func farmerDef() def {
 			iparam("guards", "units standing guard beside each farmed tile", 0, 3, 1),
 			param("bank_from", "share of max_turns after which cores are kept occupied to bank energy", 0.5, 1, 0.85),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &farmerP{radius: int(g[0]), growth: g[1], guards: int(g[2]), bankFrom: g[3]}
+		build: func(d strategies.Decoder) policy {
+			return &farmerP{radius: d.Int("farm_radius"), growth: d.Float("growth"), guards: d.Int("guards"), bankFrom: d.Float("bank_from")}
 		},
 	}
 }
@@ -213,8 +213,8 @@ func pacifistDef() def {
 			iparam("horizon", "turns ahead a refilling tile counts as a target", 0, 20, 6),
 			iparam("home_range", "steps from the own cores within which energy is collected", 5, 80, 30),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &pacifistP{safety: int(g[0]), horizon: int(g[1]), home: int(g[2])}
+		build: func(d strategies.Decoder) policy {
+			return &pacifistP{safety: d.Int("safety"), horizon: d.Int("horizon"), home: d.Int("home_range")}
 		},
 	}
 }

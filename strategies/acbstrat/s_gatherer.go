@@ -18,9 +18,9 @@ func gathererDef() def {
 			iparam("raze_range", "steps within which an undefended enemy core is razed in passing (0: never)", 0, 20, 5),
 			param("explore_share", "share of the units without an energy tile that explore unseen sectors", 0, 1, 0.5),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &gathererP{horizon: int(g[0]), caution: int(g[1]), razeRange: int(g[2]),
-				g: gatherCore{explore: g[3], exploreSet: true}}
+		build: func(d strategies.Decoder) policy {
+			return &gathererP{horizon: d.Int("horizon"), caution: d.Int("caution"), razeRange: d.Int("raze_range"),
+				g: gatherCore{explore: d.Float("explore_share"), exploreSet: true}}
 		},
 	}
 }

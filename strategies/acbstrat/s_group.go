@@ -19,8 +19,8 @@ func swarmDef() def {
 			param("advance_frac", "share of members that must be with the swarm for the leader to step forward", 0.3, 1, 0.7),
 			iparam("gatherers", "units kept collecting energy outside the swarm", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &swarmP{minSwarm: int(g[0]), cohesion: int(g[1]), frac: g[2], gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &swarmP{minSwarm: d.Int("min_swarm"), cohesion: d.Int("cohesion"), frac: d.Float("advance_frac"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -153,8 +153,8 @@ func coordinatorDef() def {
 			iparam("defense_margin", "defenders sent to a threatened core beyond the number of attackers seen", 0, 3, 1),
 			iparam("stage", "steps from the target core at which the attack group stages", 4, 14, 8),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &coordinatorP{share: g[0], rally: int(g[1]), margin: int(g[2]), stage: int(g[3]), target: -1}
+		build: func(d strategies.Decoder) policy {
+			return &coordinatorP{share: d.Float("attack_share"), rally: d.Int("rally_size"), margin: d.Int("defense_margin"), stage: d.Int("stage"), target: -1}
 		},
 	}
 }

@@ -21,8 +21,8 @@ func hunterDef() def {
 			iparam("hunt_range", "steps a hunter goes after prey", 5, 40, 18),
 			iparam("gatherers", "units always collecting energy", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &hunterP{pack: int(g[0]), iso: int(g[1]), maxGroup: int(g[2]), rng: int(g[3]), gatherers: int(g[4])}
+		build: func(d strategies.Decoder) policy {
+			return &hunterP{pack: d.Int("pack"), iso: d.Int("isolation_radius2"), maxGroup: d.Int("max_group"), rng: d.Int("hunt_range"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -115,8 +115,8 @@ func opportunistDef() def {
 			iparam("strike_range", "steps within which units join a strike", 2, 12, 6),
 			iparam("raze_range", "steps within which an undefended enemy core is razed", 0, 30, 12),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &opportunistP{edge: int(g[0]), strike: int(g[1]), raze: int(g[2])}
+		build: func(d strategies.Decoder) policy {
+			return &opportunistP{edge: d.Int("edge"), strike: d.Int("strike_range"), raze: d.Int("raze_range")}
 		},
 	}
 }
@@ -178,8 +178,8 @@ func leaderTargeterDef() def {
 			param("core_weight", "weight of an opponent's known active cores in its strength estimate", 0, 10, 1),
 			iparam("gatherers", "units always collecting energy", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &leaderP{commit: g[0], unitW: g[1], coreW: g[2], gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &leaderP{commit: d.Float("commit"), unitW: d.Float("unit_weight"), coreW: d.Float("core_weight"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -376,8 +376,8 @@ func raiderDef() def {
 			param("depth", "how deep a tile may lie in enemy land to be raided: its steps to enemy cores over steps to ours at most this", 0.3, 1.5, 0.9),
 			iparam("gatherers", "units always collecting energy at home", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &raiderP{share: g[0], margin: int(g[1]), depth: g[2], gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &raiderP{share: d.Float("raider_share"), margin: d.Int("retreat_margin"), depth: d.Float("depth"), gatherers: d.Int("gatherers")}
 		},
 	}
 }

@@ -15,8 +15,8 @@ func randomDef() def {
 			param("persistence", "chance that a unit repeats the step it took last turn instead of drawing anew", 0, 0.95, 0),
 			param("wall_sense", "chance that a step into a remembered wall is drawn again rather than wasted", 0, 1, 1),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &randomP{stay: g[0], persist: g[1], wallSense: g[2]}
+		build: func(d strategies.Decoder) policy {
+			return &randomP{stay: d.Float("stay_weight"), persist: d.Float("persistence"), wallSense: d.Float("wall_sense")}
 		},
 	}
 }

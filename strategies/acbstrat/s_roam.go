@@ -23,8 +23,8 @@ func nomadDef() def {
 			iparam("flee_margin", "extra enemies assumed before stepping into range of any", 0, 3, 1),
 			param("roam", "share of the units roaming unseen land rather than chasing energy", 0, 1, 0.5),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &nomadP{linger: int(g[0]), margin: int(g[1]), roam: g[2]}
+		build: func(d strategies.Decoder) policy {
+			return &nomadP{linger: d.Int("linger"), margin: d.Int("flee_margin"), roam: d.Float("roam")}
 		},
 	}
 }
@@ -106,8 +106,8 @@ func scoutDef() def {
 			iparam("caution", "extra enemies assumed before a scout steps into range", 0, 3, 1),
 			iparam("gatherers", "units always collecting energy", 0, 8, 3),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &scoutP{share: g[0], age: int(g[1]), caution: int(g[2]), gatherers: int(g[3])}
+		build: func(d strategies.Decoder) policy {
+			return &scoutP{share: d.Float("scout_share"), age: d.Int("revisit_age"), caution: d.Int("caution"), gatherers: d.Int("gatherers")}
 		},
 	}
 }
@@ -161,8 +161,8 @@ func zoneDriverDef() def {
 			param("centre_share", "share of the units holding the centre (all of them once the storm closes in)", 0, 1, 0.5),
 			param("push", "reward for stepping into fights it wins (the storm herds enemies into its centre)", 0, 8, 4),
 		},
-		build: func(g strategies.Genome, b *bot) policy {
-			return &zoneP{margin: int(g[0]), ahead: int(g[1]), share: g[2], push: g[3]}
+		build: func(d strategies.Decoder) policy {
+			return &zoneP{margin: d.Int("margin"), ahead: d.Int("lookahead"), share: d.Float("centre_share"), push: d.Float("push")}
 		},
 	}
 }

@@ -5,7 +5,6 @@ package bidders
 // price is right.
 
 import (
-	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/strategies"
 )
@@ -70,17 +69,17 @@ func (s *sniperBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func sniperStrategy() strategies.Strategy {
+func sniperDef() def {
 	schema := strategies.Schema{
 		param("margin", "sparks bid above the strongest visible threat at a beacon", 0, 4, 2, true),
 		param("threatShare", "share of a rival's sparks assumed to land on any one beacon, on top of its embers there", 0, 1, 0.15, false),
 		param("minValue", "beacons worth less than this are never targeted", 1, 6, 2, true),
 		param("reserve", "sparks kept back every turn but the last", 0, 6, 0, true),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "sniper", Schema: schema,
-		Description: "outbids the strongest visible threat at each beacon (embers plus a share of sparks) by a margin, buying the most value it can afford",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &sniperBidder{margin: int(g[0]), threatShare: g[1], minValue: int(g[2]), reserve: int(g[3])}
+	return def{name: "sniper", schema: schema,
+		desc: "outbids the strongest visible threat at each beacon (embers plus a share of sparks) by a margin, buying the most value it can afford",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &sniperBidder{margin: d.Int("margin"), threatShare: d.Float("threatShare"), minValue: d.Int("minValue"), reserve: d.Int("reserve")}
 		}}
 }
 
@@ -121,16 +120,16 @@ func (f *farmerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func farmerStrategy() strategies.Strategy {
+func farmerDef() def {
 	schema := strategies.Schema{
 		param("fields", "how many beacons it keeps farming (the most valuable, counting its own embers)", 1, 3, 3, true),
 		param("sow", "sparks sown on a field each turn it does not strike there", 1, 5, 2, true),
 		param("strike", "share of a rival's sparks assumed to defend a field when deciding to light it", 0, 1, 0.1, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "farmer", Schema: schema,
-		Description: "ember farmer: sows small bids on the same beacons so embers pile up, then lights them cheaply",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &farmerBidder{fields: int(g[0]), sow: int(g[1]), strike: g[2]}
+	return def{name: "farmer", schema: schema,
+		desc: "ember farmer: sows small bids on the same beacons so embers pile up, then lights them cheaply",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &farmerBidder{fields: d.Int("fields"), sow: d.Int("sow"), strike: d.Float("strike")}
 		}}
 }
 
@@ -163,16 +162,16 @@ func (s *saverBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func saverStrategy() strategies.Strategy {
+func saverDef() def {
 	schema := strategies.Schema{
 		param("strikeAt", "sparks it banks before striking with all of them (it always strikes on the last turn)", 5, 12, 8, true),
 		param("targets", "how many beacons a strike is split over, by value", 1, 3, 3, true),
 		param("trickle", "sparks spent while saving, on the beacon with the most value per visible cost", 0, 3, 1, true),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "saver", Schema: schema,
-		Description: "banks sparks toward the cap, then strikes with everything on the best beacons",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &saverBidder{strikeAt: int(g[0]), targets: int(g[1]), trickle: int(g[2])}
+	return def{name: "saver", schema: schema,
+		desc: "banks sparks toward the cap, then strikes with everything on the best beacons",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &saverBidder{strikeAt: d.Int("strikeAt"), targets: d.Int("targets"), trickle: d.Int("trickle")}
 		}}
 }
 
@@ -220,16 +219,16 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func growthStrategy() strategies.Strategy {
+func growthDef() def {
 	schema := strategies.Schema{
 		param("minGrowth", "points a beacon must have grown above its base before it is hunted", 0, 4, 3, true),
 		param("overbid", "sparks bid above the best rival embers at a hunted beacon", 0, 4, 3, true),
 		param("idle", "share of its sparks spent on the best value per visible cost when nothing has grown", 0, 1, 0.7, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "growth", Schema: schema,
-		Description: "growth hunter: targets beacons that went unlit and grew above their base",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &growthBidder{minGrowth: int(g[0]), overbid: int(g[1]), idle: g[2]}
+	return def{name: "growth", schema: schema,
+		desc: "growth hunter: targets beacons that went unlit and grew above their base",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &growthBidder{minGrowth: d.Int("minGrowth"), overbid: d.Int("overbid"), idle: d.Float("idle")}
 		}}
 }
 
@@ -266,16 +265,16 @@ func (d *dumpBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func dumpStrategy() strategies.Strategy {
+func dumpDef() def {
 	schema := strategies.Schema{
 		param("dumpTurns", "how many final turns it empties its bank on", 1, 3, 3, true),
 		param("early", "share of its sparks spent before the dump, on cheap uncontested beacons", 0, 0.8, 0.45, false),
 		param("width", "how many beacons a dump is split over, by value per visible cost", 1, 5, 4, true),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "dump", Schema: schema,
-		Description: "last-turn dump: plays small and cheap early, then empties its bank on the final turns",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &dumpBidder{dumpTurns: int(g[0]), early: g[1], width: int(g[2])}
+	return def{name: "dump", schema: schema,
+		desc: "last-turn dump: plays small and cheap early, then empties its bank on the final turns",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &dumpBidder{dumpTurns: d.Int("dumpTurns"), early: d.Float("early"), width: d.Int("width")}
 		}}
 }
 
@@ -302,15 +301,15 @@ func (br *bestRespBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func bestRespStrategy() strategies.Strategy {
+func bestRespDef() def {
 	schema := strategies.Schema{
 		param("alpha", "weight of the latest revealed bids in each rival's running average (1: only last turn counts)", 0.05, 1, 0.45, false),
 		param("safety", "sparks bid above each rival's predicted strength", 0, 3, 1, true),
 		param("stretch", "share of the sparks left after buying that is added to the bought beacons as insurance", 0, 1, 0.3, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "bestresp", Schema: schema,
-		Description: "best response: predicts each rival's bids from a running average and buys the most value its sparks can win",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &bestRespBidder{model: rivalModel{alpha: g[0]}, safety: int(g[1]), stretch: g[2]}
+	return def{name: "bestresp", schema: schema,
+		desc: "best response: predicts each rival's bids from a running average and buys the most value its sparks can win",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &bestRespBidder{model: rivalModel{alpha: d.Float("alpha")}, safety: d.Int("safety"), stretch: d.Float("stretch")}
 		}}
 }

@@ -7,23 +7,72 @@
 // with the seed given to Strategy.New.
 package bidders
 
-import "crucible/strategies"
+import (
+	"fmt"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+// def is one bidder before registration: its parameters and how to build
+// it for one match, reading each parameter by name from d (seed is the
+// seat's own random seed).
+type def struct {
+	name, desc string
+	schema     strategies.Schema
+	build      func(d strategies.Decoder, seed uint64) kindling.Bidder
+}
+
+// defs lists the bidders, the house bots easy and normal last.
+func defs() []def {
+	return []def{
+		randomDef(),
+		evenDef(),
+		greedyDef(),
+		sniperDef(),
+		farmerDef(),
+		saverDef(),
+		contrarianDef(),
+		growthDef(),
+		dumpDef(),
+		bestRespDef(),
+		easyDef(),
+		normalDef(),
+	}
+}
 
 // All returns every Kindling bidder of the package, the house bots easy
-// and normal among them.
+// and normal among them. It panics if a bidder's constructor and schema
+// disagree (see strategyOf): a programming error that must stop the
+// program at start-up.
 func All() []strategies.Strategy {
-	return []strategies.Strategy{
-		randomStrategy(),
-		evenStrategy(),
-		greedyStrategy(),
-		sniperStrategy(),
-		farmerStrategy(),
-		saverStrategy(),
-		contrarianStrategy(),
-		growthStrategy(),
-		dumpStrategy(),
-		bestRespStrategy(),
-		easyStrategy(),
-		normalStrategy(),
+	var out []strategies.Strategy
+	for _, d := range defs() {
+		s, err := strategyOf(d)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, s)
 	}
+	return out
+}
+
+// strategyOf registers d: its constructor must read every parameter of its
+// schema by a name the schema has (strategies.Schema.CheckDecode), so that
+// no edit of the schema can leave a parameter unused or hand a bidder the
+// value of another.
+func strategyOf(d def) (strategies.Strategy, error) {
+	if err := d.schema.CheckDecode(func(dec strategies.Decoder) { d.build(dec, 0) }); err != nil {
+		return strategies.Strategy{}, fmt.Errorf("kindling bidder %s: %w", d.name, err)
+	}
+	return strategies.Strategy{
+		Game:        "kindling",
+		Name:        d.name,
+		Description: d.desc,
+		Schema:      d.schema,
+		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
+			return d.build(d.schema.Decoder(g), seed)
+		},
+	}, nil
 }

@@ -6,12 +6,12 @@ package bidders
 // weighing points won against sparks saved and embers left behind.
 
 import (
-	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/strategies"
 )
 
-const levels = kindling.SparkCap + 1 // bids 0..12
+// levels is the number of bid sizes at one beacon: 0..kindling.SparkCap.
+const levels = kindling.SparkCap + 1
 
 type normalBidder struct {
 	memory     float64 // weight old observations keep each turn
@@ -159,16 +159,16 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, budget)
 }
 
-func normalStrategy() strategies.Strategy {
+func normalDef() def {
 	schema := strategies.Schema{
 		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.6, false),
 		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.3, false),
 		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.6, false),
 		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "normal", Schema: schema,
-		Description: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &normalBidder{memory: g[0], sparkValue: g[1], emberValue: g[2], prior: g[3]}
+	return def{name: "normal", schema: schema,
+		desc: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &normalBidder{memory: d.Float("memory"), sparkValue: d.Float("sparkValue"), emberValue: d.Float("emberValue"), prior: d.Float("prior")}
 		}}
 }

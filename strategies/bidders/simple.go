@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/strategies"
 )
@@ -58,16 +57,16 @@ func (r *randomBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func randomStrategy() strategies.Strategy {
+func randomDef() def {
 	schema := strategies.Schema{
 		param("spend", "mean share of its sparks spent each turn (the actual share varies from half to one and a half times this)", 0, 1, 0.95, false),
 		param("width", "how many beacons it bids on each turn", 1, 5, 4, true),
 		param("bias", "how strongly valuable beacons are preferred when picking at random (0: uniform)", 0, 3, 2, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "random", Schema: schema,
-		Description: "spends a random share of its sparks on beacons picked at random, weighted by value",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &randomBidder{rng: newRNG(seed), spend: g[0], width: int(g[1]), bias: g[2]}
+	return def{name: "random", schema: schema,
+		desc: "spends a random share of its sparks on beacons picked at random, weighted by value",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &randomBidder{rng: newRNG(seed), spend: d.Float("spend"), width: d.Int("width"), bias: d.Float("bias")}
 		}}
 }
 
@@ -94,16 +93,16 @@ func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func evenStrategy() strategies.Strategy {
+func evenDef() def {
 	schema := strategies.Schema{
 		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.8, false),
 		param("width", "how many of the most valuable beacons the sparks are split over", 1, 5, 4, true),
 		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.4, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "even", Schema: schema,
-		Description: "splits its sparks evenly (or by value) over the most valuable beacons",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &evenBidder{spend: g[0], width: int(g[1]), weight: g[2]}
+	return def{name: "even", schema: schema,
+		desc: "splits its sparks evenly (or by value) over the most valuable beacons",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &evenBidder{spend: d.Float("spend"), width: d.Int("width"), weight: d.Float("weight")}
 		}}
 }
 
@@ -129,16 +128,16 @@ func (gb *greedyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func greedyStrategy() strategies.Strategy {
+func greedyDef() def {
 	schema := strategies.Schema{
 		param("targets", "how many top beacons it goes all-in on", 1, 3, 2, true),
 		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.2, 1, 0.55, false),
 		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0.6, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "greedy", Schema: schema,
-		Description: "goes all-in on the most valuable beacons, counting its own embers",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &greedyBidder{targets: int(g[0]), spend: g[1], emberWeight: g[2]}
+	return def{name: "greedy", schema: schema,
+		desc: "goes all-in on the most valuable beacons, counting its own embers",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &greedyBidder{targets: d.Int("targets"), spend: d.Float("spend"), emberWeight: d.Float("emberWeight")}
 		}}
 }
 
@@ -172,16 +171,16 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func contrarianStrategy() strategies.Strategy {
+func contrarianDef() def {
 	schema := strategies.Schema{
 		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.25, false),
 		param("width", "how many of the least contested beacons it bids on", 1, 4, 2, true),
 		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.9, false),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "contrarian", Schema: schema,
-		Description: "goes where the others were not last turn, weighing value against last turn's crowd",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &contrarianBidder{avoid: g[0], width: int(g[1]), spend: g[2]}
+	return def{name: "contrarian", schema: schema,
+		desc: "goes where the others were not last turn, weighing value against last turn's crowd",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &contrarianBidder{avoid: d.Float("avoid"), width: d.Int("width"), spend: d.Float("spend")}
 		}}
 }
 
@@ -205,15 +204,15 @@ func (e *easyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	fit(out, b)
 }
 
-func easyStrategy() strategies.Strategy {
+func easyDef() def {
 	schema := strategies.Schema{
 		param("spend", "typical share of its sparks spent (it varies by up to 40% either way)", 0.2, 1, 0.6, false),
 		param("noise", "random points added to or taken from each beacon's value before it picks (it misjudges more)", 0, 4, 2, false),
 		param("focus", "how many beacons it splits its bid over", 1, 3, 2, true),
 	}
-	return strategies.Strategy{Game: "kindling", Name: "easy", Schema: schema,
-		Description: "house bot, easy: picks beacons by a noisy reading of their value and ignores embers and rivals",
-		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return &easyBidder{rng: newRNG(seed), spend: g[0], noise: g[1], focus: int(g[2])}
+	return def{name: "easy", schema: schema,
+		desc: "house bot, easy: picks beacons by a noisy reading of their value and ignores embers and rivals",
+		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
+			return &easyBidder{rng: newRNG(seed), spend: d.Float("spend"), noise: d.Float("noise"), focus: d.Int("focus")}
 		}}
 }
