@@ -54,7 +54,7 @@ func TestEvolveBadInput(t *testing.T) {
 		{"unknown pool member", []string{"--base", "easy", "--pool", "easy,nosuch", "--out", t.TempDir() + "/r"},
 			[]string{`unknown kindling strategy "nosuch"`}},
 		{"non-empty output directory without --resume", []string{"--base", "easy", "--generations", "1", "--out", full},
-			[]string{"is not empty; pass --resume"}},
+			[]string{"--out " + full + ": the directory is not empty and holds no run"}},
 		{"non-empty output directory without a checkpoint", []string{"--base", "easy", "--generations", "1", "--out", full, "--resume"},
 			[]string{"holds no checkpoint.json"}},
 		{"missing --out", []string{"--base", "easy"}, []string{"--out is required"}},
@@ -235,5 +235,121 @@ func TestEvolveInterruptedAndResumedMatchesWhole(t *testing.T) {
 	jb, _ := json.Marshal(rb)
 	if !bytes.Equal(ja, jb) {
 		t.Errorf("report.json differs:\nwhole   %s\nresumed %s", ja, jb)
+	}
+}
+
+// runFiles returns the files that must be identical between a resumed and
+// an uninterrupted run: champion.json, leaderboard.json and
+// generations.jsonl without its wall times.
+func runFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range []string{"champion.json", "leaderboard.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = string(data)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "generations.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("generations.jsonl line %q: %v", l, err)
+		}
+		delete(m, "wall_ms")
+		delete(m, "elapsed_ms")
+		b, _ := json.Marshal(m)
+		lines = append(lines, string(b))
+	}
+	out["generations.jsonl"] = strings.Join(lines, "\n")
+	return out
+}
+
+// leftovers lists the temporary files (names starting with a dot) in a
+// run directory and its subdirectories.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".") && path != dir {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// Defect 4: a run killed in its first generation, after generations.jsonl
+// got its line and while the first champion was being written to hall/
+// (before any checkpoint of a generation), left a directory that --resume
+// refused ("holds no checkpoint.json") and a temporary file in hall/. The
+// directory is rebuilt here as such a kill leaves it; resumed, the run
+// must end as the uninterrupted one and leave no temporary file.
+func TestEvolveResumeAfterKillInFirstGeneration(t *testing.T) {
+	args := []string{"--base", "contrarian", "--algo", "ga", "--generations", "3", "--population", "4", "--seeds", "2",
+		"--pool", "easy,normal,even", "--seed", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2"}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := evolveExec(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+
+	// What the kill leaves: the first generation's line, the first hall
+	// file half-written (its temporary file), nothing else.
+	cut := filepath.Join(t.TempDir(), "cut")
+	if err := os.MkdirAll(filepath.Join(cut, "hall"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(whole, "generations.jsonl"))
+	first := strings.SplitAfter(string(data), "\n")[0]
+	os.WriteFile(filepath.Join(cut, "generations.jsonl"), []byte(first), 0o644)
+	hall, _ := os.ReadDir(filepath.Join(whole, "hall"))
+	os.WriteFile(filepath.Join(cut, "hall", "."+hall[0].Name()+".tmp1234567"), []byte(`{"game":"kin`), 0o600)
+
+	if _, stderr, err := evolveExec(t, append(args, "--out", cut, "--resume")...); err != nil {
+		t.Fatalf("resume after a kill in the first generation: %v\n%s", err, stderr)
+	}
+	want, got := runFiles(t, whole), runFiles(t, cut)
+	for f := range want {
+		if want[f] != got[f] {
+			t.Errorf("%s differs between the resumed and the uninterrupted run:\nresumed       %s\nuninterrupted %s", f, got[f], want[f])
+		}
+	}
+	if l := leftovers(t, cut); len(l) > 0 {
+		t.Errorf("temporary files left behind: %v", l)
+	}
+}
+
+// Defect 7: resuming a directory that does not exist says so (it said
+// "--base is required").
+func TestEvolveResumeMissingDirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	_, _, err := evolveExec(t, "--out", missing, "--resume")
+	if err == nil || !strings.Contains(err.Error(), "--out "+missing) || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("error %v, want one saying the run directory --out %s does not exist", err, missing)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("a refused resume created %s", missing)
+	}
+}
+
+// Defect 8: an empty --pool meant "every strategy"; it is refused, naming
+// the flag (leaving the flag out still means every strategy).
+func TestEvolveEmptyPoolRefused(t *testing.T) {
+	for _, pool := range []string{"", " , "} {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := []string{"--base", "easy", "--generations", "1", "--population", "4", "--seeds", "1", "--tournament-seeds", "1",
+			"--holdout", "0", "--top", "1", "--out", dir, "--pool", pool}
+		_, _, err := evolveExec(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--pool") || !strings.Contains(err.Error(), "empty") {
+			t.Errorf("--pool %q: error %v, want a refusal naming --pool as empty", pool, err)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("--pool %q: a refused run created its directory", pool)
+		}
 	}
 }
