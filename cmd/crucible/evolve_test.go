@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"crucible/strategies"
 )
@@ -351,5 +355,117 @@ func TestEvolveEmptyPoolRefused(t *testing.T) {
 		if _, err := os.Stat(dir); err == nil {
 			t.Errorf("--pool %q: a refused run created its directory", pool)
 		}
+	}
+}
+
+// TestEvolveHelperProcess is not a test: TestEvolveKilledAndResumed runs
+// the test binary as a crucible evolve process through it, to kill it.
+func TestEvolveHelperProcess(t *testing.T) {
+	if os.Getenv("CRUCIBLE_EVOLVE_HELPER") != "1" {
+		t.Skip("runs only as the child process of TestEvolveKilledAndResumed")
+	}
+	root := newRootCmd()
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	args := os.Args
+	for len(args) > 0 && args[0] != "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		t.Fatal("no -- before the arguments of crucible evolve")
+	}
+	root.SetArgs(append([]string{"evolve"}, args[1:]...))
+	if err := root.Execute(); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// Defect 4, with real kills: a crucible evolve process killed (SIGKILL, no
+// chance to clean up) at moments from its start to its final stages —
+// each moment seen by watching the run directory — resumes and ends as the
+// run left alone, leaving no temporary file. When the kill left a
+// checkpoint, --out and --resume alone continue the run; before the first
+// checkpoint the run's flags start it again in the same directory.
+func TestEvolveKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	args := []string{"--base", "contrarian", "--algo", "cmaes", "--generations", "8", "--population", "8", "--seeds", "8",
+		"--pool", "easy,normal,even,greedy", "--seed", "9", "--tournament-seeds", "8", "--holdout", "8", "--top", "2", "--workers", "1"}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := evolveExec(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := runFiles(t, whole)
+	exists := func(name string) func(dir string) bool {
+		return func(dir string) bool {
+			_, err := os.Stat(filepath.Join(dir, name))
+			return err == nil
+		}
+	}
+	moments := []struct {
+		name string
+		now  func(dir string) bool
+	}{
+		{"at once", func(string) bool { return true }},
+		{"when the run directory appears", exists("")},
+		{"when the first checkpoint appears (in the first generation)", exists("checkpoint.json")},
+		{"when the first generation's line appears", exists("generations.jsonl")},
+		{"when the first champion reaches hall/", exists("hall")},
+		{"when the final tournament's files begin", exists("champion.json")},
+	}
+	for _, m := range moments {
+		t.Run(m.name, func(t *testing.T) {
+			cut := filepath.Join(t.TempDir(), "cut")
+			child := exec.Command(os.Args[0], append([]string{"-test.run=^TestEvolveHelperProcess$", "--"}, append(args, "--out", cut)...)...)
+			child.Env = append(os.Environ(), "CRUCIBLE_EVOLVE_HELPER=1")
+			if err := child.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- child.Wait() }()
+		watch:
+			for !m.now(cut) {
+				select {
+				case err := <-exited:
+					exited <- err
+					break watch
+				case <-time.After(100 * time.Microsecond):
+				}
+			}
+			child.Process.Kill()
+			if err := <-exited; err == nil {
+				t.Logf("the run ended before the kill")
+			}
+			var cp struct{ Generations int }
+			state := "no run directory"
+			if data, err := os.ReadFile(filepath.Join(cut, "checkpoint.json")); err == nil {
+				json.Unmarshal(data, &cp)
+				state = fmt.Sprintf("%d generations checkpointed", cp.Generations)
+			} else if _, err := os.Stat(cut); err == nil {
+				state = "no checkpoint"
+			}
+			resume := []string{"--out", cut, "--resume"}
+			switch state {
+			case "no run directory":
+				resume = append(args, "--out", cut)
+			case "no checkpoint":
+				resume = append(resume, args...)
+			}
+			t.Logf("killed with %s; resumed with %v", state, resume[:3])
+			if _, stderr, err := evolveExec(t, resume...); err != nil {
+				t.Fatalf("resume %v: %v\n%s", resume, err, stderr)
+			}
+			got := runFiles(t, cut)
+			for f := range want {
+				if want[f] != got[f] {
+					t.Errorf("%s differs between the resumed and the uninterrupted run", f)
+				}
+			}
+			if l := leftovers(t, cut); len(l) > 0 {
+				t.Errorf("temporary files left behind: %v", l)
+			}
+		})
 	}
 }
