@@ -74,21 +74,21 @@ type AlgorithmSpec struct {
 // changed.
 var algorithms = []AlgorithmSpec{
 	{
-		Name: "cmaes", Description: "CMA-ES (gonum's optimize.CmaEsChol, one generation at a time)",
+		Name: "cmaes", Description: "CMA-ES (gonum's optimize.CmaEsChol)",
 		DefaultPopulation: 12, Reproducible: true,
 		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
 			return NewCMAES(space, population, seed, cfg.CMA)
 		},
 	},
 	{
-		Name: "ga", Description: "genetic algorithm (eaopt: tournament selection, blend crossover, islands with ring migration)",
+		Name: "ga", Description: "genetic algorithm (eaopt: tournament selection, blend crossover, island populations with ring migration)",
 		DefaultPopulation: 16, Reproducible: true,
 		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
 			return NewGA(space, population, seed, cfg.GA)
 		},
 	},
 	{
-		Name: "llm", Description: "a language model proposes genomes (any OpenAI-compatible server), mutation of the elite when it fails",
+		Name: "llm", Description: "a language model proposes genomes (any OpenAI-compatible server); mutation of the elite when it fails",
 		DefaultPopulation: 8,
 		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
 			opt := cfg.LLM

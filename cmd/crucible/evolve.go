@@ -111,7 +111,16 @@ mutations of the elite and the progress line says so.
 func algorithmHelp() string {
 	var b strings.Builder
 	for _, a := range evolver.Algorithms() {
-		fmt.Fprintf(&b, "  %-6s %s; population %d by default\n", a.Name, a.Description, a.DefaultPopulation)
+		// Wrapped at 80 columns, continued under the description.
+		line := fmt.Sprintf("  %-6s", a.Name)
+		for _, w := range strings.Fields(fmt.Sprintf("%s; population %d by default", a.Description, a.DefaultPopulation)) {
+			if len(line)+1+len(w) > 80 {
+				b.WriteString(line + "\n")
+				line = strings.Repeat(" ", 8)
+			}
+			line += " " + w
+		}
+		b.WriteString(line + "\n")
 	}
 	return b.String()
 }

@@ -36,9 +36,9 @@ func TestEvolveBadInput(t *testing.T) {
 		want []string
 	}{
 		{"unknown base lists the known ones", []string{"--game", "kindling", "--base", "nosuch", "--out", t.TempDir() + "/r"},
-			[]string{`unknown kindling strategy "nosuch"`, "known:", "easy", "normal"}},
+			[]string{`--base: unknown kindling strategy "nosuch"`, "known:", "easy", "normal"}},
 		{"unknown algorithm lists the known ones", []string{"--base", "easy", "--algo", "annealing", "--out", t.TempDir() + "/r"},
-			[]string{`unknown algorithm "annealing"`, "cmaes, ga, llm"}},
+			[]string{`--algo: unknown algorithm "annealing"`, "cmaes, ga, llm"}},
 		{"unknown game lists the known ones", []string{"--game", "chess", "--base", "easy", "--out", t.TempDir() + "/r"},
 			[]string{`unknown game "chess"`, "acb, kindling"}},
 		{"budget below its range", []string{"--base", "easy", "--budget", "1s", "--out", t.TempDir() + "/r"},
@@ -56,7 +56,9 @@ func TestEvolveBadInput(t *testing.T) {
 		{"generations out of range", []string{"--base", "easy", "--generations", "0", "--out", t.TempDir() + "/r"},
 			[]string{"--generations 0 is outside its range [1, 100000]"}},
 		{"unknown pool member", []string{"--base", "easy", "--pool", "easy,nosuch", "--out", t.TempDir() + "/r"},
-			[]string{`unknown kindling strategy "nosuch"`}},
+			[]string{`--pool: unknown kindling strategy "nosuch"`}},
+		{"pool naming a strategy twice", []string{"--base", "easy", "--pool", "easy,even,easy", "--out", t.TempDir() + "/r"},
+			[]string{"--pool: pool names easy twice"}},
 		{"non-empty output directory without --resume", []string{"--base", "easy", "--generations", "1", "--out", full},
 			[]string{"--out " + full + ": the directory is not empty and holds no run"}},
 		{"non-empty output directory without a checkpoint", []string{"--base", "easy", "--generations", "1", "--out", full, "--resume"},
@@ -77,6 +79,12 @@ func TestEvolveBadInput(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			// The evolver names Config fields; the command its flags.
+			for _, field := range []string{"Population", "Seeds", "Budget", "Holdout", "Algorithm", "Base", "Pool", "Out "} {
+				if strings.Contains(err.Error(), field) {
+					t.Errorf("error %q names the field %s, not its flag", err, field)
 				}
 			}
 		})
@@ -163,6 +171,11 @@ func TestEvolveResumeWithoutHallOpponents(t *testing.T) {
 	args := append([]string{"--base", "easy", "--algo", "cmaes", "--hall-opponents", "0", "--out", dir}, small...)
 	if _, stderr, err := evolveExec(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
+	}
+	// Another count is refused in the flag's own terms (0 for none, not
+	// the evolver's -1).
+	if _, _, err := evolveExec(t, "--out", dir, "--resume", "--hall-opponents", "2"); err == nil || !strings.Contains(err.Error(), "--hall-opponents 2 differs from the run's 0") {
+		t.Errorf("resume with other hall opponents: %v", err)
 	}
 	_, stderr, err := evolveExec(t, "--out", dir, "--resume", "--generations", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2")
 	if err != nil {
