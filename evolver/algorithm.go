@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -51,19 +51,74 @@ type Algorithm interface {
 	Close() error
 }
 
-// AlgorithmNames lists the algorithms New knows, sorted.
+// AlgorithmSpec describes one search algorithm Evolve can run: the table
+// of algorithms (Algorithms) is the one place that lists them, for
+// construction, defaults and help texts alike.
+type AlgorithmSpec struct {
+	// Name is the algorithm's identifier (Config.Algorithm).
+	Name string
+	// Description says in a few words what the algorithm is.
+	Description string
+	// DefaultPopulation is the population it takes when Config.Population
+	// is 0.
+	DefaultPopulation int
+	// Reproducible is set when a resumed run ends exactly as an
+	// uninterrupted one (not so for a language model's replies).
+	Reproducible bool
+	// New builds the algorithm over space with population proposals per
+	// generation, the run seed and the options of cfg.
+	New func(space Space, population int, seed uint64, cfg Config) (Algorithm, error)
+}
+
+// algorithms is the table of algorithms, sorted by name; it is never
+// changed.
+var algorithms = []AlgorithmSpec{
+	{
+		Name: "cmaes", Description: "CMA-ES (gonum's optimize.CmaEsChol)",
+		DefaultPopulation: 12, Reproducible: true,
+		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
+			return NewCMAES(space, population, seed, cfg.CMA)
+		},
+	},
+	{
+		Name: "ga", Description: "genetic algorithm (eaopt: tournament selection, blend crossover, island populations with ring migration)",
+		DefaultPopulation: 16, Reproducible: true,
+		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
+			return NewGA(space, population, seed, cfg.GA)
+		},
+	},
+	{
+		Name: "llm", Description: "a language model proposes genomes (any OpenAI-compatible server); mutation of the elite when it fails",
+		DefaultPopulation: 8,
+		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
+			opt := cfg.LLM
+			if opt.Progress == nil {
+				opt.Progress = cfg.Progress
+			}
+			return NewLLM(space, population, seed, opt)
+		},
+	},
+}
+
+// Algorithms returns the table of algorithms, sorted by name.
+func Algorithms() []AlgorithmSpec { return slices.Clone(algorithms) }
+
+// AlgorithmNames lists the algorithms' names, sorted.
 func AlgorithmNames() []string {
-	names := []string{"cmaes", "ga", "llm"}
-	sort.Strings(names)
+	names := make([]string, len(algorithms))
+	for i, a := range algorithms {
+		names[i] = a.Name
+	}
 	return names
 }
 
-// checkAlgorithm reports an unknown algorithm name with the known ones.
-func checkAlgorithm(name string) error {
-	for _, n := range AlgorithmNames() {
-		if n == name {
-			return nil
+// LookupAlgorithm returns the algorithm of that name; an unknown name is a
+// FieldError of Algorithm that lists the known ones.
+func LookupAlgorithm(name string) (AlgorithmSpec, error) {
+	for _, a := range algorithms {
+		if a.Name == name {
+			return a, nil
 		}
 	}
-	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(AlgorithmNames(), ", "))
+	return AlgorithmSpec{}, &FieldError{Field: "Algorithm", Err: fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(AlgorithmNames(), ", "))}
 }

@@ -91,9 +91,6 @@ func NewCMAES(space Space, lambda int, seed uint64, opt CMAOptions) (*CMAES, err
 // Name returns "cmaes".
 func (c *CMAES) Name() string { return "cmaes" }
 
-// Lambda is the number of samples per generation.
-func (c *CMAES) Lambda() int { return c.lambda }
-
 func (c *CMAES) src(gen int) rand.Source {
 	s := engine.Mix(engine.Mix(c.seed, 0x636d61), uint64(gen))
 	return rand.NewPCG(s, engine.Mix(s, 1))

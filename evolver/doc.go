@@ -24,5 +24,12 @@
 //
 // Evolve wraps a search into a run directory with a Glicko-2 final
 // tournament of the best variants against the reference pool and a paired
-// comparison of the champion with the base on held-out seeds (Compare).
+// comparison of the champion with the base on held-out seeds (Compare). A
+// run killed at any point resumes from its checkpoint (written when the run
+// starts and after every generation); OpenRun reads a run directory back.
+//
+// The package prints nothing: a run reports its progress as typed events
+// (Event) to a callback, and its configuration errors are FieldErrors that
+// name the Config field, for a command line to restate with its flags. The
+// algorithms are listed once, in the table Algorithms returns.
 package evolver

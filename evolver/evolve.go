@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,11 +13,10 @@ import (
 
 	"crucible/arena/rating"
 	"crucible/engine"
-	"crucible/reports"
 	"crucible/strategies"
 )
 
-// Limits of the run's knobs; errors name the flag and its range.
+// Limits of the run's knobs; errors name the field and its range.
 const (
 	MinPopulation, MaxPopulation = 4, 256
 	MinSeeds, MaxSeeds           = 1, 256
@@ -43,13 +40,14 @@ type Config struct {
 	Registry *strategies.Registry
 	// Base names the strategy whose parameters are searched.
 	Base string
-	// Algorithm is "ga", "cmaes" or "llm".
+	// Algorithm names the search algorithm (see Algorithms).
 	Algorithm string
-	// Pool names the reference opponents (empty: every strategy of the
+	// Pool names the reference opponents (nil: every strategy of the
 	// game) at their defaults.
 	Pool []string
 	// Population is the number of proposals per generation (per island
-	// for the GA); 0 takes the algorithm's default.
+	// for the GA); 0 takes the algorithm's default
+	// (AlgorithmSpec.DefaultPopulation).
 	Population int
 	// Seeds is the number of match seeds per generation (default 8).
 	Seeds int
@@ -79,9 +77,12 @@ type Config struct {
 	GA  GAOptions
 	CMA CMAOptions
 	LLM LLMOptions
-	// Stdout receives the leaderboard and the comparison; Stderr the
-	// progress lines and warnings. Nil discards.
-	Stdout, Stderr io.Writer
+	// Progress receives the run's events as they happen (nil: none): the
+	// generations, the final stages, warnings and the model's remarks.
+	Progress func(Event)
+
+	// files writes the run's files (a test's hook sees every write).
+	files files
 }
 
 // Meta records a run's configuration in its checkpoint. Its identity
@@ -148,20 +149,9 @@ const (
 	RankedDir       = "ranked"
 )
 
-// DefaultPopulation is the population an algorithm takes when none is set.
-func DefaultPopulation(algo string) int {
-	switch algo {
-	case "cmaes":
-		return 12
-	case "llm":
-		return 8
-	}
-	return 16
-}
-
 func (c *Config) defaults() {
-	if c.Population == 0 {
-		c.Population = DefaultPopulation(c.Algorithm)
+	if a, err := LookupAlgorithm(c.Algorithm); err == nil && c.Population == 0 {
+		c.Population = a.DefaultPopulation
 	}
 	if c.Seeds == 0 {
 		c.Seeds = 8
@@ -178,62 +168,54 @@ func (c *Config) defaults() {
 	if c.TournamentSeeds == 0 {
 		c.TournamentSeeds = 16
 	}
-	if c.Stdout == nil {
-		c.Stdout = io.Discard
-	}
-	if c.Stderr == nil {
-		c.Stderr = io.Discard
-	}
 }
 
-// Validate checks the configuration; errors name the flag and its range.
+// Validate checks the configuration; errors are FieldErrors that name the
+// field, its value and its range.
 func (c *Config) Validate() error {
 	switch {
 	case c.Game == nil:
-		return errors.New("no game given")
+		return &FieldError{Field: "Game", Reason: "is not set"}
 	case c.Registry == nil:
-		return errors.New("no strategy registry given")
+		return &FieldError{Field: "Registry", Reason: "is not set"}
 	case c.Out == "":
-		return errors.New("--out is required: the run directory")
+		return &FieldError{Field: "Out", Reason: "is not set: the run directory"}
 	}
-	if err := checkAlgorithm(c.Algorithm); err != nil {
+	if _, err := LookupAlgorithm(c.Algorithm); err != nil {
 		return err
 	}
 	if _, err := c.Registry.Lookup(c.Game.Name(), c.Base); err != nil {
-		return err
-	}
-	rangeErr := func(flag string, v any, lo, hi any) error {
-		return fmt.Errorf("--%s %v is outside its range [%v, %v]", flag, v, lo, hi)
+		return &FieldError{Field: "Base", Err: err}
 	}
 	switch {
 	case c.Population < MinPopulation || c.Population > MaxPopulation:
-		return rangeErr("population", c.Population, MinPopulation, MaxPopulation)
+		return rangeError("Population", c.Population, MinPopulation, MaxPopulation)
 	case c.Seeds < MinSeeds || c.Seeds > MaxSeeds:
-		return rangeErr("seeds", c.Seeds, MinSeeds, MaxSeeds)
+		return rangeError("Seeds", c.Seeds, MinSeeds, MaxSeeds)
 	case c.Generations < 0 || c.Generations > MaxGenerations:
-		return rangeErr("generations", c.Generations, 1, MaxGenerations)
+		return rangeError("Generations", c.Generations, 1, MaxGenerations)
 	case c.Budget != 0 && (c.Budget < MinBudget || c.Budget > MaxBudget):
-		return rangeErr("budget", c.Budget, MinBudget, MaxBudget)
+		return rangeError("Budget", c.Budget, MinBudget, MaxBudget)
 	case c.Generations == 0 && c.Budget == 0:
-		return errors.New("set --generations or --budget (or both) to say when the search stops")
+		return &FieldError{Field: "Generations", Value: 0, Reason: "and Budget 0 leave the search without an end: set one or both"}
 	case c.Workers < 0:
-		return rangeErr("workers", c.Workers, 0, "cores")
+		return rangeError("Workers", c.Workers, 0, "cores")
 	case c.Hall < 1 || c.Hall > 64:
-		return rangeErr("hall", c.Hall, 1, 64)
+		return rangeError("Hall", c.Hall, 1, 64)
 	case c.HallOpponents < -1 || c.HallOpponents > c.Hall*4:
-		return rangeErr("hall-opponents", c.HallOpponents, -1, c.Hall*4)
+		return rangeError("HallOpponents", c.HallOpponents, -1, c.Hall*4)
 	case c.Top < 1 || c.Top > MaxTop:
-		return rangeErr("top", c.Top, 1, MaxTop)
+		return rangeError("Top", c.Top, 1, MaxTop)
 	case c.TournamentSeeds < 1 || c.TournamentSeeds > MaxTournamentSeeds:
-		return rangeErr("tournament-seeds", c.TournamentSeeds, 1, MaxTournamentSeeds)
+		return rangeError("TournamentSeeds", c.TournamentSeeds, 1, MaxTournamentSeeds)
 	case c.Holdout < 0 || c.Holdout > MaxHoldout:
-		return rangeErr("holdout", c.Holdout, 0, MaxHoldout)
+		return rangeError("Holdout", c.Holdout, 0, MaxHoldout)
 	case c.Holdout == 1:
-		return errors.New("--holdout 1 cannot give an interval (a paired interval needs at least 2 seeds); use 0 for none or 2 and more")
+		return &FieldError{Field: "Holdout", Value: 1, Reason: "cannot give an interval (a paired interval needs at least 2 seeds); use 0 for none or 2 and more"}
 	}
 	lo, hi := c.Game.SeatRange()
 	if lo > 2 || hi < 2 {
-		return fmt.Errorf("game %s does not allow two-seat matches (seats %d to %d); the evolver plays pairs", c.Game.Name(), lo, hi)
+		return &FieldError{Field: "Game", Value: c.Game.Name(), Reason: fmt.Sprintf("does not allow two-seat matches (seats %d to %d); the evolver plays pairs", lo, hi)}
 	}
 	return nil
 }
@@ -256,57 +238,31 @@ func (c *Config) meta(pool []Opponent) Meta {
 	return m
 }
 
-// CheckOut applies the run directory's rules: a fresh run needs a missing
-// or empty directory; a resumed one a directory with a checkpoint (or an
-// empty one, which starts afresh). It reports whether a checkpoint exists.
-func CheckOut(dir string, resume bool) (bool, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("output directory %s: %w", dir, err)
-	}
-	if len(entries) == 0 {
-		return false, nil
-	}
-	_, statErr := os.Stat(filepath.Join(dir, CheckpointFile))
-	has := statErr == nil
-	switch {
-	case !resume:
-		return has, fmt.Errorf("output directory %s is not empty; pass --resume to continue the run in it, or choose another --out", dir)
-	case !has:
-		return false, fmt.Errorf("output directory %s is not empty and holds no %s to resume from", dir, CheckpointFile)
-	}
-	return true, nil
-}
-
 // Evolve runs the search, the final tournament and (when asked) the
-// held-out comparison, writing everything to the run directory.
+// held-out comparison, writing everything to the run directory and
+// reporting its progress to cfg.Progress. Configuration errors are
+// FieldErrors.
 func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	started := time.Now()
 	cfg.defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	algoSpec, _ := LookupAlgorithm(cfg.Algorithm)
 	base, _ := cfg.Registry.Lookup(cfg.Game.Name(), cfg.Base)
 	pool, err := ReferencePool(cfg.Registry, cfg.Game.Name(), cfg.Pool)
 	if err != nil {
-		return nil, err
+		return nil, &FieldError{Field: "Pool", Err: err}
 	}
-	has, err := CheckOut(cfg.Out, cfg.Resume)
+	has, err := checkOut(cfg.Out, cfg.Resume)
 	if err != nil {
 		return nil, err
 	}
 	meta := cfg.meta(pool)
 	if has {
-		raw, _, err := ReadMeta(cfg.Out)
+		old, _, err := ReadMeta(cfg.Out)
 		if err != nil {
 			return nil, err
-		}
-		var old Meta
-		if err := json.Unmarshal(raw, &old); err != nil {
-			return nil, fmt.Errorf("checkpoint in %s: %w", cfg.Out, err)
 		}
 		if err := sameRun(old, meta); err != nil {
 			return nil, fmt.Errorf("cannot resume the run in %s: %w", cfg.Out, err)
@@ -315,9 +271,14 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
+	if cfg.Resume {
+		if err := removeFinal(cfg.Out); err != nil {
+			return nil, err
+		}
+	}
 	metaJSON, _ := json.Marshal(meta)
 	space := Space{Base: base}
-	algo, err := NewAlgorithm(cfg.Algorithm, space, cfg.Population, cfg.Seed, cfg)
+	algo, err := algoSpec.New(space, cfg.Population, cfg.Seed, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -329,22 +290,18 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	s := &Search{
 		Space: space, Algorithm: algo, Evaluator: ev, Seed: cfg.Seed, Seeds: cfg.Seeds,
 		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,
-		Dir: cfg.Out, Resume: has, Meta: metaJSON, Log: cfg.Stderr,
+		Dir: cfg.Out, Resume: has, Meta: metaJSON, Progress: cfg.Progress, files: cfg.files,
 		Reserve: func(spm float64) time.Duration {
 			return time.Duration(1.5 * spm * float64(finalMatches) * float64(time.Second))
 		},
+		started: func(done int) { emit(cfg.Progress, RunStarted{Meta: meta, Resumed: has, Done: done}) },
 	}
-	if has {
-		fmt.Fprintf(cfg.Stderr, "evolve: resuming the run in %s\n", cfg.Out)
-	}
-	fmt.Fprintf(cfg.Stderr, "evolve: %s %s by %s, population %d, %d seeds a generation against %d opponents (%s)\n",
-		meta.Game, meta.Base, meta.Algorithm, meta.Population, meta.Seeds, len(pool), strings.Join(meta.Pool, ", "))
 	res, err := s.Run(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if ev.Failures > 0 {
-		fmt.Fprintf(cfg.Stderr, "evolve: %d matches failed during the search and counted as losses for the candidate\n", ev.Failures)
+		emit(cfg.Progress, Warning{Message: fmt.Sprintf("%d matches failed during the search and counted as losses for the candidate", ev.Failures)})
 	}
 
 	rep := &Report{Dir: cfg.Out, Meta: meta, Generations: res.Generations, Matches: res.Matches,
@@ -372,7 +329,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	if len(finalists) == 0 {
 		return nil, fmt.Errorf("the search found no variant different from the base's defaults (%d generations)", res.Generations)
 	}
-	fmt.Fprintf(cfg.Stderr, "evolve: final tournament of %d evolved variants and %d reference strategies on %d seeds\n", len(finalists), len(pool), cfg.TournamentSeeds)
+	emit(cfg.Progress, TournamentStarted{Finalists: len(finalists), Reference: len(pool), Seeds: cfg.TournamentSeeds})
 	sum, err := Tournament(ctx, cfg.Game, cfg.GameConfig, cfg.Registry, finalists, pool, TournamentSeeds(cfg.Seed, cfg.TournamentSeeds), cfg.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("final tournament: %w", err)
@@ -394,73 +351,72 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.AboveReference = rep.ChampionRank < bestRef
-	if err := writeFinal(cfg.Out, rep); err != nil {
+	if err := writeFinal(cfg.files, cfg.Out, rep); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(cfg.Stdout, "Final tournament (Glicko-2, %d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
-		cfg.TournamentSeeds, meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
-	if err := reports.WriteLeaderboard(cfg.Stdout, reports.Table, sum); err != nil {
-		return nil, err
-	}
-	place := "ranks above every reference strategy"
-	if !rep.AboveReference {
-		place = "does not rank above every reference strategy"
-	}
-	fmt.Fprintf(cfg.Stdout, "champion %s (rank %d) %s; written to %s\n", rep.Champion.Label(), rep.ChampionRank, place, filepath.Join(cfg.Out, ChampionFile))
+	emit(cfg.Progress, TournamentDone{Report: rep, ChampionPath: filepath.Join(cfg.Out, ChampionFile)})
 
 	if cfg.Holdout > 0 {
-		fmt.Fprintf(cfg.Stderr, "evolve: comparing the champion with the base on %d held-out seeds\n", cfg.Holdout)
+		emit(cfg.Progress, HoldoutStarted{Seeds: cfg.Holdout})
 		c, err := Compare(ctx, ev, rep.Champion, rep.Base, HoldoutSeeds(cfg.Seed, cfg.Holdout))
 		if err != nil {
 			return nil, fmt.Errorf("held-out comparison: %w", err)
 		}
 		rep.Holdout = &c
-		verdict := "the interval lies above zero: the champion is measurably stronger than the base"
-		if !c.Significant() {
-			verdict = "the interval does not lie above zero: no measurable improvement over the base"
-		}
-		fmt.Fprintf(cfg.Stdout, "held-out: %s; %s\n", c, verdict)
+		emit(cfg.Progress, HoldoutDone{Comparison: c})
 	}
 	rep.ElapsedTotalS = time.Since(started).Seconds()
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", ReportFile, err)
 	}
-	if err := strategies.WriteFileAtomic(filepath.Join(cfg.Out, ReportFile), append(data, '\n')); err != nil {
+	if err := cfg.files.atomic(filepath.Join(cfg.Out, ReportFile), append(data, '\n')); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
 
+// ChampionPlace says where the champion finished in the final tournament:
+// its rank and whether it ranks above every reference strategy.
+func (r *Report) ChampionPlace() string {
+	switch {
+	case r.ChampionRank == 0:
+		return "not ranked"
+	case r.AboveReference:
+		return fmt.Sprintf("%d, above every reference strategy", r.ChampionRank)
+	}
+	return fmt.Sprintf("%d, not above every reference strategy", r.ChampionRank)
+}
+
 // sameRun reports the first identity field in which a resumed run differs
-// from its checkpoint, named as its flag.
+// from its checkpoint, as a FieldError.
 func sameRun(old, now Meta) error {
-	diff := func(flag string, a, b any) error {
-		return fmt.Errorf("--%s %v differs from the run's %v", flag, b, a)
+	diff := func(field string, a, b any) error {
+		return &FieldError{Field: field, Value: b, Reason: fmt.Sprintf("differs from the run's %v", a)}
 	}
 	switch {
 	case old.Game != now.Game:
-		return diff("game", old.Game, now.Game)
+		return diff("Game", old.Game, now.Game)
 	case old.Base != now.Base:
-		return diff("base", old.Base, now.Base)
+		return diff("Base", old.Base, now.Base)
 	case old.Algorithm != now.Algorithm:
-		return diff("algo", old.Algorithm, now.Algorithm)
+		return diff("Algorithm", old.Algorithm, now.Algorithm)
 	case !reflect.DeepEqual(old.Pool, now.Pool):
-		return diff("pool", strings.Join(old.Pool, ","), strings.Join(now.Pool, ","))
+		return diff("Pool", strings.Join(old.Pool, ","), strings.Join(now.Pool, ","))
 	case old.Population != now.Population:
-		return diff("population", old.Population, now.Population)
+		return diff("Population", old.Population, now.Population)
 	case old.Seeds != now.Seeds:
-		return diff("seeds", old.Seeds, now.Seeds)
+		return diff("Seeds", old.Seeds, now.Seeds)
 	case old.Seed != now.Seed:
-		return diff("seed", old.Seed, now.Seed)
+		return diff("Seed", old.Seed, now.Seed)
 	case old.Hall != now.Hall:
-		return diff("hall", old.Hall, now.Hall)
+		return diff("Hall", old.Hall, now.Hall)
 	case old.HallOpponents != now.HallOpponents:
-		return diff("hall-opponents", old.HallOpponents, now.HallOpponents)
+		return diff("HallOpponents", old.HallOpponents, now.HallOpponents)
 	case old.Islands != now.Islands:
-		return diff("islands", old.Islands, now.Islands)
+		return diff("GA.Islands", old.Islands, now.Islands)
 	case !bytes.Equal(compactJSON(old.GameConfig), compactJSON(now.GameConfig)):
-		return fmt.Errorf("--config %s differs from the run's %s", orDefaults(now.GameConfig), orDefaults(old.GameConfig))
+		return diff("GameConfigJSON", orDefaults(old.GameConfig), orDefaults(now.GameConfig))
 	}
 	return nil
 }
@@ -482,9 +438,10 @@ func orDefaults(raw json.RawMessage) string {
 	return string(compactJSON(raw))
 }
 
-// writeFinal writes the champion, the ranked variants and the leaderboard.
-func writeFinal(dir string, rep *Report) error {
-	if err := rep.Champion.Save(filepath.Join(dir, ChampionFile)); err != nil {
+// writeFinal writes the champion, the ranked variants and the leaderboard
+// (as reports.WriteSummary writes a summary in JSON).
+func writeFinal(f files, dir string, rep *Report) error {
+	if err := f.variant(filepath.Join(dir, ChampionFile), rep.Champion); err != nil {
 		return err
 	}
 	rd := filepath.Join(dir, RankedDir)
@@ -492,31 +449,13 @@ func writeFinal(dir string, rep *Report) error {
 		return err
 	}
 	for i, v := range rep.Ranked {
-		if err := v.Save(filepath.Join(rd, fmt.Sprintf("%02d-%s.json", i+1, v.ID))); err != nil {
+		if err := f.variant(filepath.Join(rd, fmt.Sprintf("%02d-%s.json", i+1, v.ID)), v); err != nil {
 			return err
 		}
 	}
-	var buf strings.Builder
-	if err := reports.WriteSummary(&buf, reports.JSON, rep.Leaderboard, reports.SummaryOptions{}); err != nil {
+	data, err := json.MarshalIndent(rep.Leaderboard, "", "  ")
+	if err != nil {
 		return err
 	}
-	return strategies.WriteFileAtomic(filepath.Join(dir, LeaderboardFile), []byte(buf.String()))
-}
-
-// NewAlgorithm builds the named algorithm over space with the options of
-// cfg.
-func NewAlgorithm(name string, space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
-	switch name {
-	case "ga":
-		return NewGA(space, population, seed, cfg.GA)
-	case "cmaes":
-		return NewCMAES(space, population, seed, cfg.CMA)
-	case "llm":
-		opt := cfg.LLM
-		if opt.Log == nil {
-			opt.Log = cfg.Stderr
-		}
-		return NewLLM(space, population, seed, opt)
-	}
-	return nil, checkAlgorithm(name)
+	return f.atomic(filepath.Join(dir, LeaderboardFile), append(data, '\n'))
 }

@@ -3,6 +3,7 @@ package evolver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,9 +44,9 @@ func TestEvolveKindlingEndToEnd(t *testing.T) {
 	for _, algo := range []string{"ga", "cmaes"} {
 		t.Run(algo, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
-			var stdout strings.Builder
 			cfg := smallKindling(t, algo, out)
-			cfg.Stdout = &stdout
+			var events []Event
+			cfg.Progress = func(e Event) { events = append(events, e) }
 			rep, err := Evolve(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -68,8 +69,18 @@ func TestEvolveKindlingEndToEnd(t *testing.T) {
 			if len(rep.Leaderboard.Standings) != 6 {
 				t.Errorf("leaderboard has %d players, want 3 evolved + 3 reference", len(rep.Leaderboard.Standings))
 			}
-			if !strings.Contains(stdout.String(), rep.Champion.Label()) {
-				t.Errorf("printed table lacks the champion:\n%s", stdout.String())
+			// The events: the start, one per generation, the final stages,
+			// in that order, the tournament's with the champion.
+			var kinds []string
+			for _, e := range events {
+				kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", e), "evolver."))
+				if td, ok := e.(TournamentDone); ok && td.Report.Champion.ID != rep.Champion.ID {
+					t.Errorf("TournamentDone names champion %s, the report %s", td.Report.Champion.ID, rep.Champion.ID)
+				}
+			}
+			want := "RunStarted " + strings.Repeat("GenerationDone ", 6) + "TournamentStarted TournamentDone HoldoutStarted HoldoutDone"
+			if got := strings.Join(kinds, " "); got != want {
+				t.Errorf("events %s, want %s", got, want)
 			}
 		})
 	}

@@ -47,7 +47,7 @@ func TestPairedInterval(t *testing.T) {
 }
 
 // Rule: a resumed run must share the identity of the run it continues;
-// the error names the flag. Stopping rules and final stages may differ.
+// the error names the field. Stopping rules and final stages may differ.
 func TestSameRun(t *testing.T) {
 	base := Meta{Game: "kindling", Base: "easy", Algorithm: "ga", Pool: []string{"easy", "normal"}, Population: 16, Seeds: 8, Seed: 1,
 		Hall: 4, HallOpponents: 1, Islands: 1, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
@@ -59,12 +59,12 @@ func TestSameRun(t *testing.T) {
 		{"same run", func(m *Meta) {}, ""},
 		{"more generations and another holdout are fine", func(m *Meta) { m.Generations, m.Holdout, m.BudgetS = 50, 10, 60 }, ""},
 		{"config compared by content, not spacing", func(m *Meta) { m.GameConfig = []byte("{\"a\":1}\n") }, ""},
-		{"another seed", func(m *Meta) { m.Seed = 2 }, "--seed 2 differs from the run's 1"},
-		{"another pool", func(m *Meta) { m.Pool = []string{"easy"} }, "--pool easy differs from the run's easy,normal"},
-		{"another algorithm", func(m *Meta) { m.Algorithm = "cmaes" }, "--algo cmaes differs"},
-		{"another population", func(m *Meta) { m.Population = 8 }, "--population 8 differs"},
-		{"another game configuration", func(m *Meta) { m.GameConfig = []byte(`{"a": 2}`) }, `--config {"a":2} differs from the run's {"a":1}`},
-		{"defaults instead of a configuration", func(m *Meta) { m.GameConfig = nil }, "--config (the game's defaults) differs"},
+		{"another seed", func(m *Meta) { m.Seed = 2 }, "Seed 2 differs from the run's 1"},
+		{"another pool", func(m *Meta) { m.Pool = []string{"easy"} }, "Pool easy differs from the run's easy,normal"},
+		{"another algorithm", func(m *Meta) { m.Algorithm = "cmaes" }, "Algorithm cmaes differs"},
+		{"another population", func(m *Meta) { m.Population = 8 }, "Population 8 differs"},
+		{"another game configuration", func(m *Meta) { m.GameConfig = []byte(`{"a": 2}`) }, `GameConfigJSON {"a":2} differs from the run's {"a":1}`},
+		{"defaults instead of a configuration", func(m *Meta) { m.GameConfig = nil }, "GameConfigJSON (the game's defaults) differs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

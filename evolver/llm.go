@@ -10,7 +10,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -25,13 +24,12 @@ import (
 // documented defaults.
 type LLMOptions struct {
 	// BaseURL is the OpenAI-compatible API's base URL (hosted, vLLM,
-	// llama.cpp, Ollama: e.g. http://localhost:11434/v1). Default: the
-	// OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.
+	// llama.cpp, Ollama: e.g. http://localhost:11434/v1). Default:
+	// https://api.openai.com/v1.
 	BaseURL string
 	// Model is the model name (default "gpt-4o-mini").
 	Model string
-	// APIKey is sent as the bearer token. Default: OPENAI_API_KEY; local
-	// servers usually need none.
+	// APIKey is sent as the bearer token; local servers usually need none.
 	APIKey string
 	// Timeout bounds each request (default 60s).
 	Timeout time.Duration
@@ -55,23 +53,17 @@ type LLMOptions struct {
 	SkipAfter, RetryEvery int
 	// HTTPClient is the client requests go through (default a new one).
 	HTTPClient *http.Client
-	// Log receives a line for every clamped value, failed attempt and
-	// fallback (default os.Stderr; io.Discard for none).
-	Log io.Writer
+	// Progress receives a ModelNote for every clamped value, failed
+	// attempt and fallback (nil: none).
+	Progress func(Event)
 }
 
 func (o LLMOptions) withDefaults() LLMOptions {
-	if o.BaseURL == "" {
-		o.BaseURL = os.Getenv("OPENAI_BASE_URL")
-	}
 	if o.BaseURL == "" {
 		o.BaseURL = "https://api.openai.com/v1"
 	}
 	if o.Model == "" {
 		o.Model = "gpt-4o-mini"
-	}
-	if o.APIKey == "" {
-		o.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 60 * time.Second
@@ -99,9 +91,6 @@ func (o LLMOptions) withDefaults() LLMOptions {
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{}
-	}
-	if o.Log == nil {
-		o.Log = os.Stderr
 	}
 	return o
 }
@@ -148,8 +137,9 @@ func (l *LLM) Name() string { return "llm" }
 // Note says where the last generation's genomes came from.
 func (l *LLM) Note() string { return l.note }
 
-func (l *LLM) logf(format string, args ...any) {
-	fmt.Fprintf(l.opt.Log, "llm: "+format+"\n", args...)
+// remark sends a ModelNote about generation gen.
+func (l *LLM) remark(gen int, format string, args ...any) {
+	emit(l.opt.Progress, ModelNote{Generation: gen, Message: fmt.Sprintf(format, args...)})
 }
 
 // Ask requests n genomes from the model, falling back to mutations of the
@@ -188,7 +178,7 @@ func (l *LLM) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
 		switch {
 		case len(got) == 0:
 			l.note = why + "; generation proposed by mutation of the elite"
-			l.logf("generation %d: %s", gen+1, l.note)
+			l.remark(gen, "%s", l.note)
 		default:
 			l.note += fmt.Sprintf(", %d by mutation of the elite", missing)
 		}
@@ -257,14 +247,14 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 		default:
 			gs, notes, perr := ParseReply([]byte(resp.Choices[0].Message.Content), l.space.Base.Schema, l.n)
 			for _, n := range notes {
-				l.logf("generation %d: %s", gen+1, n)
+				l.remark(gen, "%s", n)
 			}
 			if perr == nil {
 				return gs, nil
 			}
 			last = perr
 		}
-		l.logf("generation %d: attempt %d of %d: %v", gen+1, attempt, l.opt.Attempts, last)
+		l.remark(gen, "attempt %d of %d: %v", attempt, l.opt.Attempts, last)
 	}
 	return nil, last
 }

@@ -75,11 +75,21 @@ func (f *fakeModel) seen() (int, []string) {
 	return f.calls, append([]string(nil), f.prompts...)
 }
 
+// noteLog writes the model's remarks (ModelNote events) to log, one line
+// each.
+func noteLog(log *bytes.Buffer) func(Event) {
+	return func(e Event) {
+		if n, ok := e.(ModelNote); ok {
+			fmt.Fprintf(log, "generation %d: %s\n", n.Generation+1, n.Message)
+		}
+	}
+}
+
 func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *LLM {
 	t.Helper()
 	l, err := NewLLM(Space{Base: testStrategy()}, n, 3, LLMOptions{
 		BaseURL: url + "/v1", Model: "fake", APIKey: "test", Timeout: 300 * time.Millisecond,
-		Backoff: 10 * time.Millisecond, Log: log,
+		Backoff: 10 * time.Millisecond, Progress: noteLog(log),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +215,7 @@ func dist(a, b []float64) float64 {
 // best and worst measured genomes with their fitness.
 func TestLLMPromptShowsSchemaAndHistory(t *testing.T) {
 	space := Space{Base: testStrategy()}
-	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1, Log: &bytes.Buffer{}})
+	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +251,11 @@ func TestLLMUnreachableServerRunGoesOn(t *testing.T) {
 	l := newLLMForTest(t, url, 6, &log)
 	var progress bytes.Buffer
 	s := &Search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 3},
-		Seed: 3, Seeds: 4, Generations: 8, Dir: t.TempDir(), Log: &progress}
+		Seed: 3, Seeds: 4, Generations: 8, Dir: t.TempDir(), Progress: func(e Event) {
+			if g, ok := e.(GenerationDone); ok {
+				fmt.Fprintf(&progress, "gen %d: %s\n", g.Stats.Generation+1, g.Stats.Note)
+			}
+		}}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

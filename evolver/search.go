@@ -1,16 +1,15 @@
 package evolver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -117,8 +116,15 @@ type Search struct {
 	// Meta is stored in the checkpoint as is (the caller's configuration,
 	// to check a resumed run against).
 	Meta json.RawMessage
-	// Log receives one progress line per generation; nil for none.
-	Log io.Writer
+	// Progress receives a GenerationDone after every generation and the
+	// search's warnings; nil for none.
+	Progress func(Event)
+
+	// files writes the run's files (a test's hook sees every write).
+	files files
+	// started, when set, is called once the state is loaded, with the
+	// generations it covers.
+	started func(done int)
 }
 
 // Result is what a search leaves behind.
@@ -198,19 +204,7 @@ type checkpoint struct {
 	State       json.RawMessage `json:"state"`
 }
 
-// ReadMeta returns the Meta of the checkpoint in dir, and false when dir
-// holds no checkpoint.
-func ReadMeta(dir string) (json.RawMessage, bool, error) {
-	cp, err := readCheckpoint(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return cp.Meta, true, nil
-}
-
+// readCheckpoint reads the checkpoint of dir; an error names the file.
 func readCheckpoint(dir string) (*checkpoint, error) {
 	path := filepath.Join(dir, CheckpointFile)
 	data, err := os.ReadFile(path)
@@ -219,10 +213,10 @@ func readCheckpoint(dir string) (*checkpoint, error) {
 	}
 	var cp checkpoint
 	if err := json.Unmarshal(data, &cp); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if cp.Format != checkpointKind {
-		return nil, fmt.Errorf("checkpoint %s: format %q, expected %q", path, cp.Format, checkpointKind)
+		return nil, fmt.Errorf("%s: format %q, expected %q", path, cp.Format, checkpointKind)
 	}
 	return &cp, nil
 }
@@ -268,6 +262,9 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.started != nil {
+		s.started(st.done)
+	}
 	baseX := s.Space.Origin()
 	baseID := s.Space.ID(baseX)
 	start := time.Now()
@@ -285,10 +282,10 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			if s.Reserve != nil && lastMatches > 0 {
 				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
 			}
-			if !warned && reserve > s.Budget/2 && s.Log != nil {
+			if !warned && reserve > s.Budget/2 {
 				warned = true
-				fmt.Fprintf(s.Log, "warning: the final stages are estimated at %s, more than half the budget %s; fewer tournament or held-out seeds, or a smaller pool, leave more time to the search\n",
-					reserve.Round(time.Second), s.Budget)
+				emit(s.Progress, Warning{Message: fmt.Sprintf("the final stages are estimated at %s, more than half the budget %s; fewer tournament or held-out seeds, or a smaller pool, leave more time to the search",
+					reserve.Round(time.Second), s.Budget)})
 			}
 			if prior+time.Since(start)+lastWall+reserve > s.Budget {
 				stopped = "budget"
@@ -328,8 +325,15 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 
 func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
 
-// load starts a fresh state or restores the checkpoint.
+// load starts a fresh state or restores the checkpoint. Whatever a run
+// killed at any point left beyond its checkpoint goes: temporary files of
+// interrupted writes, the lines and hall files of a generation the
+// checkpoint does not cover. A fresh state is checkpointed at once, so that
+// a run killed in its first generation resumes with its identity.
 func (s *Search) load() (*searchState, error) {
+	if err := removeTemps(s.Dir); err != nil {
+		return nil, err
+	}
 	st := &searchState{arch: newArchive()}
 	baseX := s.Space.Origin()
 	if s.Resume {
@@ -356,7 +360,10 @@ func (s *Search) load() (*searchState, error) {
 			if err := s.Algorithm.Restore(cp.Generations, cp.State); err != nil {
 				return nil, err
 			}
-			if err := truncateLines(filepath.Join(s.Dir, GenerationsFile), cp.Generations); err != nil {
+			if err := s.truncateLines(filepath.Join(s.Dir, GenerationsFile), cp.Generations); err != nil {
+				return nil, err
+			}
+			if err := s.pruneHall(st); err != nil {
 				return nil, err
 			}
 			return st, nil
@@ -367,12 +374,50 @@ func (s *Search) load() (*searchState, error) {
 	if err := os.Remove(filepath.Join(s.Dir, GenerationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
+	if err := s.pruneHall(st); err != nil {
+		return nil, err
+	}
+	if err := s.checkpoint(st); err != nil {
+		return nil, err
+	}
 	return st, nil
 }
 
+// hallFile is the name in the hall directory of the i-th champion (from
+// 0), id.
+func hallFile(i int, id string) string { return fmt.Sprintf("%03d-%s.json", i+1, id) }
+
+// pruneHall removes from the hall directory every file that is not one of
+// the state's champions: those of a generation the checkpoint does not
+// cover.
+func (s *Search) pruneHall(st *searchState) error {
+	dir := filepath.Join(s.Dir, HallDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for i, id := range st.champions {
+		keep[hallFile(i, id)] = true
+	}
+	for _, e := range entries {
+		if e.IsDir() || keep[e.Name()] || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // truncateLines keeps the first n lines of a file (the generations a
-// checkpoint covers; a killed run may have written one more).
-func truncateLines(path string, n int) error {
+// checkpoint covers; a killed run may have written one more, or half of
+// one).
+func (s *Search) truncateLines(path string, n int) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if n == 0 {
@@ -394,7 +439,7 @@ func truncateLines(path string, n int) error {
 	if off == len(data) {
 		return nil
 	}
-	return strategies.WriteFileAtomic(path, data[:off])
+	return s.files.atomic(path, data[:off])
 }
 
 // generation runs one generation: ask, measure, tell, update the hall.
@@ -539,26 +584,29 @@ func describe(xs []float64) (mean, std, lo, hi float64) {
 }
 
 // record appends the generation's line, writes new champions to the hall
-// directory and the checkpoint, and prints the progress line.
+// directory and the checkpoint, in that order (a checkpoint never covers a
+// generation whose line or hall file is missing), and reports the
+// generation.
 func (s *Search) record(st *searchState, gs GenStats) error {
 	line, err := json.Marshal(gs)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(s.Dir, GenerationsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	w.Write(line)
-	w.WriteByte('\n')
-	werr := w.Flush()
-	if err := errors.Join(werr, f.Close()); err != nil {
+	if err := s.files.appendLine(filepath.Join(s.Dir, GenerationsFile), line); err != nil {
 		return fmt.Errorf("writing %s: %w", GenerationsFile, err)
 	}
 	if err := s.writeHall(st); err != nil {
 		return err
 	}
+	if err := s.checkpoint(st); err != nil {
+		return err
+	}
+	emit(s.Progress, GenerationDone{Stats: gs, Generations: max(0, s.Generations), Budget: max(0, s.Budget), Elapsed: st.elapsed})
+	return nil
+}
+
+// checkpoint writes the state after st.done generations.
+func (s *Search) checkpoint(st *searchState) error {
 	state, err := s.Algorithm.State()
 	if err != nil {
 		return err
@@ -572,20 +620,8 @@ func (s *Search) record(st *searchState, gs GenStats) error {
 	if err != nil {
 		return err
 	}
-	if err := strategies.WriteFileAtomic(filepath.Join(s.Dir, CheckpointFile), append(data, '\n')); err != nil {
+	if err := s.files.atomic(filepath.Join(s.Dir, CheckpointFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("writing checkpoint: %w", err)
-	}
-	if s.Log != nil {
-		limit := fmt.Sprint(s.Generations)
-		if s.Generations <= 0 {
-			limit = fmt.Sprintf("? (%s of %s)", st.elapsed.Round(time.Second), s.Budget)
-		}
-		fmt.Fprintf(s.Log, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
-			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
-		if gs.Note != "" {
-			fmt.Fprintf(s.Log, "  (%s)", gs.Note)
-		}
-		fmt.Fprintln(s.Log)
 	}
 	return nil
 }
@@ -599,14 +635,14 @@ func (s *Search) writeHall(st *searchState) error {
 		return err
 	}
 	for i, id := range st.champions {
-		path := filepath.Join(dir, fmt.Sprintf("%03d-%s.json", i+1, id))
+		path := filepath.Join(dir, hallFile(i, id))
 		if _, err := os.Stat(path); err == nil {
 			continue
 		}
 		e := st.arch.get(id)
 		v := s.Space.Variant(e.X, e.Parents...)
 		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: fitness %.3f (score rate %.3f over %.0f pairwise games)", i+1, st.done-1, e.Fitness, e.Mean(), e.Games)
-		if err := v.Save(path); err != nil {
+		if err := s.files.variant(path, v); err != nil {
 			return err
 		}
 	}

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/evolver"
+	"crucible/reports"
 )
 
 // evolveFlags are the evolve command's options.
@@ -35,10 +37,10 @@ func newEvolveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "evolve",
 		Short: "Search a strategy's parameters for stronger variants",
-		Long: `Search the parameter space of a base strategy (from its defaults) with a genetic
-algorithm (ga, eaopt), CMA-ES (cmaes, gonum) or a language model (llm, any
-OpenAI-compatible server), and leave a ranked set of variants in --out.
+		Long: `Search the parameter space of a base strategy (from its defaults) with one of
+these algorithms (--algo), and leave a ranked set of variants in --out:
 
+` + algorithmHelp() + `
 Every parameter is searched in [0,1] (its min to its max), mapped back with
 clamping and rounding. Fitness is a score rate (win 1, draw 0.5, loss 0): each
 generation, every candidate plays the same --seeds fresh seeds in both seat
@@ -54,12 +56,14 @@ Glicko-2; its leaderboard is printed and the champion compared with the base on
 --holdout held-out seeds (the 95% interval of the score-rate difference, paired
 by seed).
 
---out holds: checkpoint.json (after every generation), generations.jsonl (best,
-mean and spread of fitness, matches and wall time per generation), hall/ (every
-generation champion as a variant file), ranked/ (the finalists in leaderboard
-order), champion.json, leaderboard.json and report.json. An existing non-empty
---out is refused unless --resume is given; a resumed run continues from the
-checkpoint and, with --generations, ends exactly as an uninterrupted one.
+--out holds: checkpoint.json (when the run starts and after every generation),
+generations.jsonl (best, mean and spread of fitness, matches and wall time per
+generation), hall/ (every generation champion as a variant file), ranked/ (the
+finalists in leaderboard order), champion.json, leaderboard.json and
+report.json. An existing non-empty --out is refused unless --resume is given; a
+resumed run continues from the checkpoint, whatever point the run was stopped
+or killed at, and, with --generations, ends exactly as an uninterrupted one
+(llm runs aside: a model's replies are not reproducible).
 
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
@@ -78,14 +82,14 @@ mutations of the elite and the progress line says so.
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", "kindling", "game: "+strings.Join(gameNames, " or "))
 	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
-	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", "))
+	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", ")+" (see above)")
 	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))
 	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final tournament included, %v to %v (e.g. 5m)", evolver.MinBudget, evolver.MaxBudget))
-	fl.IntVar(&f.population, "population", 0, fmt.Sprintf("candidates per generation (per island for ga), %d to %d (default ga %d, cmaes %d, llm %d)",
-		evolver.MinPopulation, evolver.MaxPopulation, evolver.DefaultPopulation("ga"), evolver.DefaultPopulation("cmaes"), evolver.DefaultPopulation("llm")))
+	fl.IntVar(&f.population, "population", 0, fmt.Sprintf("candidates per generation (per island for ga), %d to %d (default %s)",
+		evolver.MinPopulation, evolver.MaxPopulation, defaultPopulations()))
 	fl.IntVar(&f.seeds, "seeds", 8, fmt.Sprintf("match seeds per generation, common to all candidates, %d to %d", evolver.MinSeeds, evolver.MaxSeeds))
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random choice of the run (algorithm and match seeds)")
-	fl.StringVar(&f.pool, "pool", "", "reference opponents, comma-separated strategy names (default: every strategy of the game)")
+	fl.StringVar(&f.pool, "pool", "", "reference opponents, comma-separated strategy names (left out: every strategy of the game; given, not empty)")
 	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
@@ -103,16 +107,86 @@ mutations of the elite and the progress line says so.
 	return cmd
 }
 
-// resumeDefaults fills the identity flags the user left out from the
-// checkpoint's record of the run.
-func resumeDefaults(cmd *cobra.Command, f *evolveFlags) error {
-	raw, ok, err := evolver.ReadMeta(f.out)
-	if err != nil || !ok {
+// algorithmHelp lists the algorithms of the evolver's table, one a line.
+func algorithmHelp() string {
+	var b strings.Builder
+	for _, a := range evolver.Algorithms() {
+		// Wrapped at 80 columns, continued under the description.
+		line := fmt.Sprintf("  %-6s", a.Name)
+		for _, w := range strings.Fields(fmt.Sprintf("%s; population %d by default", a.Description, a.DefaultPopulation)) {
+			if len(line)+1+len(w) > 80 {
+				b.WriteString(line + "\n")
+				line = strings.Repeat(" ", 8)
+			}
+			line += " " + w
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// defaultPopulations says each algorithm's default population.
+func defaultPopulations() string {
+	var parts []string
+	for _, a := range evolver.Algorithms() {
+		parts = append(parts, fmt.Sprintf("%s %d", a.Name, a.DefaultPopulation))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// evolveFieldFlags names the flag of each evolver.Config field the
+// evolver's errors name.
+var evolveFieldFlags = map[string]string{
+	"Game": "game", "Base": "base", "Algorithm": "algo", "Pool": "pool", "Population": "population",
+	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
+	"Hall": "hall", "HallOpponents": "hall-opponents", "GA.Islands": "islands", "Top": "top",
+	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
+}
+
+// flagError is an error of the evolver restated in the command's terms.
+type flagError struct {
+	msg string
+	err error
+}
+
+func (e *flagError) Error() string { return e.msg }
+func (e *flagError) Unwrap() error { return e.err }
+
+// evolveError restates an evolver.FieldError in the command's terms: the
+// field becomes its flag (HallOpponents' -1 for none becomes the flag's 0),
+// and the run directory's refusals say which flag to give.
+func evolveError(err error, out string) error {
+	var fe *evolver.FieldError
+	if !errors.As(err, &fe) {
 		return err
 	}
-	var m evolver.Meta
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return fmt.Errorf("checkpoint in %s: %w", f.out, err)
+	switch {
+	case errors.Is(err, evolver.ErrRunExists):
+		return &flagError{fmt.Sprintf("--out %s is not empty: it holds a run; pass --resume to continue it, or choose another --out", out), err}
+	case errors.Is(err, evolver.ErrNoRunDir):
+		return &flagError{fmt.Sprintf("--out %s: the run directory does not exist, so there is nothing to --resume", out), err}
+	}
+	flag, ok := evolveFieldFlags[fe.Field]
+	if !ok {
+		return err
+	}
+	m := *fe
+	m.Field = "--" + flag
+	if fe.Field == "HallOpponents" {
+		if m.Value == -1 {
+			m.Value = 0
+		}
+		m.Reason = strings.Replace(m.Reason, "the run's -1", "the run's 0", 1)
+	}
+	return &flagError{strings.Replace(err.Error(), fe.Error(), m.Error(), 1), err}
+}
+
+// resumeDefaults fills the identity flags the user left out from the
+// checkpoint's record of the run, and reports whether there was one.
+func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
+	m, ok, err := evolver.ReadMeta(f.out)
+	if err != nil || !ok {
+		return false, err
 	}
 	set := func(name string, apply func()) {
 		if !cmd.Flags().Changed(name) {
@@ -144,19 +218,27 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) error {
 	if !cmd.Flags().Changed("config") {
 		f.configJSON = m.GameConfig
 	}
-	return nil
+	return true, nil
 }
 
 func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if f.out == "" {
 		return errors.New("--out is required: the run directory")
 	}
+	checkpointed := false
 	if f.resume {
-		if err := resumeDefaults(cmd, &f); err != nil {
+		if _, err := os.Stat(f.out); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--out %s: the run directory does not exist, so there is nothing to --resume", f.out)
+		}
+		var err error
+		if checkpointed, err = resumeDefaults(cmd, &f); err != nil {
 			return err
 		}
 	}
-	if f.base == "" {
+	switch {
+	case f.base == "" && f.resume && !checkpointed:
+		return fmt.Errorf("--base is required: %s holds no checkpoint to take the run's settings from (give the flags the run was started with)", f.out)
+	case f.base == "":
 		return errors.New("--base is required: the strategy whose parameters are searched")
 	}
 	if f.workers < 1 || f.workers > maxWorkers {
@@ -228,26 +310,92 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		}
 	}
 	var pool []string
-	if f.pool != "" {
-		for _, p := range strings.Split(f.pool, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				pool = append(pool, p)
-			}
+	for _, p := range strings.Split(f.pool, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			pool = append(pool, p)
 		}
+	}
+	if cmd.Flags().Changed("pool") && len(pool) == 0 {
+		return fmt.Errorf("--pool %q is empty: name at least one reference strategy, or leave the flag out for every strategy of the game", f.pool)
 	}
 	hallOpp := f.hallOpponents
 	if hallOpp == 0 {
 		hallOpp = -1
 	}
+	llm := evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: f.llmTimeout, Attempts: f.llmAttempts}
+	if llm.BaseURL == "" {
+		llm.BaseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	p := &evolvePrinter{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: f.out}
 	cfg := evolver.Config{
 		Game: game, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
 		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
 		Holdout: f.holdout, Out: f.out, Resume: f.resume,
-		GA:     evolver.GAOptions{Islands: f.islands},
-		LLM:    evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, Timeout: f.llmTimeout, Attempts: f.llmAttempts},
-		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+		GA:       evolver.GAOptions{Islands: f.islands},
+		LLM:      llm,
+		Progress: p.event,
 	}
-	_, err = evolver.Evolve(cmd.Context(), cfg)
-	return err
+	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
+		return evolveError(err, f.out)
+	}
+	return p.err
+}
+
+// evolvePrinter prints a run's events: progress on stderr, the leaderboard
+// and the held-out verdict on stdout.
+type evolvePrinter struct {
+	out, errOut io.Writer
+	dir         string
+	err         error // the first failure to print the leaderboard
+}
+
+func (p *evolvePrinter) event(e evolver.Event) {
+	switch e := e.(type) {
+	case evolver.RunStarted:
+		if e.Resumed {
+			fmt.Fprintf(p.errOut, "evolve: resuming the run in %s\n", p.dir)
+		}
+		m := e.Meta
+		fmt.Fprintf(p.errOut, "evolve: %s %s by %s, population %d, %d seeds a generation against %d opponents (%s)\n",
+			m.Game, m.Base, m.Algorithm, m.Population, m.Seeds, len(m.Pool), strings.Join(m.Pool, ", "))
+	case evolver.GenerationDone:
+		gs := e.Stats
+		limit := fmt.Sprint(e.Generations)
+		if e.Generations <= 0 {
+			limit = fmt.Sprintf("? (%s of %s)", e.Elapsed.Round(time.Second), e.Budget)
+		}
+		fmt.Fprintf(p.errOut, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
+			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
+		if gs.Note != "" {
+			fmt.Fprintf(p.errOut, "  (%s)", gs.Note)
+		}
+		fmt.Fprintln(p.errOut)
+	case evolver.ModelNote:
+		fmt.Fprintf(p.errOut, "llm: generation %d: %s\n", e.Generation+1, e.Message)
+	case evolver.Warning:
+		fmt.Fprintf(p.errOut, "evolve: warning: %s\n", e.Message)
+	case evolver.TournamentStarted:
+		fmt.Fprintf(p.errOut, "evolve: final tournament of %d evolved variants and %d reference strategies on %d seeds\n", e.Finalists, e.Reference, e.Seeds)
+	case evolver.TournamentDone:
+		rep := e.Report
+		fmt.Fprintf(p.out, "Final tournament (Glicko-2, %d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
+			rep.Meta.TournamentSeeds, rep.Meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
+		if err := reports.WriteLeaderboard(p.out, reports.Table, rep.Leaderboard); err != nil && p.err == nil {
+			p.err = err
+		}
+		place := "ranks above every reference strategy"
+		if !rep.AboveReference {
+			place = "does not rank above every reference strategy"
+		}
+		fmt.Fprintf(p.out, "champion %s (rank %d) %s; written to %s\n", rep.Champion.Label(), rep.ChampionRank, place, e.ChampionPath)
+	case evolver.HoldoutStarted:
+		fmt.Fprintf(p.errOut, "evolve: comparing the champion with the base on %d held-out seeds\n", e.Seeds)
+	case evolver.HoldoutDone:
+		verdict := "the interval lies above zero: the champion is measurably stronger than the base"
+		if !e.Comparison.Significant() {
+			verdict = "the interval does not lie above zero: no measurable improvement over the base"
+		}
+		fmt.Fprintf(p.out, "held-out: %s; %s\n", e.Comparison, verdict)
+	}
 }

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"crucible/strategies"
 )
@@ -32,9 +36,9 @@ func TestEvolveBadInput(t *testing.T) {
 		want []string
 	}{
 		{"unknown base lists the known ones", []string{"--game", "kindling", "--base", "nosuch", "--out", t.TempDir() + "/r"},
-			[]string{`unknown kindling strategy "nosuch"`, "known:", "easy", "normal"}},
+			[]string{`--base: unknown kindling strategy "nosuch"`, "known:", "easy", "normal"}},
 		{"unknown algorithm lists the known ones", []string{"--base", "easy", "--algo", "annealing", "--out", t.TempDir() + "/r"},
-			[]string{`unknown algorithm "annealing"`, "cmaes, ga, llm"}},
+			[]string{`--algo: unknown algorithm "annealing"`, "cmaes, ga, llm"}},
 		{"unknown game lists the known ones", []string{"--game", "chess", "--base", "easy", "--out", t.TempDir() + "/r"},
 			[]string{`unknown game "chess"`, "acb, kindling"}},
 		{"budget below its range", []string{"--base", "easy", "--budget", "1s", "--out", t.TempDir() + "/r"},
@@ -52,9 +56,11 @@ func TestEvolveBadInput(t *testing.T) {
 		{"generations out of range", []string{"--base", "easy", "--generations", "0", "--out", t.TempDir() + "/r"},
 			[]string{"--generations 0 is outside its range [1, 100000]"}},
 		{"unknown pool member", []string{"--base", "easy", "--pool", "easy,nosuch", "--out", t.TempDir() + "/r"},
-			[]string{`unknown kindling strategy "nosuch"`}},
+			[]string{`--pool: unknown kindling strategy "nosuch"`}},
+		{"pool naming a strategy twice", []string{"--base", "easy", "--pool", "easy,even,easy", "--out", t.TempDir() + "/r"},
+			[]string{"--pool: pool names easy twice"}},
 		{"non-empty output directory without --resume", []string{"--base", "easy", "--generations", "1", "--out", full},
-			[]string{"is not empty; pass --resume"}},
+			[]string{"--out " + full + ": the directory is not empty and holds no run"}},
 		{"non-empty output directory without a checkpoint", []string{"--base", "easy", "--generations", "1", "--out", full, "--resume"},
 			[]string{"holds no checkpoint.json"}},
 		{"missing --out", []string{"--base", "easy"}, []string{"--out is required"}},
@@ -73,6 +79,12 @@ func TestEvolveBadInput(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			// The evolver names Config fields; the command its flags.
+			for _, field := range []string{"Population", "Seeds", "Budget", "Holdout", "Algorithm", "Base", "Pool", "Out "} {
+				if strings.Contains(err.Error(), field) {
+					t.Errorf("error %q names the field %s, not its flag", err, field)
 				}
 			}
 		})
@@ -160,6 +172,11 @@ func TestEvolveResumeWithoutHallOpponents(t *testing.T) {
 	if _, stderr, err := evolveExec(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
+	// Another count is refused in the flag's own terms (0 for none, not
+	// the evolver's -1).
+	if _, _, err := evolveExec(t, "--out", dir, "--resume", "--hall-opponents", "2"); err == nil || !strings.Contains(err.Error(), "--hall-opponents 2 differs from the run's 0") {
+		t.Errorf("resume with other hall opponents: %v", err)
+	}
 	_, stderr, err := evolveExec(t, "--out", dir, "--resume", "--generations", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2")
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, stderr)
@@ -235,5 +252,233 @@ func TestEvolveInterruptedAndResumedMatchesWhole(t *testing.T) {
 	jb, _ := json.Marshal(rb)
 	if !bytes.Equal(ja, jb) {
 		t.Errorf("report.json differs:\nwhole   %s\nresumed %s", ja, jb)
+	}
+}
+
+// runFiles returns the files that must be identical between a resumed and
+// an uninterrupted run: champion.json, leaderboard.json and
+// generations.jsonl without its wall times.
+func runFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range []string{"champion.json", "leaderboard.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = string(data)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "generations.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("generations.jsonl line %q: %v", l, err)
+		}
+		delete(m, "wall_ms")
+		delete(m, "elapsed_ms")
+		b, _ := json.Marshal(m)
+		lines = append(lines, string(b))
+	}
+	out["generations.jsonl"] = strings.Join(lines, "\n")
+	return out
+}
+
+// leftovers lists the temporary files (names starting with a dot) in a
+// run directory and its subdirectories.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".") && path != dir {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// Defect 4: a run killed in its first generation, after generations.jsonl
+// got its line and while the first champion was being written to hall/
+// (before any checkpoint of a generation), left a directory that --resume
+// refused ("holds no checkpoint.json") and a temporary file in hall/. The
+// directory is rebuilt here as such a kill leaves it; resumed, the run
+// must end as the uninterrupted one and leave no temporary file.
+func TestEvolveResumeAfterKillInFirstGeneration(t *testing.T) {
+	args := []string{"--base", "contrarian", "--algo", "ga", "--generations", "3", "--population", "4", "--seeds", "2",
+		"--pool", "easy,normal,even", "--seed", "3", "--tournament-seeds", "2", "--holdout", "4", "--top", "2"}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := evolveExec(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+
+	// What the kill leaves: the first generation's line, the first hall
+	// file half-written (its temporary file), nothing else.
+	cut := filepath.Join(t.TempDir(), "cut")
+	if err := os.MkdirAll(filepath.Join(cut, "hall"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(whole, "generations.jsonl"))
+	first := strings.SplitAfter(string(data), "\n")[0]
+	os.WriteFile(filepath.Join(cut, "generations.jsonl"), []byte(first), 0o644)
+	hall, _ := os.ReadDir(filepath.Join(whole, "hall"))
+	os.WriteFile(filepath.Join(cut, "hall", "."+hall[0].Name()+".tmp1234567"), []byte(`{"game":"kin`), 0o600)
+
+	if _, stderr, err := evolveExec(t, append(args, "--out", cut, "--resume")...); err != nil {
+		t.Fatalf("resume after a kill in the first generation: %v\n%s", err, stderr)
+	}
+	want, got := runFiles(t, whole), runFiles(t, cut)
+	for f := range want {
+		if want[f] != got[f] {
+			t.Errorf("%s differs between the resumed and the uninterrupted run:\nresumed       %s\nuninterrupted %s", f, got[f], want[f])
+		}
+	}
+	if l := leftovers(t, cut); len(l) > 0 {
+		t.Errorf("temporary files left behind: %v", l)
+	}
+}
+
+// Defect 7: resuming a directory that does not exist says so (it said
+// "--base is required").
+func TestEvolveResumeMissingDirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	_, _, err := evolveExec(t, "--out", missing, "--resume")
+	if err == nil || !strings.Contains(err.Error(), "--out "+missing) || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("error %v, want one saying the run directory --out %s does not exist", err, missing)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("a refused resume created %s", missing)
+	}
+}
+
+// Defect 8: an empty --pool meant "every strategy"; it is refused, naming
+// the flag (leaving the flag out still means every strategy).
+func TestEvolveEmptyPoolRefused(t *testing.T) {
+	for _, pool := range []string{"", " , "} {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := []string{"--base", "easy", "--generations", "1", "--population", "4", "--seeds", "1", "--tournament-seeds", "1",
+			"--holdout", "0", "--top", "1", "--out", dir, "--pool", pool}
+		_, _, err := evolveExec(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--pool") || !strings.Contains(err.Error(), "empty") {
+			t.Errorf("--pool %q: error %v, want a refusal naming --pool as empty", pool, err)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("--pool %q: a refused run created its directory", pool)
+		}
+	}
+}
+
+// TestEvolveHelperProcess is not a test: TestEvolveKilledAndResumed runs
+// the test binary as a crucible evolve process through it, to kill it.
+func TestEvolveHelperProcess(t *testing.T) {
+	if os.Getenv("CRUCIBLE_EVOLVE_HELPER") != "1" {
+		t.Skip("runs only as the child process of TestEvolveKilledAndResumed")
+	}
+	root := newRootCmd()
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	args := os.Args
+	for len(args) > 0 && args[0] != "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		t.Fatal("no -- before the arguments of crucible evolve")
+	}
+	root.SetArgs(append([]string{"evolve"}, args[1:]...))
+	if err := root.Execute(); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// Defect 4, with real kills: a crucible evolve process killed (SIGKILL, no
+// chance to clean up) at moments from its start to its final stages —
+// each moment seen by watching the run directory — resumes and ends as the
+// run left alone, leaving no temporary file. When the kill left a
+// checkpoint, --out and --resume alone continue the run; before the first
+// checkpoint the run's flags start it again in the same directory.
+func TestEvolveKilledAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	args := []string{"--base", "contrarian", "--algo", "cmaes", "--generations", "8", "--population", "8", "--seeds", "8",
+		"--pool", "easy,normal,even,greedy", "--seed", "9", "--tournament-seeds", "8", "--holdout", "8", "--top", "2", "--workers", "1"}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := evolveExec(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := runFiles(t, whole)
+	exists := func(name string) func(dir string) bool {
+		return func(dir string) bool {
+			_, err := os.Stat(filepath.Join(dir, name))
+			return err == nil
+		}
+	}
+	moments := []struct {
+		name string
+		now  func(dir string) bool
+	}{
+		{"at once", func(string) bool { return true }},
+		{"when the run directory appears", exists("")},
+		{"when the first checkpoint appears (in the first generation)", exists("checkpoint.json")},
+		{"when the first generation's line appears", exists("generations.jsonl")},
+		{"when the first champion reaches hall/", exists("hall")},
+		{"when the final tournament's files begin", exists("champion.json")},
+	}
+	for _, m := range moments {
+		t.Run(m.name, func(t *testing.T) {
+			cut := filepath.Join(t.TempDir(), "cut")
+			child := exec.Command(os.Args[0], append([]string{"-test.run=^TestEvolveHelperProcess$", "--"}, append(args, "--out", cut)...)...)
+			child.Env = append(os.Environ(), "CRUCIBLE_EVOLVE_HELPER=1")
+			if err := child.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- child.Wait() }()
+		watch:
+			for !m.now(cut) {
+				select {
+				case err := <-exited:
+					exited <- err
+					break watch
+				case <-time.After(100 * time.Microsecond):
+				}
+			}
+			child.Process.Kill()
+			if err := <-exited; err == nil {
+				t.Logf("the run ended before the kill")
+			}
+			var cp struct{ Generations int }
+			state := "no run directory"
+			if data, err := os.ReadFile(filepath.Join(cut, "checkpoint.json")); err == nil {
+				json.Unmarshal(data, &cp)
+				state = fmt.Sprintf("%d generations checkpointed", cp.Generations)
+			} else if _, err := os.Stat(cut); err == nil {
+				state = "no checkpoint"
+			}
+			resume := []string{"--out", cut, "--resume"}
+			switch state {
+			case "no run directory":
+				resume = append(args, "--out", cut)
+			case "no checkpoint":
+				resume = append(resume, args...)
+			}
+			t.Logf("killed with %s; resumed with %v", state, resume[:3])
+			if _, stderr, err := evolveExec(t, resume...); err != nil {
+				t.Fatalf("resume %v: %v\n%s", resume, err, stderr)
+			}
+			got := runFiles(t, cut)
+			for f := range want {
+				if want[f] != got[f] {
+					t.Errorf("%s differs between the resumed and the uninterrupted run", f)
+				}
+			}
+			if l := leftovers(t, cut); len(l) > 0 {
+				t.Errorf("temporary files left behind: %v", l)
+			}
+		})
 	}
 }

@@ -200,37 +200,23 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 	return pg, res.Warnings, nil
 }
 
-// evolvePage reads a run directory of crucible evolve.
+// evolvePage maps a run directory of crucible evolve (read by
+// evolver.OpenRun) to the report's page, with the reading's warnings.
 func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 	var pg reports.EvolvePage
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return pg, nil, fmt.Errorf("--run %s: no such directory", dir)
-	case err != nil:
-		return pg, nil, fmt.Errorf("--run %s: %w", dir, err)
-	case !info.IsDir():
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return pg, nil, fmt.Errorf("--run %s is not a directory (for a results file use --results)", dir)
 	}
-	raw, ok, err := evolver.ReadMeta(dir)
+	run, err := evolver.OpenRun(dir)
 	if err != nil {
-		return pg, nil, fmt.Errorf("--run %s: %w", dir, err)
+		var warnings []string
+		if run != nil {
+			warnings = run.Warnings
+		}
+		return pg, warnings, fmt.Errorf("--run %w", err)
 	}
-	if !ok {
-		return pg, nil, fmt.Errorf("--run %s is not an evolve run directory: it holds no %s (crucible evolve --out DIR writes one after every generation)", dir, evolver.CheckpointFile)
-	}
-	var meta evolver.Meta
-	if err := json.Unmarshal(raw, &meta); err != nil || meta.Game == "" || meta.Base == "" {
-		return pg, nil, fmt.Errorf("--run %s: %s does not describe the run (no game and base in its meta)", dir, evolver.CheckpointFile)
-	}
-	gens, warnings, err := readGenerations(filepath.Join(dir, evolver.GenerationsFile))
-	if err != nil {
-		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-	}
-	rep, err := readRunReport(dir)
-	if err != nil {
-		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-	}
+	warnings := run.Warnings
+	meta, gens, rep := run.Meta, run.Generations, run.Report
 
 	pg.Dir = dir
 	pg.Base = meta.Base
@@ -240,10 +226,6 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			Mean: g.Mean, Min: g.Min, Max: g.Max})
 	}
 	var champion, base *strategies.Variant
-	finalChampion, err := loadVariantIfAny(filepath.Join(dir, evolver.ChampionFile))
-	if err != nil {
-		return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-	}
 	switch {
 	case rep != nil:
 		pg.Outcome = []reports.Fact{
@@ -252,7 +234,7 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			{Name: "search time", Value: seconds(rep.ElapsedS)},
 			{Name: "total time (final stages included)", Value: seconds(rep.ElapsedTotalS)},
 			{Name: "stopped by", Value: rep.Stopped},
-			{Name: "champion's place in the tournament", Value: championPlace(rep)},
+			{Name: "champion's place in the tournament", Value: rep.ChampionPlace()},
 		}
 		champion, base = &rep.Champion, &rep.Base
 		pg.Champion, pg.ChampionNote = rep.Champion.Label(), rep.Champion.Note
@@ -263,43 +245,33 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			pg.Holdout = &reports.Holdout{A: h.A, B: h.B, Opponents: h.Opponents, Seeds: h.Seeds, GamesPerSide: h.GamesPerSide,
 				RateA: h.RateA, RateB: h.RateB, Diff: h.Diff, Lo: h.Lo, Hi: h.Hi}
 		}
-	case finalChampion != nil:
+	case run.Champion != nil:
 		// The final tournament ran but report.json is missing or empty:
 		// the champion, the ranked finalists and the leaderboard are in
 		// their own files.
 		pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing or empty, so the search's totals and the held-out comparison are not shown; "+
 			"the champion and the final tournament come from %s, %s/ and %s.", evolver.ReportFile, evolver.ChampionFile, evolver.RankedDir, evolver.LeaderboardFile))
 		pg.Outcome = searchSoFar(gens, "generations")
-		champion = finalChampion
-		pg.Champion, pg.ChampionNote = finalChampion.Label(), finalChampion.Note
-		ranked, err := rankedLabels(dir)
-		if err != nil {
-			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
+		champion = run.Champion
+		pg.Champion, pg.ChampionNote = champion.Label(), champion.Note
+		for _, v := range run.Ranked {
+			pg.Evolved = append(pg.Evolved, v.Label())
 		}
-		pg.Evolved = ranked
 	default:
 		pg.Notes = append(pg.Notes, fmt.Sprintf("The final stages have not run (there is no %s): the search was stopped or is still running. "+
 			"crucible evolve --out %s --resume continues it.", evolver.ReportFile, dir))
 		pg.Outcome = searchSoFar(gens, "generations so far")
-		v, path, err := latestHallChampion(dir)
-		if err != nil {
-			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-		}
-		if v != nil {
+		if v := run.HallChampion; v != nil {
 			champion = v
 			pg.Champion = v.Label()
-			pg.ChampionNote = fmt.Sprintf("the search's latest champion (%s), not yet ranked by a final tournament", filepath.Join(evolver.HallDir, filepath.Base(path)))
+			pg.ChampionNote = fmt.Sprintf("the search's latest champion (%s), not yet ranked by a final tournament", run.HallFile)
 		}
 	}
-	if rep != nil || finalChampion != nil {
-		sum, err := readLeaderboard(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
+	if rep != nil || run.Champion != nil {
+		if run.Leaderboard == nil {
 			pg.Notes = append(pg.Notes, fmt.Sprintf("%s is missing: the final tournament's leaderboard is not shown.", evolver.LeaderboardFile))
-		case err != nil:
-			return pg, warnings, fmt.Errorf("--run %s: %w", dir, err)
-		default:
-			pg.Leaderboard = &sum
+		} else {
+			pg.Leaderboard = run.Leaderboard
 		}
 	}
 	if champion != nil {
@@ -365,99 +337,6 @@ func seconds(s float64) string {
 	return (time.Duration(s * float64(time.Second))).Round(time.Millisecond).String()
 }
 
-func championPlace(rep *evolver.Report) string {
-	if rep.ChampionRank == 0 {
-		return "not ranked"
-	}
-	if rep.AboveReference {
-		return fmt.Sprintf("%d, above every reference strategy", rep.ChampionRank)
-	}
-	return fmt.Sprintf("%d, not above every reference strategy", rep.ChampionRank)
-}
-
-// readGenerations reads generations.jsonl; a missing file is no
-// generation yet.
-func readGenerations(path string) ([]evolver.GenStats, []string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return parseGenerations(data, path)
-}
-
-// parseGenerations decodes the lines of generations.jsonl; name is used in
-// messages. Blank lines are ignored; a half-written last line (no newline,
-// left by a killed run) is skipped with a warning; any other line that is
-// not a generation, or a generation that does not follow the one before
-// it, is an error naming its line number.
-func parseGenerations(data []byte, name string) ([]evolver.GenStats, []string, error) {
-	var out []evolver.GenStats
-	var warnings []string
-	prev := -1
-	lines := strings.SplitAfter(string(data), "\n")
-	for i, line := range lines {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var g evolver.GenStats
-		err := json.Unmarshal([]byte(line), &g)
-		if err == nil && g.Generation <= prev {
-			err = fmt.Errorf("generation %d follows generation %d (generations must increase)", g.Generation, prev)
-		}
-		if err != nil {
-			if i == len(lines)-1 && !strings.HasSuffix(line, "\n") {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: skipping a half-written last line", name, i+1))
-				break
-			}
-			return nil, warnings, fmt.Errorf("%s:%d: not a generation line: %w", name, i+1, err)
-		}
-		out = append(out, g)
-		prev = g.Generation
-	}
-	return out, warnings, nil
-}
-
-// readRunReport reads report.json; nil when the run has not written it
-// (or left it empty).
-func readRunReport(dir string) (*evolver.Report, error) {
-	path := filepath.Join(dir, evolver.ReportFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	var rep evolver.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if rep.Champion.ID == "" {
-		return nil, fmt.Errorf("%s names no champion", path)
-	}
-	return &rep, nil
-}
-
-// readLeaderboard reads the final tournament's leaderboard.json.
-func readLeaderboard(dir string) (rating.Summary, error) {
-	path := filepath.Join(dir, evolver.LeaderboardFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return rating.Summary{}, err
-	}
-	var s rating.Summary
-	if err := json.Unmarshal(data, &s); err != nil {
-		return rating.Summary{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
-}
-
 // searchSoFar describes the search from its generation lines alone.
 func searchSoFar(gens []evolver.GenStats, label string) []reports.Fact {
 	if len(gens) == 0 {
@@ -469,71 +348,6 @@ func searchSoFar(gens []evolver.GenStats, label string) []reports.Fact {
 		{Name: "matches", Value: strconv.Itoa(last.Evaluations)},
 		{Name: "search time", Value: seconds(last.ElapsedMS / 1000)},
 	}
-}
-
-// loadVariantIfAny loads a variant file, or returns nil when there is
-// none.
-func loadVariantIfAny(path string) (*strategies.Variant, error) {
-	v, err := strategies.LoadVariant(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// rankedLabels lists the labels of the finalists in ranked/ in
-// leaderboard order (the files are numbered by place).
-func rankedLabels(dir string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(dir, evolver.RankedDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries { // ReadDir sorts by name
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		v, err := strategies.LoadVariant(filepath.Join(dir, evolver.RankedDir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v.Label())
-	}
-	return out, nil
-}
-
-// latestHallChampion returns the last champion the search recorded in
-// hall/ (files are numbered in the order champions arose), or nil.
-func latestHallChampion(dir string) (*strategies.Variant, string, error) {
-	entries, err := os.ReadDir(filepath.Join(dir, evolver.HallDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", nil
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
-			names = append(names, e.Name())
-		}
-	}
-	if len(names) == 0 {
-		return nil, "", nil
-	}
-	slices.Sort(names)
-	path := filepath.Join(dir, evolver.HallDir, names[len(names)-1])
-	v, err := strategies.LoadVariant(path)
-	if err != nil {
-		return nil, "", err
-	}
-	return &v, path, nil
 }
 
 // paramRows lines up the champion's parameters with the base's defaults
