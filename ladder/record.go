@@ -1,0 +1,146 @@
+package ladder
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"crucible/arena"
+	"crucible/engine"
+)
+
+// Recording defaults (NightOptions.BatchSize, BatchWindow).
+const (
+	defaultBatchSize   = 4096
+	defaultBatchWindow = 200 * time.Millisecond
+)
+
+// play runs todo with the arena and records the finished matches of night
+// in batched transactions, each also adding its share of playing time to
+// the night. The arena's emitter only hands records over; one writer
+// goroutine converts and writes them, so the database works while the
+// workers play. It returns the number of matches recorded.
+func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants []arena.Entrant, todo []arena.Job,
+	seatsOf map[string][]int64, replayDir string, opt NightOptions) (int, error) {
+	size, window := opt.BatchSize, opt.BatchWindow
+	if size <= 0 {
+		size = defaultBatchSize
+	}
+	if window <= 0 {
+		window = defaultBatchWindow
+	}
+	if replayDir != "" {
+		if err := os.MkdirAll(replayDir, 0o755); err != nil {
+			return 0, fmt.Errorf("replays: %w", err)
+		}
+	}
+	// Each match's place in the whole schedule (jobs played before this
+	// run are not in todo).
+	pos, err := s.jobPositions(ctx, night.ID)
+	if err != nil {
+		return 0, err
+	}
+
+	batches := make(chan []arena.Record, 2)
+	var writeErr atomic.Pointer[error]
+	finished := make(chan int)
+	go func() {
+		mark := time.Now()
+		recorded := 0
+		for batch := range batches {
+			if writeErr.Load() != nil {
+				continue // drain: the arena is being stopped
+			}
+			spent := time.Since(mark).Milliseconds()
+			mark = mark.Add(time.Duration(spent) * time.Millisecond)
+			if err := s.recordBatch(night.ID, batch, seatsOf, pos, replayDir, spent); err != nil {
+				writeErr.Store(&err)
+				continue
+			}
+			recorded += len(batch)
+		}
+		finished <- recorded
+	}()
+
+	var pending []arena.Record
+	var first time.Time
+	flush := func() {
+		if len(pending) > 0 {
+			batches <- pending
+			pending = make([]arena.Record, 0, size)
+		}
+	}
+	aopt := arena.Options{Workers: opt.Workers, Config: opt.GameConfig, ReplayDir: replayDir, Progress: opt.Progress}
+	runErr := arena.Run(ctx, g, entrants, todo, aopt, func(r arena.Record) error {
+		if err := writeErr.Load(); err != nil {
+			return *err
+		}
+		if len(pending) == 0 {
+			first = time.Now()
+		}
+		pending = append(pending, r)
+		if len(pending) >= size || time.Since(first) >= window {
+			flush()
+		}
+		return nil
+	})
+	flush()
+	close(batches)
+	recorded := <-finished
+	if err := writeErr.Load(); err != nil {
+		return recorded, *err
+	}
+	return recorded, runErr
+}
+
+// jobPositions maps the night's job ids to their place in its schedule.
+func (s *Store) jobPositions(ctx context.Context, night int64) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job, position FROM night_jobs WHERE night_id = ?"), night)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var j string
+		var p int
+		if err := rows.Scan(&j, &p); err != nil {
+			return nil, err
+		}
+		out[j] = p
+	}
+	return out, rows.Err()
+}
+
+// recordBatch writes one batch of a night's matches and its playing time
+// in one transaction. The context of the write is not the run's: a batch
+// that finished playing is written even while the run is being cancelled.
+func (s *Store) recordBatch(night int64, batch []arena.Record, seatsOf map[string][]int64, pos map[string]int, replayDir string, spentMS int64) error {
+	ctx := context.Background()
+	rows := make([]matchRow, len(batch))
+	for i, r := range batch {
+		seats, ok := seatsOf[r.Job]
+		if !ok {
+			return fmt.Errorf("night %d: match %s is not in its schedule", night, r.Job)
+		}
+		replay := ""
+		if replayDir != "" && r.Error == "" {
+			replay = filepath.Join(replayDir, r.Job+".json")
+		}
+		var err error
+		if rows[i], err = toRow(r, pos[r.Job], seats, replay); err != nil {
+			return err
+		}
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.insertMatches(ctx, tx, night, rows); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET spent_ms = spent_ms + ? WHERE id = ?"), spentMS, night)
+		return err
+	})
+}
