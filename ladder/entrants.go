@@ -233,6 +233,15 @@ func (s *Store) add(ctx context.Context, tx *sql.Tx, name string, src Source) (A
 	cur, err := s.currentVersion(ctx, tx, name)
 	number := 1
 	switch {
+	case err == nil && cur.Fingerprint == src.Fingerprint() && cur.Kind == KindImported && src.Kind == KindVariant:
+		// A variant known from imported results gets its file: same play,
+		// now playable.
+		if _, err := tx.ExecContext(ctx, s.rebind("UPDATE versions SET kind = ?, content = ? WHERE id = ?"), src.Kind, src.Content, cur.ID); err != nil {
+			return res, err
+		}
+		cur.Kind, cur.Content = src.Kind, src.Content
+		res.Version, res.Created = cur, true
+		return res, nil
 	case err == nil && cur.Fingerprint == src.Fingerprint():
 		res.Version = cur
 		return res, nil

@@ -3,7 +3,9 @@
 -- auto-increment (ids are given by the store inside its transactions),
 -- times as RFC 3339 UTC text, and uint64 seeds stored as the BIGINT of the
 -- same 64 bits. Rows are appended; only nights.closed_at, nights.spent_ms,
--- nights.note and entrants.removed_at are ever updated.
+-- nights.note, entrants.removed_at, and a version imported from results
+-- whose variant file is added later (versions.kind and content) are ever
+-- updated.
 
 -- +goose Up
 CREATE TABLE ladder (
