@@ -65,6 +65,7 @@ champions as bots that play on the real platforms.`,
 		newKindlingCmd(),
 		newExportCmd(),
 		newBenchCmd(),
+		newLadderCmd(),
 	)
 	return root
 }
