@@ -196,28 +196,6 @@ func scanMatch(rows *sql.Rows) (matchRow, error) {
 	return m, err
 }
 
-// nightRecords returns the records of a night in schedule order.
-func (s *Store) nightRecords(ctx context.Context, q querier, game string, night int64, versions map[int64]Version) ([]arena.Record, error) {
-	rows, err := q.QueryContext(ctx, s.rebind("SELECT "+matchSelect+" FROM matches WHERE night_id = ? ORDER BY position"), night)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []arena.Record
-	for rows.Next() {
-		m, err := scanMatch(rows)
-		if err != nil {
-			return nil, err
-		}
-		r, err := m.record(game, versions)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // Export calls emit with every recorded match, night by night in the order
 // the nights started and, within a night, in schedule order (an imported
 // file's own order), as the arena's result lines: arena.ResultsWriter

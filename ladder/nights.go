@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"crucible/arena"
@@ -37,6 +38,10 @@ type NightConfig struct {
 	// Versions are the versions rated when the night closes (those active
 	// when it started; an import's players), by id.
 	Versions []int64 `json:"versions"`
+	// Prior (by version id) and New are the ratings and the versions
+	// without a rating of their own the schedule was planned from.
+	Prior map[string]rating.Rating `json:"prior,omitempty"`
+	New   []int64                  `json:"new,omitempty"`
 	// Source is an imported file's name and SHA-256.
 	Source string `json:"source,omitempty"`
 }
@@ -245,21 +250,22 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		return res, fmt.Errorf("game configuration %s: night %s was started with configuration %s (was --config different?)", cfgID, night.Label, night.GameConfig)
 	}
 
-	jobs, entrants, seatsOf, err := s.nightSchedule(ctx, night, build)
+	jobs, entrants, slots, err := s.nightSchedule(ctx, night, build)
 	if err != nil {
 		return res, err
 	}
-	versions, err := s.allVersions(ctx, s.db)
+	done, err := s.recordedJobs(ctx, night.ID)
 	if err != nil {
 		return res, err
 	}
-	done, err := s.nightRecords(ctx, s.db, info.Game, night.ID, versions)
-	if err != nil {
-		return res, err
+	var todo []arena.Job
+	for _, j := range jobs {
+		if !done[j.ID] {
+			todo = append(todo, j)
+		}
 	}
-	todo, err := arena.Remaining(g, opt.GameConfig, jobs, entrants, done)
-	if err != nil {
-		return res, fmt.Errorf("night %s: %w", night.Label, err)
+	if len(jobs)-len(todo) != len(done) {
+		return res, fmt.Errorf("night %s: %d matches are recorded but only %d of them are in its schedule (was the database edited?)", night.Label, len(done), len(jobs)-len(todo))
 	}
 	if opt.Started != nil {
 		opt.Started(night, res.Resumed, len(todo))
@@ -280,7 +286,7 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		if opt.ReplayDir != "" {
 			replayDir = opt.ReplayDir + "/" + night.Label
 		}
-		res.Played, err = s.play(playCtx, g, night, entrants, todo, seatsOf, replayDir, opt)
+		res.Played, err = s.play(playCtx, g, night, entrants, todo, slots, replayDir, opt)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -329,39 +335,31 @@ func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cf
 		return Night{}, err
 	}
 	ids := make([]int64, len(active))
-	isNew := map[int64]bool{}
+	priorByID := make(map[string]rating.Rating, len(active))
+	var fresh []int64
 	for i, v := range active {
 		ids[i] = v.ID
-		isNew[v.ID] = !own[v.ID]
+		priorByID[strconv.FormatInt(v.ID, 10)] = prior[v.ID]
+		if !own[v.ID] {
+			fresh = append(fresh, v.ID)
+		}
 	}
 	id, err := s.nextID(ctx, tx, "nights")
 	if err != nil {
 		return Night{}, err
 	}
 	seed := engine.Mix(info.Seed, uint64(id))
-	jobs := planNight(ids, prior, isNew, seed, opt.SeedsPerNight, opt.NewVersionFactor)
 	n := Night{ID: id, Label: label, Kind: KindNight, StartedAt: now(), Seed: seed, Budget: opt.Budget,
 		Config: NightConfig{SeedsPerNight: opt.SeedsPerNight, NewVersionFactor: opt.NewVersionFactor, Pairing: "uncertainty",
-			Glicko2: *glicko, Versions: ids},
-		GameConfig: cfgID, CodeVersion: CodeVersion(), Planned: len(jobs)}
-	if err := s.insertNight(ctx, tx, n); err != nil {
+			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh},
+		GameConfig: cfgID, CodeVersion: CodeVersion()}
+	jobs, err := n.plan()
+	if err != nil {
 		return Night{}, err
 	}
-	const perStmt = 400
-	for start := 0; start < len(jobs); start += perStmt {
-		chunk := jobs[start:min(start+perStmt, len(jobs))]
-		q := "INSERT INTO night_jobs (night_id, job, position, round, seed, seats) VALUES "
-		args := make([]any, 0, 6*len(chunk))
-		for i, j := range chunk {
-			if i > 0 {
-				q += ","
-			}
-			q += "(?,?,?,?,?,?)"
-			args = append(args, id, j.ID, start+i, j.Round, int64(j.Seed), joinInts(j.Versions))
-		}
-		if _, err := tx.ExecContext(ctx, s.rebind(q), args...); err != nil {
-			return Night{}, fmt.Errorf("night %s: recording its schedule: %w", label, err)
-		}
+	n.Planned = len(jobs)
+	if err := s.insertNight(ctx, tx, n); err != nil {
+		return Night{}, err
 	}
 	return n, nil
 }
@@ -486,52 +484,50 @@ func (s *Store) latestRatings(ctx context.Context, q querier) (map[int64]rating.
 	return out, rows.Err()
 }
 
-// nightSchedule loads a night's jobs with its entrants (built by build,
-// sorted by version id) and each job's version ids.
-func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) ([]arena.Job, []arena.Entrant, map[string][]int64, error) {
-	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job, round, seed, seats FROM night_jobs WHERE night_id = ? ORDER BY position"), night.ID)
+// plan plans the night's schedule again from its config (see planNight):
+// the same config gives the same jobs.
+func (n Night) plan() ([]plannedJob, error) {
+	prior := make(map[int64]rating.Rating, len(n.Config.Prior))
+	for k, r := range n.Config.Prior {
+		id, err := strconv.ParseInt(k, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("night %s: config: prior of version %q: %w", n.Label, k, err)
+		}
+		prior[id] = r
+	}
+	isNew := map[int64]bool{}
+	for _, id := range n.Config.New {
+		isNew[id] = true
+	}
+	for _, id := range n.Config.Versions {
+		if _, ok := prior[id]; !ok {
+			return nil, fmt.Errorf("night %s: config: no prior rating of version %d", n.Label, id)
+		}
+	}
+	return planNight(n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor), nil
+}
+
+// slot is a job's place in its night: its position in the schedule and
+// its players' version ids in seat order.
+type slot struct {
+	position int
+	versions []int64
+}
+
+// nightSchedule plans a night's jobs again, with its entrants (built by
+// build, in version id order) and each job's slot.
+func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) ([]arena.Job, []arena.Entrant, map[string]slot, error) {
+	planned, err := night.plan()
 	if err != nil {
-		return nil, nil, nil, err
-	}
-	type row struct {
-		job   arena.Job
-		seats []int64
-	}
-	var list []row
-	for rows.Next() {
-		var r row
-		var seed int64
-		var seats string
-		if err := rows.Scan(&r.job.ID, &r.job.Round, &seed, &seats); err != nil {
-			rows.Close()
-			return nil, nil, nil, err
-		}
-		r.job.Seed = uint64(seed)
-		if r.seats, err = splitInts(seats); err != nil {
-			rows.Close()
-			return nil, nil, nil, fmt.Errorf("night %s job %s: seats %q: %w", night.Label, r.job.ID, seats, err)
-		}
-		list = append(list, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, nil, nil, err
 	}
 	versions, err := s.allVersions(ctx, s.db)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	index := map[int64]int{}
-	var ids []int64
-	for _, r := range list {
-		for _, id := range r.seats {
-			if _, ok := index[id]; !ok {
-				index[id] = -1
-				ids = append(ids, id)
-			}
-		}
-	}
+	ids := append([]int64(nil), night.Config.Versions...)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	index := make(map[int64]int, len(ids))
 	entrants := make([]arena.Entrant, len(ids))
 	for i, id := range ids {
 		v, ok := versions[id]
@@ -546,17 +542,78 @@ func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) (
 		entrants[i] = e
 		index[id] = i
 	}
-	jobs := make([]arena.Job, len(list))
-	seatsOf := make(map[string][]int64, len(list))
-	for i, r := range list {
-		r.job.Seats = make([]int, len(r.seats))
-		for k, id := range r.seats {
-			r.job.Seats[k] = index[id]
+	jobs := make([]arena.Job, len(planned))
+	slots := make(map[string]slot, len(planned))
+	for i, p := range planned {
+		j := p.Job
+		j.Seats = make([]int, len(p.Versions))
+		for k, id := range p.Versions {
+			j.Seats[k] = index[id]
 		}
-		jobs[i] = r.job
-		seatsOf[r.job.ID] = r.seats
+		jobs[i] = j
+		slots[j.ID] = slot{position: i, versions: p.Versions}
 	}
-	return jobs, entrants, seatsOf, nil
+	return jobs, entrants, slots, nil
+}
+
+// recordedJobs is the set of a night's recorded job ids.
+func (s *Store) recordedJobs(ctx context.Context, night int64) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job FROM matches WHERE night_id = ?"), night)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var j string
+		if err := rows.Scan(&j); err != nil {
+			return nil, err
+		}
+		out[j] = true
+	}
+	return out, rows.Err()
+}
+
+// nightOutcomes returns the pairwise outcomes of a night's finished
+// matches, players named by label, and the ids of the versions that
+// played. It reads only seats and ranks, so closing a long night stays
+// quick.
+func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versions map[int64]Version) ([]rating.Outcome, map[int64]bool, error) {
+	rows, err := q.QueryContext(ctx, s.rebind("SELECT job, seats, ranks FROM matches WHERE night_id = ? AND error IS NULL"), night)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out []rating.Outcome
+	played := map[int64]bool{}
+	var names []string
+	var ranks []int
+	for rows.Next() {
+		var job, seats, rk string
+		if err := rows.Scan(&job, &seats, &rk); err != nil {
+			return nil, nil, err
+		}
+		ids, err := splitInts(seats)
+		if err != nil {
+			return nil, nil, fmt.Errorf("match %s: seats %q: %w", job, seats, err)
+		}
+		ks, err := splitInts(rk)
+		if err != nil || len(ks) != len(ids) {
+			return nil, nil, fmt.Errorf("match %s: ranks %q for %d seats", job, rk, len(ids))
+		}
+		names, ranks = names[:0], ranks[:0]
+		for i, id := range ids {
+			v, ok := versions[id]
+			if !ok {
+				return nil, nil, fmt.Errorf("match %s: seat %d holds unknown version %d", job, i, id)
+			}
+			played[id] = true
+			names = append(names, v.Label)
+			ranks = append(ranks, int(ks[i]))
+		}
+		out = append(out, rating.Pairwise(names, ranks)...)
+	}
+	return out, played, rows.Err()
 }
 
 // RatingRow is one version's rating after one night.
@@ -588,7 +645,7 @@ func (s *Store) closeNight(ctx context.Context, tx *sql.Tx, info Info, night Nig
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.nightRecords(ctx, tx, info.Game, night.ID, versions)
+	outcomes, played, err := s.nightOutcomes(ctx, tx, night.ID, versions)
 	if err != nil {
 		return nil, err
 	}
@@ -596,21 +653,12 @@ func (s *Store) closeNight(ctx context.Context, tx *sql.Tx, info Info, night Nig
 	if glicko.Tau == 0 {
 		glicko = *rating.Default()
 	}
-	byLabel := make(map[string]Version, len(versions))
-	for _, v := range versions {
-		byLabel[v.Label] = v
-	}
 	rated := map[int64]Version{}
 	for _, id := range night.Config.Versions {
 		rated[id] = versions[id]
 	}
-	var outcomes []rating.Outcome
-	for _, r := range recs {
-		for _, p := range r.Players {
-			v := byLabel[p.Name]
-			rated[v.ID] = v
-		}
-		outcomes = append(outcomes, r.Outcomes()...)
+	for id := range played {
+		rated[id] = versions[id]
 	}
 	list := make([]Version, 0, len(rated))
 	for _, v := range rated {

@@ -25,7 +25,7 @@ const (
 // goroutine converts and writes them, so the database works while the
 // workers play. It returns the number of matches recorded.
 func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants []arena.Entrant, todo []arena.Job,
-	seatsOf map[string][]int64, replayDir string, opt NightOptions) (int, error) {
+	slots map[string]slot, replayDir string, opt NightOptions) (int, error) {
 	size, window := opt.BatchSize, opt.BatchWindow
 	if size <= 0 {
 		size = defaultBatchSize
@@ -38,13 +38,6 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 			return 0, fmt.Errorf("replays: %w", err)
 		}
 	}
-	// Each match's place in the whole schedule (jobs played before this
-	// run are not in todo).
-	pos, err := s.jobPositions(ctx, night.ID)
-	if err != nil {
-		return 0, err
-	}
-
 	batches := make(chan []arena.Record, 2)
 	var writeErr atomic.Pointer[error]
 	finished := make(chan int)
@@ -57,7 +50,7 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 			}
 			spent := time.Since(mark).Milliseconds()
 			mark = mark.Add(time.Duration(spent) * time.Millisecond)
-			if err := s.recordBatch(night.ID, batch, seatsOf, pos, replayDir, spent); err != nil {
+			if err := s.recordBatch(night.ID, batch, slots, replayDir, spent); err != nil {
 				writeErr.Store(&err)
 				continue
 			}
@@ -97,33 +90,14 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 	return recorded, runErr
 }
 
-// jobPositions maps the night's job ids to their place in its schedule.
-func (s *Store) jobPositions(ctx context.Context, night int64) (map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job, position FROM night_jobs WHERE night_id = ?"), night)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var j string
-		var p int
-		if err := rows.Scan(&j, &p); err != nil {
-			return nil, err
-		}
-		out[j] = p
-	}
-	return out, rows.Err()
-}
-
 // recordBatch writes one batch of a night's matches and its playing time
 // in one transaction. The context of the write is not the run's: a batch
 // that finished playing is written even while the run is being cancelled.
-func (s *Store) recordBatch(night int64, batch []arena.Record, seatsOf map[string][]int64, pos map[string]int, replayDir string, spentMS int64) error {
+func (s *Store) recordBatch(night int64, batch []arena.Record, slots map[string]slot, replayDir string, spentMS int64) error {
 	ctx := context.Background()
 	rows := make([]matchRow, len(batch))
 	for i, r := range batch {
-		seats, ok := seatsOf[r.Job]
+		sl, ok := slots[r.Job]
 		if !ok {
 			return fmt.Errorf("night %d: match %s is not in its schedule", night, r.Job)
 		}
@@ -132,7 +106,7 @@ func (s *Store) recordBatch(night int64, batch []arena.Record, seatsOf map[strin
 			replay = filepath.Join(replayDir, r.Job+".json")
 		}
 		var err error
-		if rows[i], err = toRow(r, pos[r.Job], seats, replay); err != nil {
+		if rows[i], err = toRow(r, sl.position, sl.versions, replay); err != nil {
 			return err
 		}
 	}

@@ -23,8 +23,7 @@ type Standings struct {
 // Standings returns the leaderboard of the active entrants.
 func (s *Store) Standings(ctx context.Context) (Standings, error) {
 	var st Standings
-	info, err := s.Info(ctx)
-	if err != nil {
+	if _, err := s.Info(ctx); err != nil {
 		return st, err
 	}
 	active, err := s.activeVersions(ctx, s.db)
@@ -55,17 +54,15 @@ func (s *Store) Standings(ctx context.Context) (Standings, error) {
 		if err != nil {
 			return st, err
 		}
-		recs, err := s.nightRecords(ctx, s.db, info.Game, st.Night.ID, versions)
+		all, _, err := s.nightOutcomes(ctx, s.db, st.Night.ID, versions)
 		if err != nil {
 			return st, err
 		}
-		for _, r := range recs {
-			for _, o := range r.Outcomes() {
-				_, a := ratings[o.A]
-				_, b := ratings[o.B]
-				if a && b {
-					outcomes = append(outcomes, o)
-				}
+		for _, o := range all {
+			_, a := ratings[o.A]
+			_, b := ratings[o.B]
+			if a && b {
+				outcomes = append(outcomes, o)
 			}
 		}
 		break

@@ -47,7 +47,10 @@ CREATE TABLE versions (
 
 -- A night is one ladder run and one Glicko-2 rating period; an import is
 -- one too. It is open until closed_at is set, in the transaction that
--- writes its ratings.
+-- writes its ratings. config (JSON) holds what the night's schedule is
+-- planned from (the versions, their ratings and which are new, seeds per
+-- pair), so the schedule is planned again, identical, when a night left
+-- open is continued, and never stored row by row.
 CREATE TABLE nights (
     id           BIGINT  PRIMARY KEY,
     season_id    BIGINT  NOT NULL REFERENCES seasons (id),
@@ -63,18 +66,6 @@ CREATE TABLE nights (
     code_version TEXT    NOT NULL,
     planned      INTEGER NOT NULL,
     note         TEXT    NOT NULL DEFAULT ''
-);
-
--- The night's schedule, fixed when the night starts, in playing order;
--- seats are version ids in seat order, comma-separated.
-CREATE TABLE night_jobs (
-    night_id    BIGINT  NOT NULL REFERENCES nights (id),
-    job         TEXT    NOT NULL,
-    position    INTEGER NOT NULL,
-    round       INTEGER NOT NULL,
-    seed        BIGINT  NOT NULL,
-    seats       TEXT    NOT NULL,
-    PRIMARY KEY (night_id, job)
 );
 
 -- One row per result line of the arena (arena.Record): position is the
@@ -158,7 +149,6 @@ DROP TABLE sprt_states;
 DROP TABLE sprt_tests;
 DROP TABLE ratings;
 DROP TABLE matches;
-DROP TABLE night_jobs;
 DROP TABLE nights;
 DROP TABLE versions;
 DROP TABLE entrants;
