@@ -434,7 +434,7 @@ func TestPlanOrdersByInformation(t *testing.T) {
 		3: {Rating: 1500, RD: 300, Volatility: 0.06},
 		4: {Rating: 2400, RD: 50, Volatility: 0.06},
 	}
-	jobs := planNight([]int64{1, 2, 3, 4}, prior, map[int64]bool{3: true}, 9, 1, 3)
+	jobs := planNight(1, []int64{1, 2, 3, 4}, prior, map[int64]bool{3: true}, 9, 1, 3)
 	first := jobs[0].Versions
 	if !(first[0] == 1 && first[1] == 3) {
 		t.Fatalf("first pair %v; want 1 and 3 (the uncertain player against a close rating)", first)

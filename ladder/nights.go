@@ -504,7 +504,7 @@ func (n Night) plan() ([]plannedJob, error) {
 			return nil, fmt.Errorf("night %s: config: no prior rating of version %d", n.Label, id)
 		}
 	}
-	return planNight(n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor), nil
+	return planNight(n.ID, n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor), nil
 }
 
 // slot is a job's place in its night: its position in the schedule and

@@ -50,8 +50,10 @@ func pairValue(a, b rating.Rating) float64 {
 // round: every pair plays its first seed, in order of value, before any
 // plays its second, so a budget that runs out cuts the least informative
 // games. Round r is played on arena.Seeds(seed, ...)[r], the same seed for
-// every pair; job ids are "r<round>-<version>v<version>" in seat order.
-func planNight(versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int) []plannedJob {
+// every pair; job ids are "n<night>-r<round>-<version>v<version>" in seat
+// order, unique in the whole ladder (so an export of every night is a
+// results file with unique jobs, as the arena writes).
+func planNight(night int64, versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int) []plannedJob {
 	type pair struct {
 		a, b   int64
 		value  float64
@@ -71,6 +73,7 @@ func planNight(versions []int64, prior map[int64]rating.Rating, isNew map[int64]
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].value > pairs[j].value })
 	seeds := arena.Seeds(seed, maxRounds)
+	prefix := "n" + strconv.FormatInt(night, 10) + "-r"
 	var jobs []plannedJob
 	for r := 0; r < maxRounds; r++ {
 		for _, p := range pairs {
@@ -78,7 +81,7 @@ func planNight(versions []int64, prior map[int64]rating.Rating, isNew map[int64]
 				continue
 			}
 			for _, seats := range [2][2]int64{{p.a, p.b}, {p.b, p.a}} {
-				id := "r" + strconv.Itoa(r) + "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
+				id := prefix + strconv.Itoa(r) + "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
 				jobs = append(jobs, plannedJob{Job: arena.Job{ID: id, Round: r, Seed: seeds[r]}, Versions: []int64{seats[0], seats[1]}})
 			}
 		}
