@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -269,7 +270,7 @@ func TestLadderKill9(t *testing.T) {
 			}
 			whole := time.Since(start)
 
-			kills := 0
+			kills, lastCount := 0, 0
 			for attempt := 0; attempt < 40; attempt++ {
 				c := child(t, append(run, "--db", killed)...)
 				done := make(chan error, 1)
@@ -296,6 +297,14 @@ func TestLadderKill9(t *testing.T) {
 				if errors.As(err, &ee) && !ee.Success() {
 					kills++
 				}
+				// What the kill left: matches recorded only while the
+				// night is open, never fewer than before.
+				n, state := recordedState(t, killed)
+				if n < lastCount {
+					t.Fatalf("after kill %d: %d matches recorded, fewer than the %d before", kills, n, lastCount)
+				}
+				lastCount = n
+				t.Logf("kill %d after %s: %d matches recorded, night %s", kills, wait.Round(time.Millisecond), n, state)
 			}
 			if kills < 3 {
 				t.Fatalf("only %d runs were killed before finishing; the night is too short to test", kills)
@@ -355,4 +364,30 @@ func compareLadders(t *testing.T, a, b string, names []string) {
 			t.Fatalf("ratings of %s differ:\n%s\nuninterrupted:\n%s", n, hb, ha)
 		}
 	}
+}
+
+// recordedState opens a ladder and says how many matches it holds and
+// whether its night is open, closed or not started.
+func recordedState(t *testing.T, db string) (int, string) {
+	t.Helper()
+	s, err := ladder.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.MatchCount(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nights, err := s.Nights(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case len(nights) == 0:
+		return n, "not started"
+	case nights[0].ClosedAt == "":
+		return n, "open"
+	}
+	return n, "closed"
 }
