@@ -117,15 +117,16 @@ func benchSchedule(b *testing.B, s *Store) (Night, []arena.Job, []arena.Entrant,
 // night, written again under fresh job ids), and the size on disk per
 // million matches. Reported: matches/s and MB per million matches.
 func BenchmarkRecord(b *testing.B) {
-	for _, name := range []string{"sqlite", "postgres"} {
+	for _, name := range []string{"sqlite", "postgres", "postgres-insert"} {
 		b.Run(name, func(b *testing.B) {
 			ctx := context.Background()
 			dir := b.TempDir()
 			dsn := filepath.Join(dir, "l.db")
-			if name == "postgres" {
+			if name != "sqlite" {
 				dsn = pgtest.DB(b)
 			}
 			s := benchLadder(b, dsn)
+			s.insertNotCopy = name == "postgres-insert"
 			defer s.Close()
 			night, jobs, entrants, _ := benchSchedule(b, s)
 			var recs []arena.Record

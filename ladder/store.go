@@ -53,6 +53,9 @@ type Store struct {
 	// Where is the database for messages: the file, or the URL without its
 	// password.
 	where string
+	// insertNotCopy makes PostgreSQL record with multi-row INSERTs as
+	// SQLite does, instead of COPY (for the benchmark that compares them).
+	insertNotCopy bool
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL server
@@ -91,7 +94,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		// killed (only on a power cut); foreign keys are checked; write
 		// transactions take the write lock at BEGIN, so two processes queue
 		// instead of failing half-way.
-		q := "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		q := "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(16384)&_txlock=immediate"
 		s.db, err = sql.Open("sqlite", "file:"+path+q)
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", s.where, err)

@@ -74,7 +74,7 @@ CREATE TABLE nights (
 -- and crashed the JSON arrays of the line, replay the path of the match's
 -- replay when one was kept.
 CREATE TABLE matches (
-    night_id    BIGINT  NOT NULL REFERENCES nights (id),
+    night_id    BIGINT  NOT NULL,
     job         TEXT    NOT NULL,
     position    INTEGER NOT NULL,
     round       INTEGER NOT NULL,
