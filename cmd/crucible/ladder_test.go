@@ -391,3 +391,20 @@ func recordedState(t *testing.T, db string) (int, string) {
 	}
 	return n, "closed"
 }
+
+// Without --db the ladder lives in $CRUCIBLE_DB.
+func TestLadderDBFromEnvironment(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv(envDB, db)
+	if _, _, err := execRoot(t, "ladder", "init", "--game", "acb"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ladder.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if info, err := s.Info(context.Background()); err != nil || info.Game != "acb" {
+		t.Fatalf("ladder in $%s: %+v %v", envDB, info, err)
+	}
+}
