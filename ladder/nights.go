@@ -576,10 +576,13 @@ func (s *Store) recordedJobs(ctx context.Context, night int64) (map[string]bool,
 
 // nightOutcomes returns the pairwise outcomes of a night's finished
 // matches, players named by label, and the ids of the versions that
-// played. It reads only seats and ranks, so closing a long night stays
-// quick.
+// played. The database counts the matches of each seating and ranking
+// (a night has few), so closing a long night reads a few rows, not one
+// per match; the outcomes are the same multiset either way, and a rating
+// period does not depend on their order.
 func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versions map[int64]Version) ([]rating.Outcome, map[int64]bool, error) {
-	rows, err := q.QueryContext(ctx, s.rebind("SELECT job, seats, ranks FROM matches WHERE night_id = ? AND error IS NULL"), night)
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT seats, ranks, COUNT(*) FROM matches WHERE night_id = ? AND error IS NULL
+		GROUP BY seats, ranks ORDER BY seats, ranks`), night)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -589,29 +592,33 @@ func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versi
 	var names []string
 	var ranks []int
 	for rows.Next() {
-		var job, seats, rk string
-		if err := rows.Scan(&job, &seats, &rk); err != nil {
+		var seats, rk string
+		var count int
+		if err := rows.Scan(&seats, &rk, &count); err != nil {
 			return nil, nil, err
 		}
 		ids, err := splitInts(seats)
 		if err != nil {
-			return nil, nil, fmt.Errorf("match %s: seats %q: %w", job, seats, err)
+			return nil, nil, fmt.Errorf("night %d: seats %q: %w", night, seats, err)
 		}
 		ks, err := splitInts(rk)
 		if err != nil || len(ks) != len(ids) {
-			return nil, nil, fmt.Errorf("match %s: ranks %q for %d seats", job, rk, len(ids))
+			return nil, nil, fmt.Errorf("night %d: ranks %q for %d seats", night, rk, len(ids))
 		}
 		names, ranks = names[:0], ranks[:0]
 		for i, id := range ids {
 			v, ok := versions[id]
 			if !ok {
-				return nil, nil, fmt.Errorf("match %s: seat %d holds unknown version %d", job, i, id)
+				return nil, nil, fmt.Errorf("night %d: seat %d of seating %s holds unknown version %d", night, i, seats, id)
 			}
 			played[id] = true
 			names = append(names, v.Label)
 			ranks = append(ranks, int(ks[i]))
 		}
-		out = append(out, rating.Pairwise(names, ranks)...)
+		one := rating.Pairwise(names, ranks)
+		for c := 0; c < count; c++ {
+			out = append(out, one...)
+		}
 	}
 	return out, played, rows.Err()
 }

@@ -93,7 +93,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		// in WAL mode loses no committed transaction when the process is
 		// killed (only on a power cut); foreign keys are checked; write
 		// transactions take the write lock at BEGIN, so two processes queue
-		// instead of failing half-way.
+		// instead of failing half-way. A 64 MB page cache and a checkpoint
+		// every 16384 pages (64 MB of log) rather than 1000 keep the
+		// recording of a fast night from waiting on the disk.
 		q := "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(16384)&_txlock=immediate"
 		s.db, err = sql.Open("sqlite", "file:"+path+q)
 		if err != nil {
