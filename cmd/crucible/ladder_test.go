@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -270,26 +271,56 @@ func TestLadderKill9(t *testing.T) {
 			}
 			whole := time.Since(start)
 
-			kills, lastCount := 0, 0
-			for attempt := 0; attempt < 40; attempt++ {
+			// Kills at random moments: one while the process starts (opens
+			// the database, plans the night), four when a random share of
+			// the night is recorded (watched from here), one once every
+			// match is recorded (around the closing); then a run to the
+			// end.
+			const planned = 42000
+			watch, err := ladder.Open(context.Background(), killed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer watch.Close()
+			targets := []float64{0}
+			for i := 0; i < 4; i++ {
+				targets = append(targets, rng.Float64())
+			}
+			slices.Sort(targets)
+			targets = append(targets, 1)
+			kills, lastCount, midway := 0, 0, 0
+			for i := 0; i <= len(targets); i++ {
 				c := child(t, append(run, "--db", killed)...)
 				done := make(chan error, 1)
 				go func() { done <- c.Wait() }()
-				// Most kills land while matches are played and recorded;
-				// some in the first moments (opening, planning) or at the
-				// very end (closing).
-				wait := time.Duration(rng.Float64() * float64(whole) * 0.6)
-				if attempt >= 6 {
-					wait = whole * 10 // let it finish
-				}
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("run %d: %v\n%s", attempt, err, c.Stderr)
+				if i == len(targets) {
+					if err := <-done; err != nil {
+						t.Fatalf("last run: %v\n%s", err, c.Stderr)
 					}
-					attempt = 1000
-					continue
-				case <-time.After(wait):
+					break
+				}
+				target := int(targets[i] * planned)
+				finished := false
+				if target == 0 {
+					time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
+				}
+				for target > 0 && !finished {
+					select {
+					case err := <-done:
+						if err != nil {
+							t.Fatalf("run %d: %v\n%s", i, err, c.Stderr)
+						}
+						finished = true
+						done <- nil
+					case <-time.After(2 * time.Millisecond):
+						n, err := watch.MatchCount(context.Background(), 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if n >= target {
+							target = 0
+						}
+					}
 				}
 				c.Process.Signal(syscall.SIGKILL)
 				err := <-done
@@ -303,11 +334,17 @@ func TestLadderKill9(t *testing.T) {
 				if n < lastCount {
 					t.Fatalf("after kill %d: %d matches recorded, fewer than the %d before", kills, n, lastCount)
 				}
+				if n > 0 && n < planned {
+					midway++
+				}
 				lastCount = n
-				t.Logf("kill %d after %s: %d matches recorded, night %s", kills, wait.Round(time.Millisecond), n, state)
+				t.Logf("run %d killed at %.0f%% of the night: %d matches recorded, night %s", i, 100*targets[i], n, state)
+				if state == "closed" {
+					break
+				}
 			}
-			if kills < 3 {
-				t.Fatalf("only %d runs were killed before finishing; the night is too short to test", kills)
+			if kills < 3 || midway == 0 {
+				t.Fatalf("only %d runs were killed before the night ended, %d of them with the night half recorded; the night is too short to test", kills, midway)
 			}
 			t.Logf("night finished after %d kill -9 (uninterrupted night: %s)", kills, whole.Round(time.Millisecond))
 			compareLadders(t, ref, killed, names)
