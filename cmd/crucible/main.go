@@ -67,6 +67,7 @@ champions as bots that play on the real platforms.`,
 		newExportCmd(),
 		newBenchCmd(),
 		newReplayCmd(),
+		newLadderCmd(),
 	)
 	return root
 }

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"crucible/arena"
+	"crucible/ladder"
+	"crucible/reports"
+	"crucible/strategies"
+)
+
+// envDB names the environment variable with the default ladder database.
+const envDB = "CRUCIBLE_DB"
+
+// ladderOpts are the options every ladder subcommand shares.
+type ladderOpts struct {
+	db string
+}
+
+func newLadderCmd() *cobra.Command {
+	var o ladderOpts
+	cmd := &cobra.Command{
+		Use:   "ladder",
+		Short: "Keep a persistent ladder: entrants with versions, nightly runs, rating history",
+		Long: `A ladder remembers: entrants (strategies, variant files or remote bots) with
+every version they have had, nights of matches chosen by information and played
+by the arena, each night closed as one Glicko-2 rating period, and the rating
+history that follows.
+
+The ladder lives in a database: an SQLite file (--db ladder.db, the default,
+or $CRUCIBLE_DB) or a PostgreSQL server when shared (--db postgres://...).
+Its schema is created and upgraded on open.
+
+  crucible ladder init --game kindling
+  crucible ladder add normal --strategy normal
+  crucible ladder add champ --variant champion.json
+  crucible ladder run --budget 20m
+  crucible ladder standings
+  crucible ladder history champ`,
+	}
+	def := os.Getenv(envDB)
+	if def == "" {
+		def = "ladder.db"
+	}
+	cmd.PersistentFlags().StringVar(&o.db, "db", def, "ladder database: an SQLite file, or a postgres:// URL (default $"+envDB+", else ladder.db)")
+	cmd.AddCommand(
+		newLadderInitCmd(&o),
+		newLadderAddCmd(&o),
+		newLadderRemoveCmd(&o),
+		newLadderListCmd(&o),
+		newLadderRunCmd(&o),
+		newLadderStandingsCmd(&o),
+		newLadderHistoryCmd(&o),
+		newLadderImportCmd(&o),
+		newLadderExportCmd(&o),
+	)
+	return cmd
+}
+
+// openLadder opens the database of --db.
+func (o *ladderOpts) open(ctx context.Context) (*ladder.Store, error) {
+	if o.db == "" {
+		return nil, errors.New("--db: empty (give an SQLite file or a postgres:// URL)")
+	}
+	if !ladder.IsPostgres(o.db) && strings.Contains(o.db, "://") {
+		return nil, fmt.Errorf("--db %s: not a postgres:// URL nor a file name", o.db)
+	}
+	s, err := ladder.Open(ctx, o.db)
+	if err != nil {
+		return nil, fmt.Errorf("--db: %w", err)
+	}
+	return s, nil
+}
+
+func newLadderInitCmd(o *ladderOpts) *cobra.Command {
+	var game string
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create a ladder of one game in --db",
+		Long: `Create the ladder's tables in --db (an SQLite file is created if missing) and
+make it a ladder of --game. Running it again on the same game changes nothing.
+
+  crucible ladder init --game kindling --db ladder.db
+  crucible ladder init --game acb --db postgres://postgres@127.0.0.1:5432/ladder`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := lookupGame(game); err != nil {
+				return fmt.Errorf("--game: %w", err)
+			}
+			s, err := o.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			made, err := s.Init(cmd.Context(), game, seed)
+			if err != nil {
+				return fmt.Errorf("--game: %w", err)
+			}
+			if made {
+				fmt.Fprintf(cmd.OutOrStdout(), "ladder of %s created in %s\n", game, s.Where())
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s already holds a ladder of %s; nothing changed\n", s.Where(), game)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&game, "game", "", "game of the ladder: "+strings.Join(gameNames, " or ")+" (required)")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "base seed every night's match seeds are derived from")
+	return cmd
+}
+
+func newLadderAddCmd(o *ladderOpts) *cobra.Command {
+	var strategy, variant, url string
+	cmd := &cobra.Command{
+		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT)",
+		Short: "Add an entrant, or a new version of one",
+		Long: `Add entrant NAME playing a strategy at its defaults, a variant file, or (AI Code
+Battle) a remote bot. Adding an existing entrant with other content makes a new
+version: the old one and its history stay, the new one plays the coming nights
+under the label NAME@vN, starting from the entrant's rating with the deviation
+of a new player (so it gets more games). The same content again changes
+nothing; a removed entrant comes back.
+
+  crucible ladder add normal --strategy normal
+  crucible ladder add champ --variant runs/demo/evolve/champion.json
+  crucible ladder add mybot --url http://127.0.0.1:8080`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := ladder.CheckName(name); err != nil {
+				return fmt.Errorf("NAME: %w", err)
+			}
+			s, err := o.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			info, err := s.Info(cmd.Context())
+			if err != nil {
+				return err
+			}
+			src, err := ladderSource(info.Game, strategy, variant, url)
+			if err != nil {
+				return err
+			}
+			res, err := s.Add(cmd.Context(), name, src)
+			if err != nil {
+				return err
+			}
+			v := res.Version
+			switch {
+			case !res.Created && res.Restored:
+				fmt.Fprintf(cmd.OutOrStdout(), "%s is back, version %d (%s)\n", name, v.Number, v.Fingerprint)
+			case !res.Created:
+				fmt.Fprintf(cmd.OutOrStdout(), "%s already plays %s (version %d); nothing changed\n", name, v.Fingerprint, v.Number)
+			case v.Number == 1:
+				fmt.Fprintf(cmd.OutOrStdout(), "added %s: %s\n", name, v.Fingerprint)
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "added version %d of %s as %s: %s\n", v.Number, name, v.Label, v.Fingerprint)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&strategy, "strategy", "", "a strategy of the ladder's game, at its defaults")
+	fl.StringVar(&variant, "variant", "", "a variant JSON file (its content is stored in the ladder)")
+	fl.StringVar(&url, "url", "", "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run)")
+	return cmd
+}
+
+// ladderSource checks the --strategy / --variant / --url of ladder add
+// (exactly one) against game and the registry.
+func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
+	given := 0
+	for _, v := range []string{strategy, variant, url} {
+		if v != "" {
+			given++
+		}
+	}
+	if given != 1 {
+		return ladder.Source{}, errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT")
+	}
+	if url != "" {
+		if !isBotURL(url) {
+			return ladder.Source{}, fmt.Errorf("--url %q: want http://HOST:PORT or https://...", url)
+		}
+		if game != "acb" {
+			return ladder.Source{}, fmt.Errorf("--url %s: remote bots play acb, this ladder plays %s", url, game)
+		}
+		return ladder.Source{Kind: ladder.KindURL, Strategy: "remote", Content: url}, nil
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return ladder.Source{}, err
+	}
+	s, _, _, err := strategyOrVariant(reg, game, strategy, variant, "this ladder plays "+game)
+	if err != nil {
+		if strategy != "" {
+			return ladder.Source{}, fmt.Errorf("--strategy: %w", err)
+		}
+		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
+	}
+	if strategy != "" {
+		return ladder.Source{Kind: ladder.KindStrategy, Strategy: s.Name}, nil
+	}
+	data, err := os.ReadFile(variant)
+	if err != nil {
+		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
+	}
+	v, err := strategies.ParseVariant(data, variant)
+	if err != nil {
+		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
+	}
+	return ladder.Source{Kind: ladder.KindVariant, Strategy: v.Base, VariantID: v.ID, Content: string(data)}, nil
+}
+
+// ladderBuilder makes the arena entrant of a ladder version: a strategy at
+// its defaults, a stored variant, or a remote acb bot signed with secret.
+func ladderBuilder(reg *strategies.Registry, game, secret string) ladder.Builder {
+	return func(v ladder.Version) (arena.Entrant, error) {
+		switch v.Kind {
+		case ladder.KindStrategy:
+			s, err := reg.Lookup(game, v.Strategy)
+			if err != nil {
+				return arena.Entrant{}, err
+			}
+			return arena.StrategyEntrant(s, v.Label, "", s.Schema.Defaults()), nil
+		case ladder.KindVariant:
+			vr, err := strategies.ParseVariant([]byte(v.Content), v.Label)
+			if err != nil {
+				return arena.Entrant{}, err
+			}
+			s, g, err := reg.Resolve(vr)
+			if err != nil {
+				return arena.Entrant{}, err
+			}
+			return arena.StrategyEntrant(s, v.Label, vr.ID, g), nil
+		case ladder.KindURL:
+			e, err := remoteACBEntrant(game, v.Content, secret)
+			e.Name = v.Label
+			return e, err
+		}
+		return arena.Entrant{}, fmt.Errorf("version kind %q cannot play", v.Kind)
+	}
+}
+
+func newLadderRemoveCmd(o *ladderOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Take an entrant out of the coming nights (its history stays)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := o.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if err := s.Remove(cmd.Context(), args[0]); err != nil {
+				return fmt.Errorf("NAME: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s; ladder add brings it back\n", args[0])
+			return nil
+		},
+	}
+}
+
+func newLadderListCmd(o *ladderOpts) *cobra.Command {
+	var all bool
+	var format string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the entrants and their current versions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := reports.ParseFormat(format)
+			if err != nil {
+				return fmt.Errorf("--format: %w", err)
+			}
+			s, err := o.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if _, err := s.Info(cmd.Context()); err != nil {
+				return err
+			}
+			list, err := s.Entrants(cmd.Context(), all)
+			if err != nil {
+				return err
+			}
+			head := []string{"name", "version", "label", "plays", "added", "removed"}
+			rows := make([][]string, len(list))
+			for i, e := range list {
+				rows[i] = []string{e.Name, fmt.Sprint(e.Current.Number), e.Current.Label, e.Current.Fingerprint, e.Current.AddedAt, e.RemovedAt}
+			}
+			return writeRows(cmd.OutOrStdout(), f, "Entrants", head, rows, list)
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "include removed entrants")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(reports.Formats, ", "))
+	return cmd
+}
+
+// writeRows writes a table in f: Table and Markdown through reports, CSV
+// as head and rows, JSON as v.
+func writeRows(w io.Writer, f reports.Format, title string, head []string, rows [][]string, v any) error {
+	switch f {
+	case reports.JSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case reports.CSV:
+		cw := csv.NewWriter(w)
+		cw.Write(head)
+		cw.WriteAll(rows)
+		return cw.Error()
+	}
+	return reports.WriteTable(w, f, title, []int{0}, head, rows)
+}

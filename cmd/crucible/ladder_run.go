@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"crucible/arena/rating"
+	"crucible/ladder"
+	"crucible/reports"
+)
+
+// ladderRunFlags are the options of ladder run.
+type ladderRunFlags struct {
+	night, config, secret, replays, format string
+	budget                                 time.Duration
+	workers, seeds, factor                 int
+}
+
+func newLadderRunCmd(o *ladderOpts) *cobra.Command {
+	var f ladderRunFlags
+	d := rating.Default()
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Play one night of the ladder and rate it",
+		Long: fmt.Sprintf(`Play one night: choose the pairings by information, play them with the arena,
+record every result in the database as it finishes (in batched transactions),
+and close the night as ONE Glicko-2 rating period; then print the standings.
+
+Pairings: every pair of the active entrants' current versions, ordered by the
+information a game between them is expected to bring (the variance of their
+rating difference, RD_a^2 + RD_b^2, times the variance of the game's outcome,
+p(1-p)): pairs of uncertain, close players first. Each pair plays
+--seeds-per-night seeds in both seat orders; a pair with a version not rated
+yet (a new entrant or a new version) plays --new-version-factor times as many.
+The schedule goes round by round, so a budget that runs out cuts the least
+informative games.
+
+Rating: Glicko-2 with tau = %.1f; a new entrant starts at %.0f, RD %.0f,
+volatility %.2f; a new version starts at its entrant's rating with RD %.0f and
+volatility %.2f; entrants that did not play see their RD grow; convergence
+epsilon %g. The tunables are stored with the night.
+
+The night is idempotent: run again after a crash, kill -9 or Ctrl-C, and it
+continues the night left open with the schedule it started with, so it ends
+as an uninterrupted night would; a night whose label is already closed plays
+nothing. --budget bounds the night's playing time, summed over the runs that
+play it; when it is spent the night is closed with the matches played.
+
+  crucible ladder run --budget 20m
+  crucible ladder run --night 2025-06-01 --seeds-per-night 8 --workers 2`,
+			d.Tau, d.Initial.Rating, d.Initial.RD, d.Initial.Volatility, d.Initial.RD, d.Initial.Volatility, d.Epsilon),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLadderNight(cmd, o, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.night, "night", "", "label of the night (default: today's date in UTC); a night left open is continued whatever its label")
+	fl.DurationVar(&f.budget, "budget", 20*time.Minute, "playing time of the night (0: play the whole schedule)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
+	fl.IntVar(&f.seeds, "seeds-per-night", ladder.DefaultSeedsPerNight, "seeds each pair plays, both seat orders on each, 1 to 100000")
+	fl.IntVar(&f.factor, "new-version-factor", ladder.DefaultNewVersionFactor, "seeds multiplier of a pair with a version not rated yet, 1 to 100")
+	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults); a continued night must use the one it started with")
+	fl.StringVar(&f.secret, "secret", "", "shared secret of --url entrants (default $ACB_SECRET, else $SHARED_SECRET)")
+	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (its path is recorded with the match)")
+	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
+	return cmd
+}
+
+func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
+	format, err := reports.ParseFormat(f.format)
+	if err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	if f.workers < 1 || f.workers > maxWorkers {
+		return fmt.Errorf("--workers %d is outside its range [1, %d]", f.workers, maxWorkers)
+	}
+	if f.seeds < 1 || f.seeds > 100000 {
+		return fmt.Errorf("--seeds-per-night %d is outside its range [1, 100000]", f.seeds)
+	}
+	if f.factor < 1 || f.factor > 100 {
+		return fmt.Errorf("--new-version-factor %d is outside its range [1, 100]", f.factor)
+	}
+	if f.budget < 0 {
+		return fmt.Errorf("--budget %s is negative", f.budget)
+	}
+	ctx := cmd.Context()
+	s, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	info, err := s.Info(ctx)
+	if err != nil {
+		return err
+	}
+	game, err := lookupGame(info.Game)
+	if err != nil {
+		return err
+	}
+	var cfg any
+	if f.config != "" {
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			return fmt.Errorf("--config: %w", err)
+		}
+		if cfg, err = game.ParseConfig(data); err != nil {
+			return fmt.Errorf("--config %s: %w", f.config, err)
+		}
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	opt := ladder.NightOptions{Label: f.night, SeedsPerNight: f.seeds, NewVersionFactor: f.factor, Budget: f.budget,
+		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays}
+	start := time.Now()
+	// The bar is made once the night's size is known (Started), before
+	// the first match ends; both run on RunNight's goroutine.
+	var progress func(done, total int)
+	opt.Progress = func(done, total int) {
+		if progress != nil {
+			progress(done, total)
+		}
+	}
+	opt.Started = func(n ladder.Night, resumed bool, todo int) {
+		verb := "starting"
+		if resumed {
+			verb = "continuing"
+		}
+		budget := "no budget"
+		if n.Budget > 0 {
+			budget = fmt.Sprintf("budget %s, %s spent", n.Budget, n.Spent.Round(time.Second))
+		}
+		fmt.Fprintf(stderr, "%s night %s (#%d): %d matches planned, %d to play, %s\n", verb, n.Label, n.ID, n.Planned, todo, budget)
+		if bar := newProgressBar(stderr, todo); bar != nil {
+			var last time.Time
+			progress = func(done, total int) {
+				if done == total || time.Since(last) >= 100*time.Millisecond {
+					bar.Set(done)
+					last = time.Now()
+				}
+			}
+		}
+	}
+	res, err := s.RunNight(ctx, game, ladderBuilder(reg, info.Game, f.secret), opt)
+	elapsed := time.Since(start)
+	if progress != nil {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "interrupted: %d matches of night %s recorded this run; crucible ladder run continues it\n", res.Played, res.Night.Label)
+		}
+		return err
+	}
+	n := res.Night
+	switch {
+	case res.AlreadyClosed:
+		fmt.Fprintf(stderr, "night %s was closed at %s; nothing to play (give --night for another)\n", n.Label, n.ClosedAt)
+	case res.BudgetSpent:
+		fmt.Fprintf(stderr, "budget of %s spent: night %s closed with %d of %d planned matches (%d played now in %s)\n",
+			n.Budget, n.Label, res.Recorded, n.Planned, res.Played, elapsed.Round(time.Millisecond))
+	default:
+		fmt.Fprintf(stderr, "night %s closed: %d matches (%d played now in %s, %.0f matches/s), rated as one Glicko-2 period\n",
+			n.Label, res.Recorded, res.Played, elapsed.Round(time.Millisecond), float64(res.Played)/elapsed.Seconds())
+	}
+	st, err := s.Standings(ctx)
+	if err != nil {
+		return err
+	}
+	return reports.WriteSummary(cmd.OutOrStdout(), format, st.Summary, reports.SummaryOptions{})
+}

@@ -1,0 +1,447 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"crucible/arena/rating"
+	"crucible/internal/pgtest"
+	"crucible/ladder"
+	"crucible/strategies"
+)
+
+// childArgs is the environment variable that turns the test binary into
+// crucible itself: its value is the JSON list of arguments to run. The
+// kill -9 tests run the ladder in such child processes.
+const childArgs = "CRUCIBLE_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(childArgs); args != "" {
+		var list []string
+		if err := json.Unmarshal([]byte(args), &list); err != nil {
+			fmt.Fprintln(os.Stderr, "bad", childArgs, err)
+			os.Exit(2)
+		}
+		root := newRootCmd()
+		root.SetArgs(list)
+		if err := root.Execute(); err != nil {
+			fmt.Fprintln(os.Stderr, "crucible:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(pgtest.Main(m))
+}
+
+// ladderDBs gives a test an SQLite file and a PostgreSQL database.
+var ladderDBs = []struct {
+	name string
+	make func(t *testing.T) string
+}{
+	{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "ladder.db") }},
+	{"postgres", func(t *testing.T) string { return pgtest.DB(t) }},
+}
+
+// lad runs crucible ladder SUB ARGS... --db db and fails the test on error.
+func lad(t *testing.T, db string, args ...string) string {
+	t.Helper()
+	out, errOut, err := execRoot(t, append(append([]string{"ladder"}, args...), "--db", db)...)
+	if err != nil {
+		t.Fatalf("ladder %s: %v\n%s", strings.Join(args, " "), err, errOut)
+	}
+	return out
+}
+
+// setupLadder makes a Kindling ladder of the given strategies in db.
+func setupLadder(t *testing.T, db string, names ...string) {
+	t.Helper()
+	lad(t, db, "init", "--game", "kindling", "--seed", "5")
+	for _, n := range names {
+		lad(t, db, "add", n, "--strategy", n)
+	}
+}
+
+// The commands, on each store: entrants and versions, two nights, the
+// standings and history in every format, export and import.
+func TestLadderCommands(t *testing.T) {
+	for _, b := range ladderDBs {
+		t.Run(b.name, func(t *testing.T) {
+			db := b.make(t)
+			setupLadder(t, db, "normal", "sniper", "easy")
+			if out := lad(t, db, "add", "easy", "--strategy", "easy"); !strings.Contains(out, "nothing changed") {
+				t.Fatalf("adding the same again: %q", out)
+			}
+			out := lad(t, db, "run", "--night", "d1", "--seeds-per-night", "3", "--budget", "0", "--format", "json")
+			var sum rating.Summary
+			if err := json.Unmarshal([]byte(out), &sum); err != nil || len(sum.Standings) != 3 {
+				t.Fatalf("night 1 standings: %v\n%s", err, out)
+			}
+			// 3 new entrants: 3 pairs x 3x2 seeds x 2 seat orders = 36
+			// matches, 24 games each.
+			for _, st := range sum.Standings {
+				if st.Games != 24 {
+					t.Fatalf("%s played %d games in night 1, want 24", st.Name, st.Games)
+				}
+			}
+			if _, errOut, err := execRoot(t, "ladder", "run", "--night", "d1", "--db", db); err != nil || !strings.Contains(errOut, "was closed") {
+				t.Fatalf("night d1 again: %v %q", err, errOut)
+			}
+
+			// A new version of sniper, from a variant file.
+			reg, _ := newRegistry()
+			s, _ := reg.Lookup("kindling", "sniper")
+			g := s.Schema.Defaults()
+			g[0] = s.Schema[0].Max
+			v := strategies.NewVariant(s, g)
+			vf := filepath.Join(t.TempDir(), "sniper2.json")
+			if err := v.Save(vf); err != nil {
+				t.Fatal(err)
+			}
+			if out := lad(t, db, "add", "sniper", "--variant", vf); !strings.Contains(out, "version 2 of sniper as sniper@v2") {
+				t.Fatalf("new version: %q", out)
+			}
+			var list []ladder.Entrant
+			if err := json.Unmarshal([]byte(lad(t, db, "list", "--format", "json")), &list); err != nil || len(list) != 3 || list[2].Current.Label != "sniper@v2" {
+				t.Fatalf("list: %v %+v", err, list)
+			}
+			lad(t, db, "run", "--night", "d2", "--seeds-per-night", "3", "--budget", "0")
+
+			var hist []ladder.HistoryPoint
+			if err := json.Unmarshal([]byte(lad(t, db, "history", "sniper", "--format", "json")), &hist); err != nil {
+				t.Fatal(err)
+			}
+			if len(hist) != 2 || hist[1].Label != "sniper@v2" || !hist[1].NewVersion || hist[1].Games != 2*12 {
+				t.Fatalf("history of sniper: %+v", hist)
+			}
+			if out := lad(t, db, "history", "sniper"); !strings.Contains(out, "2 *") || !strings.Contains(out, "d2") {
+				t.Fatalf("history table does not mark the new version:\n%s", out)
+			}
+			if out := lad(t, db, "history", "sniper", "--format", "csv"); !strings.HasPrefix(out, "night,closed,version,rating") || strings.Count(out, "\n") != 3 {
+				t.Fatalf("history csv:\n%s", out)
+			}
+			md := lad(t, db, "standings", "--format", "markdown", "--matrix")
+			if !strings.Contains(md, "after night d2") || !strings.Contains(md, "| sniper@v2") || !strings.Contains(md, "Score %") {
+				t.Fatalf("standings markdown:\n%s", md)
+			}
+			if out := lad(t, db, "standings", "--format", "csv"); strings.Count(out, "\n") != 4 {
+				t.Fatalf("standings csv:\n%s", out)
+			}
+
+			// Export, import into a fresh ladder, export again: the same
+			// bytes (the import is one night of its own).
+			exp := lad(t, db, "export")
+			// Night 2: sniper@v2's two pairs play 6 seeds, the other pair
+			// 3, in both seat orders: 30 matches.
+			if n := strings.Count(exp, "\n"); n != 36+30 {
+				t.Fatalf("exported %d lines", n)
+			}
+			file := filepath.Join(t.TempDir(), "all.jsonl")
+			lad(t, db, "export", "--out", file)
+			if data, _ := os.ReadFile(file); string(data) != exp {
+				t.Fatal("export --out differs from export to stdout")
+			}
+			fresh := filepath.Join(t.TempDir(), "fresh.db")
+			lad(t, fresh, "init", "--game", "kindling")
+			if out := lad(t, fresh, "import", file); !strings.Contains(out, "imported 66 matches") {
+				t.Fatalf("import: %q", out)
+			}
+			if got := lad(t, fresh, "export"); got != exp {
+				t.Fatalf("export after import differs:\n%s\nwant\n%s", got, exp)
+			}
+			if _, _, err := execRoot(t, "ladder", "import", file, "--db", fresh); err == nil || !strings.Contains(err.Error(), "import-") {
+				t.Fatalf("importing the same file twice: %v", err)
+			}
+			lad(t, db, "remove", "easy")
+			if out := lad(t, db, "list"); strings.Contains(out, "easy") {
+				t.Fatalf("removed entrant listed:\n%s", out)
+			}
+			if out := lad(t, db, "list", "--all", "--format", "csv"); !strings.Contains(out, "easy") {
+				t.Fatalf("list --all lacks the removed entrant:\n%s", out)
+			}
+		})
+	}
+}
+
+// Every bad input is refused with the flag or argument and its value.
+func TestLadderBadInput(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "l.db")
+	if _, _, err := execRoot(t, "ladder", "list", "--db", db); err == nil || !strings.Contains(err.Error(), "ladder init") {
+		t.Fatalf("list before init: %v", err)
+	}
+	setupLadder(t, db, "normal", "easy")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init"}, `--game: unknown game ""`},
+		{[]string{"init", "--game", "chess"}, `--game: unknown game "chess"`},
+		{[]string{"init", "--game", "acb"}, "--game: game acb: the ladder in"},
+		{[]string{"add", "x"}, "exactly one of --strategy"},
+		{[]string{"add", "x", "--strategy", "normal", "--url", "http://h:1"}, "exactly one of"},
+		{[]string{"add", "x", "--strategy", "nope"}, `--strategy: unknown kindling strategy "nope"`},
+		{[]string{"add", "x", "--variant", "/nonexistent/v.json"}, "--variant: open /nonexistent/v.json"},
+		{[]string{"add", "x", "--url", "ftp://h"}, `--url "ftp://h"`},
+		{[]string{"add", "x", "--url", "http://h:1"}, "--url http://h:1: remote bots play acb"},
+		{[]string{"add", "bad name", "--strategy", "normal"}, `NAME: name "bad name"`},
+		{[]string{"remove", "ghost"}, `NAME: entrant "ghost" is not in the ladder`},
+		{[]string{"run", "--workers", "0"}, "--workers 0 is outside"},
+		{[]string{"run", "--seeds-per-night", "0"}, "--seeds-per-night 0 is outside"},
+		{[]string{"run", "--new-version-factor", "101"}, "--new-version-factor 101 is outside"},
+		{[]string{"run", "--budget", "-1s"}, "--budget -1s is negative"},
+		{[]string{"run", "--format", "xml"}, `--format: format "xml"`},
+		{[]string{"run", "--config", "/nonexistent.json"}, "--config: open /nonexistent.json"},
+		{[]string{"standings", "--format", "yaml"}, `--format: format "yaml"`},
+		{[]string{"history", "ghost"}, `NAME: entrant "ghost" is not in the ladder`},
+		{[]string{"history", "normal", "--format", "pdf"}, `--format: format "pdf"`},
+		{[]string{"export", "--night", "zz"}, `--night "zz": no such night`},
+		{[]string{"import", "/nonexistent.jsonl"}, "RESULTS: open /nonexistent.jsonl"},
+	}
+	for _, tt := range tests {
+		_, _, err := execRoot(t, append(append([]string{"ladder"}, tt.args...), "--db", db)...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ladder %s: error %v, want one containing %q", strings.Join(tt.args, " "), err, tt.want)
+		}
+	}
+	if _, _, err := execRoot(t, "ladder", "list", "--db", "http://x/y"); err == nil || !strings.Contains(err.Error(), "--db http://x/y") {
+		t.Errorf("--db http://: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"job\":\"a\"}\nnot json\n"), 0o644)
+	if _, _, err := execRoot(t, "ladder", "import", bad, "--db", db); err == nil || !strings.Contains(err.Error(), "bad.jsonl:1") {
+		t.Errorf("import of a bad file: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "o.jsonl")
+	os.WriteFile(out, []byte("x\n"), 0o644)
+	if _, _, err := execRoot(t, "ladder", "export", "--out", out, "--db", db); err == nil || !strings.Contains(err.Error(), "--out "+out) {
+		t.Errorf("export over a non-empty file: %v", err)
+	}
+}
+
+// child starts the test binary as crucible with args.
+func child(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	data, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childArgs+"="+string(data))
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	cmd.Stdout = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// A night killed with SIGKILL at random moments and run again until it
+// finishes ends exactly as an uninterrupted night: the same matches (all
+// fields but the wall-clock time), none twice, the same ratings.
+func TestLadderKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill -9 tests play about a million matches; -short leaves them out")
+	}
+	names := []string{"normal", "sniper", "greedy", "contrarian", "easy", "even"}
+	// 15 pairs x 2x700 seeds x 2 seat orders = 42,000 matches a night.
+	run := []string{"ladder", "run", "--night", "n", "--seeds-per-night", "700", "--budget", "0", "--workers", "2", "--format", "csv"}
+	for _, b := range ladderDBs {
+		t.Run(b.name, func(t *testing.T) {
+			seed := uint64(time.Now().UnixNano())
+			rng := rand.New(rand.NewPCG(seed, 1))
+			t.Logf("kill moments drawn with seed %d", seed)
+			ref, killed := b.make(t), b.make(t)
+			setupLadder(t, ref, names...)
+			setupLadder(t, killed, names...)
+
+			// The reference night, timed, uninterrupted.
+			start := time.Now()
+			c := child(t, append(run, "--db", ref)...)
+			if err := c.Wait(); err != nil {
+				t.Fatalf("reference night: %v\n%s", err, c.Stderr)
+			}
+			whole := time.Since(start)
+
+			// Kills at random moments: one while the process starts (opens
+			// the database, plans the night), four when a random share of
+			// the night is recorded (watched from here), one once every
+			// match is recorded (around the closing); then a run to the
+			// end.
+			const planned = 42000
+			watch, err := ladder.Open(context.Background(), killed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer watch.Close()
+			targets := []float64{0}
+			for i := 0; i < 4; i++ {
+				targets = append(targets, rng.Float64())
+			}
+			slices.Sort(targets)
+			targets = append(targets, 1)
+			kills, lastCount, midway := 0, 0, 0
+			for i := 0; i <= len(targets); i++ {
+				c := child(t, append(run, "--db", killed)...)
+				done := make(chan error, 1)
+				go func() { done <- c.Wait() }()
+				if i == len(targets) {
+					if err := <-done; err != nil {
+						t.Fatalf("last run: %v\n%s", err, c.Stderr)
+					}
+					break
+				}
+				target := int(targets[i] * planned)
+				finished := false
+				if target == 0 {
+					time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
+				}
+				for target > 0 && !finished {
+					select {
+					case err := <-done:
+						if err != nil {
+							t.Fatalf("run %d: %v\n%s", i, err, c.Stderr)
+						}
+						finished = true
+						done <- nil
+					case <-time.After(2 * time.Millisecond):
+						n, err := watch.MatchCount(context.Background(), 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if n >= target {
+							target = 0
+						}
+					}
+				}
+				c.Process.Signal(syscall.SIGKILL)
+				err := <-done
+				var ee *exec.ExitError
+				if errors.As(err, &ee) && !ee.Success() {
+					kills++
+				}
+				// What the kill left: matches recorded only while the
+				// night is open, never fewer than before.
+				n, state := recordedState(t, killed)
+				if n < lastCount {
+					t.Fatalf("after kill %d: %d matches recorded, fewer than the %d before", kills, n, lastCount)
+				}
+				if n > 0 && n < planned {
+					midway++
+				}
+				lastCount = n
+				t.Logf("run %d killed at %.0f%% of the night: %d matches recorded, night %s", i, 100*targets[i], n, state)
+				if state == "closed" {
+					break
+				}
+			}
+			if kills < 3 || midway == 0 {
+				t.Fatalf("only %d runs were killed before the night ended, %d of them with the night half recorded; the night is too short to test", kills, midway)
+			}
+			t.Logf("night finished after %d kill -9 (uninterrupted night: %s)", kills, whole.Round(time.Millisecond))
+			compareLadders(t, ref, killed, names)
+		})
+	}
+}
+
+// compareLadders checks that two ladders recorded the same matches, each
+// once, and rated them the same.
+func compareLadders(t *testing.T, a, b string, names []string) {
+	t.Helper()
+	strip := func(export string) []string {
+		lines := strings.Split(strings.TrimSpace(export), "\n")
+		seen := map[string]bool{}
+		for i, l := range lines {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if seen[rec["job"].(string)] {
+				t.Fatalf("job %s recorded twice", rec["job"])
+			}
+			seen[rec["job"].(string)] = true
+			delete(rec, "duration_ms")
+			out, _ := json.Marshal(rec)
+			lines[i] = string(out)
+		}
+		return lines
+	}
+	ea, eb := strip(lad(t, a, "export")), strip(lad(t, b, "export"))
+	if len(ea) != len(eb) {
+		t.Fatalf("%d matches against %d uninterrupted", len(eb), len(ea))
+	}
+	for i := range ea {
+		if ea[i] != eb[i] {
+			t.Fatalf("match %d differs:\n%s\n%s", i, eb[i], ea[i])
+		}
+	}
+	for _, n := range names {
+		ha, hb := lad(t, a, "history", n, "--format", "csv"), lad(t, b, "history", n, "--format", "csv")
+		// The closing time differs; everything else must not.
+		cut := func(s string) string {
+			var out []string
+			for _, l := range strings.Split(s, "\n") {
+				f := strings.Split(l, ",")
+				if len(f) > 2 {
+					f[1] = ""
+				}
+				out = append(out, strings.Join(f, ","))
+			}
+			return strings.Join(out, "\n")
+		}
+		if cut(ha) != cut(hb) {
+			t.Fatalf("ratings of %s differ:\n%s\nuninterrupted:\n%s", n, hb, ha)
+		}
+	}
+}
+
+// recordedState opens a ladder and says how many matches it holds and
+// whether its night is open, closed or not started.
+func recordedState(t *testing.T, db string) (int, string) {
+	t.Helper()
+	s, err := ladder.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.MatchCount(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nights, err := s.Nights(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case len(nights) == 0:
+		return n, "not started"
+	case nights[0].ClosedAt == "":
+		return n, "open"
+	}
+	return n, "closed"
+}
+
+// Without --db the ladder lives in $CRUCIBLE_DB.
+func TestLadderDBFromEnvironment(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv(envDB, db)
+	if _, _, err := execRoot(t, "ladder", "init", "--game", "acb"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ladder.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if info, err := s.Info(context.Background()); err != nil || info.Game != "acb" {
+		t.Fatalf("ladder in $%s: %+v %v", envDB, info, err)
+	}
+}

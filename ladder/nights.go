@@ -1,0 +1,733 @@
+package ladder
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"crucible/arena"
+	"crucible/arena/rating"
+	"crucible/engine"
+)
+
+// Kinds of night.
+const (
+	// KindNight is a night played by RunNight.
+	KindNight = "night"
+	// KindImport is a results file brought in by Import.
+	KindImport = "import"
+)
+
+// NightConfig is what a night was started with, kept with it so that a
+// night continued later, by another process or another version of the
+// program, ends as it would have.
+type NightConfig struct {
+	// SeedsPerNight and NewVersionFactor shape the schedule (see
+	// planNight); Pairing names the order of pairs.
+	SeedsPerNight    int    `json:"seeds_per_night,omitempty"`
+	NewVersionFactor int    `json:"new_version_factor,omitempty"`
+	Pairing          string `json:"pairing,omitempty"`
+	// Glicko2 holds the rating system's tunables the night is closed with.
+	Glicko2 rating.Glicko2 `json:"glicko2"`
+	// Versions are the versions rated when the night closes (those active
+	// when it started; an import's players), by id.
+	Versions []int64 `json:"versions"`
+	// Prior (by version id) and New are the ratings and the versions
+	// without a rating of their own the schedule was planned from.
+	Prior map[string]rating.Rating `json:"prior,omitempty"`
+	New   []int64                  `json:"new,omitempty"`
+	// Source is an imported file's name and SHA-256.
+	Source string `json:"source,omitempty"`
+}
+
+// Night is one ladder run: one rating period.
+type Night struct {
+	ID        int64  `json:"id"`
+	Label     string `json:"label"`
+	Kind      string `json:"kind"`
+	StartedAt string `json:"started_at"`
+	// ClosedAt is "" while the night is open.
+	ClosedAt string        `json:"closed_at,omitempty"`
+	Seed     uint64        `json:"seed"`
+	Budget   time.Duration `json:"budget"`
+	// Spent is the playing time recorded so far.
+	Spent       time.Duration `json:"spent"`
+	Config      NightConfig   `json:"config"`
+	GameConfig  string        `json:"game_config"`
+	CodeVersion string        `json:"code_version"`
+	// Planned is the number of matches in the night's schedule.
+	Planned int    `json:"planned"`
+	Note    string `json:"note,omitempty"`
+}
+
+const nightCols = "id, label, kind, started_at, closed_at, seed, budget_ms, spent_ms, config, game_config, code_version, planned, note"
+
+func scanNight(row interface{ Scan(...any) error }) (Night, error) {
+	var n Night
+	var closed sql.NullString
+	var seed, budget, spent int64
+	var cfg string
+	if err := row.Scan(&n.ID, &n.Label, &n.Kind, &n.StartedAt, &closed, &seed, &budget, &spent, &cfg, &n.GameConfig, &n.CodeVersion, &n.Planned, &n.Note); err != nil {
+		return n, err
+	}
+	n.ClosedAt, n.Seed = closed.String, uint64(seed)
+	n.Budget, n.Spent = time.Duration(budget)*time.Millisecond, time.Duration(spent)*time.Millisecond
+	if err := json.Unmarshal([]byte(cfg), &n.Config); err != nil {
+		return n, fmt.Errorf("night %s: config: %w", n.Label, err)
+	}
+	return n, nil
+}
+
+// Nights lists the nights in the order they started.
+func (s *Store) Nights(ctx context.Context) ([]Night, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+nightCols+" FROM nights ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Night
+	for rows.Next() {
+		n, err := scanNight(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// openNight returns the night left open, if any.
+func (s *Store) openNight(ctx context.Context, q querier) (Night, bool, error) {
+	n, err := scanNight(q.QueryRowContext(ctx, "SELECT "+nightCols+" FROM nights WHERE closed_at IS NULL ORDER BY id LIMIT 1"))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Night{}, false, nil
+	}
+	return n, err == nil, err
+}
+
+// NightOptions tune RunNight. The zero value plays a night labelled with
+// today's date (UTC) with the defaults.
+type NightOptions struct {
+	// Label names the night; "" means today's date in UTC (2006-01-02).
+	Label string
+	// SeedsPerNight is the seeds each pair plays; 0 means
+	// DefaultSeedsPerNight.
+	SeedsPerNight int
+	// NewVersionFactor multiplies the seeds of pairs with a new version; 0
+	// means DefaultNewVersionFactor.
+	NewVersionFactor int
+	// Budget bounds the night's playing time, summed over the runs that
+	// play it; 0 means no bound. When it is spent the night is closed with
+	// the matches played.
+	Budget time.Duration
+	// Workers, GameConfig and ReplayDir are the arena's Options (Workers
+	// 0 means one per CPU; GameConfig nil the game's defaults). Replays go
+	// to ReplayDir/<night label>/<job>.json.
+	Workers    int
+	GameConfig any
+	ReplayDir  string
+	// Glicko2 rates the night when it starts; nil means rating.Default().
+	// A night continued later keeps the tunables it started with.
+	Glicko2 *rating.Glicko2
+	// Started, when set, is called once the night to play is known, with
+	// the matches of its schedule still to play.
+	Started func(n Night, resumed bool, todo int)
+	// Progress, when set, is called as matches finish (see
+	// arena.Options.Progress).
+	Progress func(done, total int)
+	// BatchSize and BatchWindow bound a recording transaction: it is
+	// written when it holds BatchSize matches or BatchWindow after the
+	// first of them, whichever comes first. 0 means 4096 and 200 ms.
+	BatchSize   int
+	BatchWindow time.Duration
+}
+
+// Builder makes the arena entrant that plays a version; the ladder names
+// it by the version's label.
+type Builder func(v Version) (arena.Entrant, error)
+
+// NightResult says what RunNight did.
+type NightResult struct {
+	Night Night
+	// AlreadyClosed is set when the night asked for was closed before:
+	// nothing was played.
+	AlreadyClosed bool
+	// Resumed is set when a night left open was continued.
+	Resumed bool
+	// Played is the number of matches this call played and recorded;
+	// Recorded the night's matches in all.
+	Played, Recorded int
+	// BudgetSpent is set when the budget ran out before the schedule did.
+	BudgetSpent bool
+	// Ratings are the night's ratings (when it was closed).
+	Ratings []RatingRow
+}
+
+// RunNight plays one night of the ladder with game g, whose entrants build
+// makes. A night left open (by a killed or interrupted run) is continued,
+// whatever opt says: its schedule and settings were fixed when it started,
+// so it ends as an uninterrupted night would. Otherwise a new night is
+// planned (see planNight) from the ratings after the last night; a label
+// already closed plays nothing (AlreadyClosed). Finished matches are
+// recorded in batched transactions; when the schedule is done or the
+// budget spent, the night is closed as one Glicko-2 rating period in one
+// transaction. When ctx is cancelled the matches recorded stay, the night
+// stays open, and ctx's error is returned.
+func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt NightOptions) (NightResult, error) {
+	var res NightResult
+	info, err := s.Info(ctx)
+	if err != nil {
+		return res, err
+	}
+	if err := checkGame(info, g); err != nil {
+		return res, err
+	}
+	if opt.SeedsPerNight == 0 {
+		opt.SeedsPerNight = DefaultSeedsPerNight
+	}
+	if opt.NewVersionFactor == 0 {
+		opt.NewVersionFactor = DefaultNewVersionFactor
+	}
+	if opt.SeedsPerNight < 1 || opt.NewVersionFactor < 1 || opt.Budget < 0 {
+		return res, fmt.Errorf("seeds per night %d, new-version factor %d and budget %s must be positive", opt.SeedsPerNight, opt.NewVersionFactor, opt.Budget)
+	}
+	glicko := opt.Glicko2
+	if glicko == nil {
+		glicko = rating.Default()
+	}
+	cfgID, err := arena.ConfigID(g, opt.GameConfig)
+	if err != nil {
+		return res, err
+	}
+
+	// Find the night to play, or plan and record a new one, in one
+	// transaction: a night is there with its whole schedule or not at all.
+	var night Night
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		open, ok, err := s.openNight(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if open.Kind != KindNight {
+				return fmt.Errorf("night %s is an unfinished import", open.Label)
+			}
+			if opt.Label != "" && opt.Label != open.Label {
+				return fmt.Errorf("night %q: night %q is still open; run the ladder without a label (or with --night %s) to finish it first", opt.Label, open.Label, open.Label)
+			}
+			night, res.Resumed = open, true
+			return nil
+		}
+		label := opt.Label
+		if label == "" {
+			label = time.Now().UTC().Format("2006-01-02")
+		}
+		closed, err := scanNight(tx.QueryRowContext(ctx, s.rebind("SELECT "+nightCols+" FROM nights WHERE label = ?"), label))
+		if err == nil {
+			night, res.AlreadyClosed = closed, true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		night, err = s.startNight(ctx, tx, info, label, cfgID, glicko, opt)
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Night = night
+	if res.AlreadyClosed {
+		return res, nil
+	}
+	if night.GameConfig != cfgID {
+		return res, fmt.Errorf("game configuration %s: night %s was started with configuration %s (was --config different?)", cfgID, night.Label, night.GameConfig)
+	}
+
+	jobs, entrants, slots, err := s.nightSchedule(ctx, night, build)
+	if err != nil {
+		return res, err
+	}
+	done, err := s.recordedJobs(ctx, night.ID)
+	if err != nil {
+		return res, err
+	}
+	var todo []arena.Job
+	for _, j := range jobs {
+		if !done[j.ID] {
+			todo = append(todo, j)
+		}
+	}
+	if len(jobs)-len(todo) != len(done) {
+		return res, fmt.Errorf("night %s: %d matches are recorded but only %d of them are in its schedule (was the database edited?)", night.Label, len(done), len(jobs)-len(todo))
+	}
+	if opt.Started != nil {
+		opt.Started(night, res.Resumed, len(todo))
+	}
+	remaining := night.Budget - night.Spent
+	if night.Budget > 0 && remaining <= 0 {
+		res.BudgetSpent = len(todo) > 0
+		todo = nil
+	}
+	if len(todo) > 0 {
+		playCtx := ctx
+		if night.Budget > 0 {
+			var cancel context.CancelFunc
+			playCtx, cancel = context.WithTimeout(ctx, remaining)
+			defer cancel()
+		}
+		replayDir := ""
+		if opt.ReplayDir != "" {
+			replayDir = opt.ReplayDir + "/" + night.Label
+		}
+		res.Played, err = s.play(playCtx, g, night, entrants, todo, slots, replayDir, opt)
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if errors.Is(err, context.DeadlineExceeded) && night.Budget > 0 {
+			res.BudgetSpent, err = true, nil
+		}
+		if err != nil {
+			return res, err
+		}
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		note := ""
+		if res.BudgetSpent {
+			note = "budget spent"
+		}
+		var err error
+		res.Ratings, err = s.closeNight(ctx, tx, info, night, note)
+		return err
+	})
+	if err != nil {
+		return res, err
+	}
+	if res.Recorded, err = s.MatchCount(ctx, night.ID); err != nil {
+		return res, err
+	}
+	res.Night, err = scanNight(s.db.QueryRowContext(ctx, s.rebind("SELECT "+nightCols+" FROM nights WHERE id = ?"), night.ID))
+	return res, err
+}
+
+// startNight plans and records a new night inside tx.
+func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cfgID string, glicko *rating.Glicko2, opt NightOptions) (Night, error) {
+	active, err := s.activeVersions(ctx, tx)
+	if err != nil {
+		return Night{}, err
+	}
+	if len(active) < 2 {
+		return Night{}, fmt.Errorf("the ladder has %d entrant(s); a night needs at least 2 (add them with crucible ladder add)", len(active))
+	}
+	for _, v := range active {
+		if v.Kind == KindImported {
+			return Night{}, fmt.Errorf("entrant %s (version %d) is known only from imported results (variant %s) and cannot play: add it again with --variant FILE, or remove it", v.Entrant, v.Number, v.VariantID)
+		}
+	}
+	prior, own, err := s.priorRatings(ctx, tx, active, glicko)
+	if err != nil {
+		return Night{}, err
+	}
+	ids := make([]int64, len(active))
+	priorByID := make(map[string]rating.Rating, len(active))
+	var fresh []int64
+	for i, v := range active {
+		ids[i] = v.ID
+		priorByID[strconv.FormatInt(v.ID, 10)] = prior[v.ID]
+		if !own[v.ID] {
+			fresh = append(fresh, v.ID)
+		}
+	}
+	id, err := s.nextID(ctx, tx, "nights")
+	if err != nil {
+		return Night{}, err
+	}
+	seed := engine.Mix(info.Seed, uint64(id))
+	n := Night{ID: id, Label: label, Kind: KindNight, StartedAt: now(), Seed: seed, Budget: opt.Budget,
+		Config: NightConfig{SeedsPerNight: opt.SeedsPerNight, NewVersionFactor: opt.NewVersionFactor, Pairing: "uncertainty",
+			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh},
+		GameConfig: cfgID, CodeVersion: CodeVersion()}
+	jobs, err := n.plan()
+	if err != nil {
+		return Night{}, err
+	}
+	n.Planned = len(jobs)
+	if err := s.insertNight(ctx, tx, n); err != nil {
+		return Night{}, err
+	}
+	return n, nil
+}
+
+// insertNight writes a night's row.
+func (s *Store) insertNight(ctx context.Context, tx *sql.Tx, n Night) error {
+	cfg, err := json.Marshal(n.Config)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.rebind(`INSERT INTO nights (id, season_id, label, kind, started_at, seed, budget_ms, config, game_config, code_version, planned)
+		VALUES (?, (SELECT MAX(id) FROM seasons), ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		n.ID, n.Label, n.Kind, n.StartedAt, int64(n.Seed), n.Budget.Milliseconds(), string(cfg), n.GameConfig, n.CodeVersion, n.Planned)
+	if err != nil {
+		return fmt.Errorf("night %s: %w", n.Label, err)
+	}
+	return nil
+}
+
+// activeVersions are the current versions of the entrants not removed,
+// by id.
+func (s *Store) activeVersions(ctx context.Context, q querier) ([]Version, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+prefixed("v.", versionCols)+` FROM versions v JOIN entrants e ON e.name = v.entrant
+		WHERE e.removed_at IS NULL AND v.number = (SELECT MAX(w.number) FROM versions w WHERE w.entrant = v.entrant) ORDER BY v.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// prefixed puts p before every column of a comma-separated list.
+func prefixed(p, cols string) string {
+	out := ""
+	for i, c := range splitComma(cols) {
+		if i > 0 {
+			out += ", "
+		}
+		out += p + c
+	}
+	return out
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			part := s[start:i]
+			for len(part) > 0 && part[0] == ' ' {
+				part = part[1:]
+			}
+			out = append(out, part)
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// priorRatings returns each version's rating before the next period: its
+// latest snapshot; for a version without one, the latest rating of an
+// earlier version of its entrant with the deviation and volatility of a
+// new player (the centre is kept, the certainty is not); else glicko's
+// initial rating. own reports which versions have a snapshot of their own.
+func (s *Store) priorRatings(ctx context.Context, q querier, vs []Version, glicko *rating.Glicko2) (map[int64]rating.Rating, map[int64]bool, error) {
+	latest, err := s.latestRatings(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := s.allVersions(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	prior := make(map[int64]rating.Rating, len(vs))
+	own := make(map[int64]bool, len(vs))
+	for _, v := range vs {
+		if r, ok := latest[v.ID]; ok {
+			prior[v.ID], own[v.ID] = r, true
+			continue
+		}
+		prior[v.ID] = glicko.Initial
+		best := 0
+		for _, w := range all {
+			if w.Entrant != v.Entrant || w.Number >= v.Number || w.Number <= best {
+				continue
+			}
+			if r, ok := latest[w.ID]; ok {
+				best = w.Number
+				prior[v.ID] = rating.Rating{Rating: r.Rating, RD: glicko.Initial.RD, Volatility: glicko.Initial.Volatility}
+			}
+		}
+	}
+	return prior, own, nil
+}
+
+// latestRatings maps each rated version to its latest snapshot.
+func (s *Store) latestRatings(ctx context.Context, q querier) (map[int64]rating.Rating, error) {
+	rows, err := q.QueryContext(ctx, `SELECT r.version_id, r.rating, r.rd, r.volatility FROM ratings r
+		JOIN (SELECT version_id, MAX(night_id) AS night_id FROM ratings GROUP BY version_id) m
+		ON m.version_id = r.version_id AND m.night_id = r.night_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]rating.Rating{}
+	for rows.Next() {
+		var id int64
+		var r rating.Rating
+		if err := rows.Scan(&id, &r.Rating, &r.RD, &r.Volatility); err != nil {
+			return nil, err
+		}
+		out[id] = r
+	}
+	return out, rows.Err()
+}
+
+// plan plans the night's schedule again from its config (see planNight):
+// the same config gives the same jobs.
+func (n Night) plan() ([]plannedJob, error) {
+	prior := make(map[int64]rating.Rating, len(n.Config.Prior))
+	for k, r := range n.Config.Prior {
+		id, err := strconv.ParseInt(k, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("night %s: config: prior of version %q: %w", n.Label, k, err)
+		}
+		prior[id] = r
+	}
+	isNew := map[int64]bool{}
+	for _, id := range n.Config.New {
+		isNew[id] = true
+	}
+	for _, id := range n.Config.Versions {
+		if _, ok := prior[id]; !ok {
+			return nil, fmt.Errorf("night %s: config: no prior rating of version %d", n.Label, id)
+		}
+	}
+	return planNight(n.ID, n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor), nil
+}
+
+// slot is a job's place in its night: its position in the schedule and
+// its players' version ids in seat order.
+type slot struct {
+	position int
+	versions []int64
+}
+
+// nightSchedule plans a night's jobs again, with its entrants (built by
+// build, in version id order) and each job's slot.
+func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) ([]arena.Job, []arena.Entrant, map[string]slot, error) {
+	planned, err := night.plan()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	versions, err := s.allVersions(ctx, s.db)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ids := append([]int64(nil), night.Config.Versions...)
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	index := make(map[int64]int, len(ids))
+	entrants := make([]arena.Entrant, len(ids))
+	for i, id := range ids {
+		v, ok := versions[id]
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("night %s: version %d of its schedule is missing", night.Label, id)
+		}
+		e, err := build(v)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("entrant %s (version %d, %s): %w", v.Entrant, v.Number, v.Fingerprint, err)
+		}
+		e.Name = v.Label
+		entrants[i] = e
+		index[id] = i
+	}
+	jobs := make([]arena.Job, len(planned))
+	slots := make(map[string]slot, len(planned))
+	for i, p := range planned {
+		j := p.Job
+		j.Seats = make([]int, len(p.Versions))
+		for k, id := range p.Versions {
+			j.Seats[k] = index[id]
+		}
+		jobs[i] = j
+		slots[j.ID] = slot{position: i, versions: p.Versions}
+	}
+	return jobs, entrants, slots, nil
+}
+
+// recordedJobs is the set of a night's recorded job ids.
+func (s *Store) recordedJobs(ctx context.Context, night int64) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job FROM matches WHERE night_id = ?"), night)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var j string
+		if err := rows.Scan(&j); err != nil {
+			return nil, err
+		}
+		out[j] = true
+	}
+	return out, rows.Err()
+}
+
+// nightOutcomes returns the pairwise outcomes of a night's finished
+// matches, players named by label, and the ids of the versions that
+// played. The database counts the matches of each seating and ranking
+// (a night has few), so closing a long night reads a few rows, not one
+// per match; the outcomes are the same multiset either way, and a rating
+// period does not depend on their order.
+func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versions map[int64]Version) ([]rating.Outcome, map[int64]bool, error) {
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT seats, ranks, COUNT(*) FROM matches WHERE night_id = ? AND error IS NULL
+		GROUP BY seats, ranks ORDER BY seats, ranks`), night)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out []rating.Outcome
+	played := map[int64]bool{}
+	var names []string
+	var ranks []int
+	for rows.Next() {
+		var seats, rk string
+		var count int
+		if err := rows.Scan(&seats, &rk, &count); err != nil {
+			return nil, nil, err
+		}
+		ids, err := splitInts(seats)
+		if err != nil {
+			return nil, nil, fmt.Errorf("night %d: seats %q: %w", night, seats, err)
+		}
+		ks, err := splitInts(rk)
+		if err != nil || len(ks) != len(ids) {
+			return nil, nil, fmt.Errorf("night %d: ranks %q for %d seats", night, rk, len(ids))
+		}
+		names, ranks = names[:0], ranks[:0]
+		for i, id := range ids {
+			v, ok := versions[id]
+			if !ok {
+				return nil, nil, fmt.Errorf("night %d: seat %d of seating %s holds unknown version %d", night, i, seats, id)
+			}
+			played[id] = true
+			names = append(names, v.Label)
+			ranks = append(ranks, int(ks[i]))
+		}
+		one := rating.Pairwise(names, ranks)
+		for c := 0; c < count; c++ {
+			out = append(out, one...)
+		}
+	}
+	return out, played, rows.Err()
+}
+
+// RatingRow is one version's rating after one night.
+type RatingRow struct {
+	Night      int64  `json:"night"`
+	NightLabel string `json:"night_label"`
+	Version    int64  `json:"version_id"`
+	Label      string `json:"label"`
+	rating.Rating
+	// Games, Wins, Draws and Losses count the night's pairwise games.
+	Games  int `json:"games"`
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+	// Lo and Hi bound the rating's 95% interval (rating -/+ 1.96 RD).
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// z95 is the two-sided 95% normal quantile.
+const z95 = 1.959963984540054
+
+// closeNight rates the night's matches as one period inside tx, writes
+// every rated version's snapshot and marks the night closed. A night
+// closed meanwhile (by another process) is an error, so no night is ever
+// rated twice.
+func (s *Store) closeNight(ctx context.Context, tx *sql.Tx, info Info, night Night, note string) ([]RatingRow, error) {
+	versions, err := s.allVersions(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	outcomes, played, err := s.nightOutcomes(ctx, tx, night.ID, versions)
+	if err != nil {
+		return nil, err
+	}
+	glicko := night.Config.Glicko2
+	if glicko.Tau == 0 {
+		glicko = *rating.Default()
+	}
+	rated := map[int64]Version{}
+	for _, id := range night.Config.Versions {
+		rated[id] = versions[id]
+	}
+	for id := range played {
+		rated[id] = versions[id]
+	}
+	list := make([]Version, 0, len(rated))
+	for _, v := range rated {
+		list = append(list, v)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	prior, _, err := s.priorRatings(ctx, tx, list, &glicko)
+	if err != nil {
+		return nil, err
+	}
+	start := make(map[string]rating.Rating, len(list))
+	for _, v := range list {
+		start[v.Label] = prior[v.ID]
+	}
+	after := glicko.RatePeriod(start, outcomes)
+	tally := map[string]*rating.Tally{}
+	for _, v := range list {
+		tally[v.Label] = &rating.Tally{}
+	}
+	count := func(name string, score float64) {
+		t := tally[name]
+		switch {
+		case score > 0.5:
+			t.Wins++
+		case score < 0.5:
+			t.Losses++
+		default:
+			t.Draws++
+		}
+	}
+	for _, o := range outcomes {
+		if o.A == o.B {
+			continue
+		}
+		count(o.A, o.Score)
+		count(o.B, 1-o.Score)
+	}
+	out := make([]RatingRow, 0, len(list))
+	for _, v := range list {
+		r, ok := after[v.Label]
+		if !ok {
+			return nil, fmt.Errorf("night %s: no rating for %s", night.Label, v.Label)
+		}
+		t := tally[v.Label]
+		row := RatingRow{Night: night.ID, NightLabel: night.Label, Version: v.ID, Label: v.Label, Rating: r,
+			Games: t.Games(), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, Lo: r.Rating - z95*r.RD, Hi: r.Rating + z95*r.RD}
+		if math.IsNaN(r.Rating) || math.IsNaN(r.RD) {
+			return nil, fmt.Errorf("night %s: the rating of %s is not a number", night.Label, v.Label)
+		}
+		if _, err := tx.ExecContext(ctx, s.rebind(`INSERT INTO ratings (night_id, version_id, rating, rd, volatility, games, wins, draws, losses, lo, hi)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			night.ID, v.ID, r.Rating, r.RD, r.Volatility, row.Games, row.Wins, row.Draws, row.Losses, row.Lo, row.Hi); err != nil {
+			return nil, fmt.Errorf("night %s: rating of %s: %w", night.Label, v.Label, err)
+		}
+		out = append(out, row)
+	}
+	res, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET closed_at = ?, note = ? WHERE id = ? AND closed_at IS NULL"), now(), note, night.ID)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return nil, fmt.Errorf("night %s was closed by another run meanwhile (%v)", night.Label, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,90 @@
+package ladder
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"crucible/arena"
+	"crucible/arena/rating"
+)
+
+// glickoScale converts a Glicko rating or RD to the Glicko-2 scale.
+const glickoScale = 173.7178
+
+// Pairing defaults.
+const (
+	// DefaultSeedsPerNight is the number of seeds each pair plays a night,
+	// both seat orders on each.
+	DefaultSeedsPerNight = 4
+	// DefaultNewVersionFactor multiplies the seeds of a pair that holds a
+	// version without a rating yet.
+	DefaultNewVersionFactor = 2
+)
+
+// plannedJob is one match of a night's schedule.
+type plannedJob struct {
+	arena.Job
+	// Versions are the version ids in seat order.
+	Versions []int64
+}
+
+// pairValue is the information a game between two players is expected to
+// bring: the variance of the rating difference on the Glicko-2 scale
+// (phi_a^2 + phi_b^2, large when either is uncertain) times the variance
+// of the game's outcome, p(1-p), with p the expected score from the
+// difference of the ratings damped by the combined deviation (Glicko's g
+// function). Close pairs of uncertain players come first.
+func pairValue(a, b rating.Rating) float64 {
+	pa, pb := a.RD/glickoScale, b.RD/glickoScale
+	v := pa*pa + pb*pb
+	g := 1 / math.Sqrt(1+3*v/(math.Pi*math.Pi))
+	p := 1 / (1 + math.Exp(-g*(a.Rating-b.Rating)/glickoScale))
+	return v * p * (1 - p)
+}
+
+// planNight schedules a night of the versions (sorted by id): every pair,
+// ordered by pairValue (highest first, then by ids), plays seedsPerNight
+// seeds, or seedsPerNight*newFactor when one of the two is new (has no
+// rating of its own yet), each seed in both seat orders. Jobs go round by
+// round: every pair plays its first seed, in order of value, before any
+// plays its second, so a budget that runs out cuts the least informative
+// games. Round r is played on arena.Seeds(seed, ...)[r], the same seed for
+// every pair; job ids are "n<night>-r<round>-<version>v<version>" in seat
+// order, unique in the whole ladder (so an export of every night is a
+// results file with unique jobs, as the arena writes).
+func planNight(night int64, versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int) []plannedJob {
+	type pair struct {
+		a, b   int64
+		value  float64
+		rounds int
+	}
+	var pairs []pair
+	maxRounds := 0
+	for i, a := range versions {
+		for _, b := range versions[i+1:] {
+			p := pair{a: a, b: b, value: pairValue(prior[a], prior[b]), rounds: seedsPerNight}
+			if isNew[a] || isNew[b] {
+				p.rounds *= newFactor
+			}
+			maxRounds = max(maxRounds, p.rounds)
+			pairs = append(pairs, p)
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].value > pairs[j].value })
+	seeds := arena.Seeds(seed, maxRounds)
+	prefix := "n" + strconv.FormatInt(night, 10) + "-r"
+	var jobs []plannedJob
+	for r := 0; r < maxRounds; r++ {
+		for _, p := range pairs {
+			if r >= p.rounds {
+				continue
+			}
+			for _, seats := range [2][2]int64{{p.a, p.b}, {p.b, p.a}} {
+				id := prefix + strconv.Itoa(r) + "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
+				jobs = append(jobs, plannedJob{Job: arena.Job{ID: id, Round: r, Seed: seeds[r]}, Versions: []int64{seats[0], seats[1]}})
+			}
+		}
+	}
+	return jobs
+}
