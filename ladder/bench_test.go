@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +18,12 @@ import (
 	"crucible/internal/pgtest"
 )
 
-// benchLadder makes a ladder of six Kindling bidders.
+// benchNames are the six Kindling bidders of the benchmark ladders.
+var benchNames = []string{"normal", "sniper", "greedy", "contrarian", "easy", "even"}
+
+// benchLadder makes a ladder of the six bidders that has played one short
+// night, so that the night measured is a ladder's usual night: every
+// entrant rated, the chunk size taken from the last night's match time.
 func benchLadder(b *testing.B, dsn string) *Store {
 	ctx := context.Background()
 	s, err := Open(ctx, dsn)
@@ -26,44 +33,63 @@ func benchLadder(b *testing.B, dsn string) *Store {
 	if _, err := s.Init(ctx, "kindling", 1); err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []string{"normal", "sniper", "greedy", "contrarian", "easy", "even"} {
+	for _, n := range benchNames {
 		if _, err := s.Add(ctx, n, Source{Kind: KindStrategy, Strategy: n}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	if _, err := s.RunNight(ctx, kindling.Game{}, kindlingBuilder(&testing.T{}), NightOptions{Label: "warm-up", SeedsPerNight: 50, Workers: 2}); err != nil {
+		b.Fatal(err)
+	}
 	return s
 }
 
-// benchSeeds is the seeds per pair of a benchmark night: 6 entrants, all
-// new, give 15 pairs x 2x2000 seeds x 2 orders = 120,000 matches.
-const benchSeeds = 2000
+// benchSeeds is the seeds per pair of a benchmark night: 6 rated entrants
+// give 15 pairs x 4000 seeds x 2 seat orders = 120,000 matches.
+const benchSeeds = 4000
 
-// BenchmarkNight measures what recording costs a Kindling night. Each
-// iteration plays the same 120,000-match schedule three times back to back
-// (so that the load of a shared machine hits all three alike): the arena
-// alone with nothing recorded (its own rate), then a whole night into
-// SQLite, then into PostgreSQL (opening the night, playing, recording
-// every match, closing it as a rating period). Reported: matches per
-// second of each, and each store's slowdown of the night against the
-// arena, in percent.
+// BenchmarkNight measures what recording costs a Kindling night against
+// the arena's own rate as a user sees it: crucible arena writing every
+// result as a JSON line to its results file. Each iteration plays the same
+// 120,000-match schedule three times back to back (so that the load of a
+// shared machine hits all three alike): arena.Run writing the results file
+// through arena.ResultsWriter, as crucible arena does; then a whole ladder
+// night into SQLite; then into PostgreSQL (opening the night, playing,
+// recording every chunk, closing it as a rating period). Reported per
+// store: matches per second, the slowdown of the night against the arena
+// in percent (by wall clock and by CPU), CPU per match (this process; for
+// PostgreSQL also the server processes serving the store's connections),
+// and the size on disk per million matches.
 func BenchmarkNight(b *testing.B) {
 	ctx := context.Background()
 	var arenaT, arenaCPU time.Duration
 	playT := map[string]time.Duration{}
 	cpuT := map[string]time.Duration{}
+	serverT := time.Duration(0)
+	size := map[string]int64{}
 	matches := 0
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		plan := benchLadder(b, filepath.Join(b.TempDir(), "plan.db"))
-		_, jobs, entrants, _ := benchSchedule(b, plan)
+		jobs, entrants := benchSchedule(b, plan)
 		plan.Close()
-		stores := map[string]*Store{
-			"sqlite":   benchLadder(b, filepath.Join(b.TempDir(), "l.db")),
-			"postgres": benchLadder(b, pgtest.DB(b)),
+		dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "l.db"), "postgres": pgtest.DB(b)}
+		stores := map[string]*Store{}
+		for name, dsn := range dsns {
+			stores[name] = benchLadder(b, dsn)
 		}
+		out := filepath.Join(b.TempDir(), "results.jsonl")
 		b.StartTimer()
+
 		t0, c0 := time.Now(), cpuTime()
-		if err := arena.Run(ctx, kindling.Game{}, entrants, jobs, arena.Options{Workers: 2}, func(arena.Record) error { return nil }); err != nil {
+		w, _, err := arena.OpenResults(out, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := arena.Run(ctx, kindling.Game{}, entrants, jobs, arena.Options{Workers: 2}, w.Write); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
 		arenaT += time.Since(t0)
@@ -71,6 +97,8 @@ func BenchmarkNight(b *testing.B) {
 		matches += len(jobs)
 		for _, name := range []string{"sqlite", "postgres"} {
 			s := stores[name]
+			pids := s.backendPIDs(b)
+			s0 := serverCPU(pids)
 			t1, c1 := time.Now(), cpuTime()
 			res, err := s.RunNight(ctx, kindling.Game{}, kindlingBuilder(&testing.T{}), NightOptions{Label: "n", SeedsPerNight: benchSeeds, Workers: 2})
 			if err != nil {
@@ -78,121 +106,203 @@ func BenchmarkNight(b *testing.B) {
 			}
 			playT[name] += time.Since(t1)
 			cpuT[name] += cpuTime() - c1
+			if name == "postgres" {
+				serverT += serverCPU(s.backendPIDs(b)) - s0
+			}
 			if res.Recorded != len(jobs) {
 				b.Fatalf("%s recorded %d of %d", name, res.Recorded, len(jobs))
 			}
+			b.StopTimer()
+			n, err := s.chunkBytes(ctx, dsns[name], res.Night.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size[name] += n
 			s.Close()
+			b.StartTimer()
 		}
 	}
 	rate := func(d time.Duration) float64 { return float64(matches) / d.Seconds() }
-	perMatch := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(matches) }
+	perMatch := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(matches) }
 	b.ReportMetric(rate(arenaT), "arena-matches/s")
 	b.ReportMetric(perMatch(arenaCPU), "arena-cpu-µs/match")
 	for _, name := range []string{"sqlite", "postgres"} {
+		cpu := cpuT[name]
+		if name == "postgres" {
+			cpu += serverT
+		}
 		b.ReportMetric(rate(playT[name]), name+"-matches/s")
 		b.ReportMetric(100*(playT[name].Seconds()/arenaT.Seconds()-1), name+"-slowdown-%")
-		// This process's CPU: for PostgreSQL the server's own is not
-		// counted.
-		b.ReportMetric(perMatch(cpuT[name]), name+"-cpu-µs/match")
+		b.ReportMetric(perMatch(cpu), name+"-cpu-µs/match")
+		b.ReportMetric(100*(cpu.Seconds()/arenaCPU.Seconds()-1), name+"-cpu-slowdown-%")
+		b.ReportMetric(float64(size[name])/float64(matches), name+"-MB/1M-matches")
 	}
 }
 
 // benchSchedule plans the benchmark night without playing it and returns
-// its night, jobs, entrants and slots.
-func benchSchedule(b *testing.B, s *Store) (Night, []arena.Job, []arena.Entrant, map[string]slot) {
+// its jobs and entrants.
+func benchSchedule(b *testing.B, s *Store) ([]arena.Job, []arena.Entrant) {
 	ctx := context.Background()
 	info, err := s.Info(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var n Night
+	build := kindlingBuilder(&testing.T{})
 	if err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		n, err = s.startNight(ctx, tx, info, "plan", "", rating.Default(), NightOptions{SeedsPerNight: benchSeeds, NewVersionFactor: 2})
+		reg := DefaultRegression()
+		n, err = s.startNight(ctx, tx, info, "plan", "", rating.Default(), NightOptions{SeedsPerNight: benchSeeds, NewVersionFactor: 2, Regression: &reg},
+			kindling.Game{}, build)
 		return err
 	}); err != nil {
 		b.Fatal(err)
 	}
-	jobs, entrants, slots, err := s.nightSchedule(ctx, n, kindlingBuilder(&testing.T{}))
+	jobs, entrants, _, err := s.nightSchedule(ctx, s.db, n, build)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return n, jobs, entrants, slots
+	return jobs, entrants
 }
 
-// BenchmarkRecord measures recording alone: batches of 4096 Kindling
-// result records written into each store (the records of one played
-// night, written again under fresh job ids), and the size on disk per
-// million matches. Reported: matches/s and MB per million matches.
+// BenchmarkRecord measures recording alone: the records of 16,384 Kindling
+// matches, encoded (result lines and tally) and written as chunks of 4096
+// into each store, over and over under new chunk numbers. Reported:
+// matches recorded per second and the bytes per match the chunk rows take.
 func BenchmarkRecord(b *testing.B) {
-	for _, name := range []string{"sqlite", "postgres", "postgres-insert"} {
+	for _, name := range []string{"sqlite", "postgres"} {
 		b.Run(name, func(b *testing.B) {
 			ctx := context.Background()
-			dir := b.TempDir()
-			dsn := filepath.Join(dir, "l.db")
+			dsn := filepath.Join(b.TempDir(), "l.db")
 			if name != "sqlite" {
 				dsn = pgtest.DB(b)
 			}
 			s := benchLadder(b, dsn)
-			s.insertNotCopy = name == "postgres-insert"
 			defer s.Close()
-			night, jobs, entrants, _ := benchSchedule(b, s)
-			var recs []arena.Record
-			if err := arena.Run(ctx, kindling.Game{}, entrants, jobs[:4096], arena.Options{Workers: 2}, func(r arena.Record) error {
-				recs = append(recs, r)
-				return nil
-			}); err != nil {
-				b.Fatal(err)
-			}
-			slots := map[string]slot{}
-			b.ResetTimer()
-			written := 0
-			for i := 0; i < b.N; i++ {
-				batch := make([]arena.Record, len(recs))
-				for k, r := range recs {
-					r.Job = fmt.Sprintf("b%d-%d", i, k)
-					slots[r.Job] = slot{position: written + k, versions: []int64{1, 2}}
-					batch[k] = r
-				}
-				if err := s.recordBatch(night.ID, batch, slots, "", 1); err != nil {
-					b.Fatal(err)
-				}
-				written += len(batch)
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(written)/b.Elapsed().Seconds(), "matches/s")
-			if written < 100000 {
-				return
-			}
-			size, err := s.sizeOnDisk(ctx, dsn)
+			nights, err := s.Nights(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportMetric(float64(size)/float64(written)*1e6/1e6, "MB/1M-matches")
+			night := nights[0].ID
+			var recs []arena.Record
+			if err := s.Export(ctx, night, func(r arena.Record) error { recs = append(recs, r); return nil }); err != nil {
+				b.Fatal(err)
+			}
+			const size = 4096
+			for len(recs) < 4*size {
+				recs = append(recs, recs...)
+			}
+			recs = recs[:4*size]
+			entries := make([]entry, len(recs))
+			for i, r := range recs {
+				entries[i] = entry{rec: r, played: true, versions: []int64{1, 2}}
+			}
+			next := 1 << 20 // chunk numbers the warm-up night does not use
+			b.ResetTimer()
+			written := 0
+			for i := 0; i < b.N; i++ {
+				rows := make([]chunkRow, 0, 4)
+				for k := 0; k < len(entries); k += size {
+					row, err := encodeChunk(next, next*size, entries[k:k+size], "")
+					if err != nil {
+						b.Fatal(err)
+					}
+					rows = append(rows, row)
+					next++
+				}
+				if err := s.writeChunks(night, rows, 1, false); err != nil {
+					b.Fatal(err)
+				}
+				written += len(entries)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(written)/b.Elapsed().Seconds(), "matches/s")
+			n, err := s.chunkBytes(ctx, dsn, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total, err := s.MatchCount(ctx, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(n)/float64(total), "B/match")
 		})
 	}
 }
 
-// sizeOnDisk is the bytes the ladder's tables take: the SQLite file and
-// its write-ahead log after a checkpoint, or PostgreSQL's total relation
-// size of every table (with indexes and TOAST).
-func (s *Store) sizeOnDisk(ctx context.Context, dsn string) (int64, error) {
+// chunkBytes is the bytes on disk of the chunks of one night (night 0:
+// of all): for SQLite the pages of the chunk table that hold them (after
+// a checkpoint, through the dbstat table when the library has it, else
+// the share of the file), for PostgreSQL the stored size of their values
+// (after TOAST compression) plus the table's and its index's share.
+func (s *Store) chunkBytes(ctx context.Context, dsn string, night int64) (int64, error) {
+	where, args := "", []any{}
+	if night != 0 {
+		where, args = " WHERE night_id = ?", []any{night}
+	}
 	if s.dialect == Postgres {
 		var n int64
-		err := s.db.QueryRowContext(ctx, `SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c
-			JOIN pg_namespace ns ON ns.oid = c.relnamespace WHERE ns.nspname = 'public' AND c.relkind = 'r'`).Scan(&n)
+		err := s.db.QueryRowContext(ctx, s.rebind(`SELECT COALESCE(SUM(pg_column_size(lines) + pg_column_size(tally) + 64), 0) FROM match_chunks`+where), args...).Scan(&n)
 		return n, err
 	}
 	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		return 0, err
 	}
-	var total int64
-	for _, suffix := range []string{"", "-wal"} {
-		if st, err := os.Stat(dsn + suffix); err == nil {
-			total += st.Size()
-		}
+	var part, all sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, s.rebind("SELECT SUM(LENGTH(lines) + LENGTH(tally)) FROM match_chunks"+where), args...).Scan(&part); err != nil {
+		return 0, err
 	}
-	return total, nil
+	if err := s.db.QueryRowContext(ctx, "SELECT SUM(LENGTH(lines) + LENGTH(tally)) FROM match_chunks").Scan(&all); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(dsn)
+	if err != nil || all.Int64 == 0 {
+		return 0, err
+	}
+	// The file's bytes, shared out by the chunks' lengths.
+	return int64(float64(st.Size()) * float64(part.Int64) / float64(all.Int64)), nil
+}
+
+// backendPIDs are the process ids of the PostgreSQL server processes that
+// serve the store's database (none for SQLite).
+func (s *Store) backendPIDs(b *testing.B) []int {
+	if s.dialect != Postgres {
+		return nil
+	}
+	rows, err := s.db.Query("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out []int
+	for rows.Next() {
+		var pid int
+		if err := rows.Scan(&pid); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// serverCPU is the CPU time (user and system) the processes have used,
+// from /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms).
+func serverCPU(pids []int) time.Duration {
+	var total time.Duration
+	for _, pid := range pids {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		sy, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+sy) * 10 * time.Millisecond
+	}
+	return total
 }
 
 // cpuTime is the CPU time (user and system) this process has used.

@@ -110,22 +110,29 @@ func (s *Store) Import(ctx context.Context, recs []arena.Record, label, source s
 			return err
 		}
 		n := Night{ID: id, Label: label, Kind: KindImport, StartedAt: now(), GameConfig: recs[0].Config,
-			Config:      NightConfig{Glicko2: *rating.Default(), Versions: order, Source: source},
+			Config:      NightConfig{Glicko2: *rating.Default(), Versions: order, Source: source, ChunkSize: importChunk},
 			CodeVersion: CodeVersion(), Planned: len(recs)}
 		if err := s.insertNight(ctx, tx, n); err != nil {
 			return err
 		}
-		rows := make([]matchRow, len(recs))
-		for i, r := range recs {
-			seats := make([]int64, len(r.Players))
-			for k, p := range r.Players {
-				seats[k] = ids[p.Name]
+		var rows []chunkRow
+		for first := 0; first < len(recs); first += importChunk {
+			part := recs[first:min(first+importChunk, len(recs))]
+			entries := make([]entry, len(part))
+			for i, r := range part {
+				seats := make([]int64, len(r.Players))
+				for k, p := range r.Players {
+					seats[k] = ids[p.Name]
+				}
+				entries[i] = entry{rec: r, played: true, versions: seats}
 			}
-			if rows[i], err = toRow(r, i, seats, ""); err != nil {
-				return err
+			row, err := encodeChunk(first/importChunk, first, entries, "")
+			if err != nil {
+				return fmt.Errorf("import %s: %w", label, err)
 			}
+			rows = append(rows, row)
 		}
-		if err := s.insertMatches(ctx, tx, id, rows); err != nil {
+		if err := s.insertChunks(ctx, tx, id, rows); err != nil {
 			return err
 		}
 		if res.Ratings, err = s.closeNight(ctx, tx, info, n, "imported from "+source); err != nil {

@@ -15,6 +15,7 @@ import (
 	"crucible/arena/rating"
 	"crucible/engine/kindling"
 	"crucible/internal/pgtest"
+	"crucible/stats"
 	"crucible/strategies"
 	"crucible/strategies/bidders"
 )
@@ -115,8 +116,8 @@ func TestLadderTwoNights(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t, mk(t))
-			if v, err := s.SchemaVersion(ctx); err != nil || v != 1 {
-				t.Fatalf("schema version %d, %v; want 1", v, err)
+			if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
+				t.Fatalf("schema version %d, %v; want 2", v, err)
 			}
 			if _, err := s.Add(ctx, "normal", Source{Kind: KindStrategy, Strategy: "normal"}); !errors.Is(err, ErrNotInitialized) {
 				t.Fatalf("add before init: %v, want ErrNotInitialized", err)
@@ -145,7 +146,7 @@ func TestLadderTwoNights(t *testing.T) {
 			g := kindling.Game{}
 
 			// Night 1: every version is new: 6 pairs x 4 seeds x 2 orders.
-			r1, err := s.RunNight(ctx, g, b, NightOptions{Label: "n1", SeedsPerNight: 2, Workers: 2, BatchSize: 7})
+			r1, err := s.RunNight(ctx, g, b, NightOptions{Label: "n1", SeedsPerNight: 2, Workers: 2, ChunkSize: 6})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,17 +186,59 @@ func TestLadderTwoNights(t *testing.T) {
 			if err := s.Remove(ctx, "greedy"); err == nil || !strings.Contains(err.Error(), "already removed") {
 				t.Fatalf("removing twice: %v", err)
 			}
-			r2, err := s.RunNight(ctx, g, b, NightOptions{Label: "n2", SeedsPerNight: 2, Workers: 1})
+			reg := DefaultRegression()
+			reg.PairsPerNight = 3
+			r2, err := s.RunNight(ctx, g, b, NightOptions{Label: "n2", SeedsPerNight: 2, Workers: 1, Regression: &reg})
 			if err != nil {
 				t.Fatal(err)
 			}
-			// 3 pairs: 2 with the new version (4 seeds), 1 without (2).
-			if r2.Night.Planned != (2*4+2)*2 {
-				t.Fatalf("night 2 planned %d, want 20", r2.Night.Planned)
+			// 3 pairs: 2 with the new version (4 seeds), 1 without (2);
+			// and 3 game pairs of the regression test of contrarian@v2
+			// against contrarian.
+			if r2.Night.Planned != (2*4+2)*2+3*2 {
+				t.Fatalf("night 2 planned %d, want 26", r2.Night.Planned)
 			}
-			recs2 := exportLines(t, s, r2.Night.ID)
+			all2 := exportLines(t, s, r2.Night.ID)
+			var recs2, sprt2 []arena.Record
+			for _, r := range all2 {
+				if strings.Contains(r.Job, "-t") {
+					sprt2 = append(sprt2, r)
+				} else {
+					recs2 = append(recs2, r)
+				}
+			}
+			// The regression test: its pairs are on the record, each the
+			// new version first then the baseline first on one seed, and
+			// counted by the new version's total in the pair.
+			if len(sprt2) != 6 || len(r2.Regression) != 1 {
+				t.Fatalf("night 2 played %d regression games and %d tests, want 6 and 1", len(sprt2), len(r2.Regression))
+			}
+			var wantP stats.Pentanomial
+			for i := 0; i < len(sprt2); i += 2 {
+				a, c := sprt2[i], sprt2[i+1]
+				if a.Seed != c.Seed || a.Players[0].Name != "contrarian@v2" || c.Players[1].Name != "contrarian@v2" || a.Players[1].Name != "contrarian" {
+					t.Fatalf("regression pair %d: %+v / %+v", i/2, a.Players, c.Players)
+				}
+				score := func(mine, theirs int) float64 {
+					switch {
+					case mine < theirs:
+						return 1
+					case mine == theirs:
+						return 0.5
+					}
+					return 0
+				}
+				wantP.Add(score(a.Ranks[0], a.Ranks[1]), score(c.Ranks[1], c.Ranks[0]))
+			}
+			test := r2.Regression[0]
+			if test.Counts != wantP || test.Label != "contrarian@v2" || test.BaselineLabel != "contrarian" || test.Verdict != VerdictRunning || test.Nights != 1 {
+				t.Fatalf("regression test after night 2: %+v, want counts %v, running", test, wantP)
+			}
+			if llr, _ := DefaultRegression().Test.LLR(wantP); test.LLR != llr {
+				t.Fatalf("LLR %v, want %v", test.LLR, llr)
+			}
 			if first := recs2[0].Players; first[0].Name != "contrarian@v2" && first[1].Name != "contrarian@v2" {
-				t.Fatalf("night 2 starts with %v, want a pair of the new version", first)
+				t.Fatalf("night 2 starts with %v, wantP a pair of the new version", first)
 			}
 			rated := map[string]RatingRow{}
 			for _, rr := range r2.Ratings {
@@ -248,8 +291,8 @@ func TestLadderTwoNights(t *testing.T) {
 				}
 			}
 			all := exportLines(t, s, 0)
-			if len(all) != 68 {
-				t.Fatalf("exported %d matches, want 68", len(all))
+			if len(all) != 74 {
+				t.Fatalf("exported %d matches, want 74", len(all))
 			}
 			exports = append(exports, withoutTimes(all))
 			finals = append(finals, mustJSON(t, r2.Ratings))
@@ -400,7 +443,7 @@ func TestRefusals(t *testing.T) {
 	// A night interrupted stays open, and another label is refused until
 	// it is finished.
 	cctx, cancel := context.WithCancel(ctx)
-	_, err := s.RunNight(cctx, kindling.Game{}, b, NightOptions{Label: "a", SeedsPerNight: 50000, Workers: 1,
+	_, err := s.RunNight(cctx, kindling.Game{}, b, NightOptions{Label: "a", SeedsPerNight: 50000, Workers: 1, ChunkSize: 10,
 		Progress: func(done, total int) {
 			if done == 100 {
 				cancel()
@@ -434,7 +477,7 @@ func TestPlanOrdersByInformation(t *testing.T) {
 		3: {Rating: 1500, RD: 300, Volatility: 0.06},
 		4: {Rating: 2400, RD: 50, Volatility: 0.06},
 	}
-	jobs := planNight(1, []int64{1, 2, 3, 4}, prior, map[int64]bool{3: true}, 9, 1, 3)
+	jobs := planNight(1, []int64{1, 2, 3, 4}, prior, map[int64]bool{3: true}, 9, 1, 3, nil)
 	first := jobs[0].Versions
 	if !(first[0] == 1 && first[1] == 3) {
 		t.Fatalf("first pair %v; want 1 and 3 (the uncertain player against a close rating)", first)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -44,6 +46,10 @@ type NightConfig struct {
 	New   []int64                  `json:"new,omitempty"`
 	// Source is an imported file's name and SHA-256.
 	Source string `json:"source,omitempty"`
+	// ChunkSize is the number of jobs of a recorded chunk (see chunks.go).
+	ChunkSize int `json:"chunk_size,omitempty"`
+	// Regression are the regression tests the night plays.
+	Regression []RegressionRun `json:"regression,omitempty"`
 }
 
 // Night is one ladder run: one rating period.
@@ -141,11 +147,15 @@ type NightOptions struct {
 	// Progress, when set, is called as matches finish (see
 	// arena.Options.Progress).
 	Progress func(done, total int)
-	// BatchSize and BatchWindow bound a recording transaction: it is
-	// written when it holds BatchSize matches or BatchWindow after the
-	// first of them, whichever comes first. 0 means 4096 and 200 ms.
-	BatchSize   int
-	BatchWindow time.Duration
+	// ChunkSize is the number of jobs of a recorded chunk (made even); 0
+	// sizes chunks to about 150 ms of play on Workers, from the match time
+	// of the ladder's last night, or for its first night from a few
+	// matches played (and thrown away) before the night starts. A night
+	// continued later keeps the size it started with.
+	ChunkSize int
+	// Regression sets up the regression tests of new versions; nil means
+	// DefaultRegression(). A test keeps the bounds it started with.
+	Regression *RegressionOptions
 }
 
 // Builder makes the arena entrant that plays a version; the ladder names
@@ -167,6 +177,9 @@ type NightResult struct {
 	BudgetSpent bool
 	// Ratings are the night's ratings (when it was closed).
 	Ratings []RatingRow
+	// Regression are the regression tests the night played, with their
+	// state after it (when it was closed).
+	Regression []RegressionTest
 }
 
 // RunNight plays one night of the ladder with game g, whose entrants build
@@ -194,8 +207,15 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 	if opt.NewVersionFactor == 0 {
 		opt.NewVersionFactor = DefaultNewVersionFactor
 	}
-	if opt.SeedsPerNight < 1 || opt.NewVersionFactor < 1 || opt.Budget < 0 {
-		return res, fmt.Errorf("seeds per night %d, new-version factor %d and budget %s must be positive", opt.SeedsPerNight, opt.NewVersionFactor, opt.Budget)
+	if opt.SeedsPerNight < 1 || opt.NewVersionFactor < 1 || opt.Budget < 0 || opt.ChunkSize < 0 {
+		return res, fmt.Errorf("seeds per night %d, new-version factor %d, budget %s and chunk size %d must be positive", opt.SeedsPerNight, opt.NewVersionFactor, opt.Budget, opt.ChunkSize)
+	}
+	if opt.Regression == nil {
+		d := DefaultRegression()
+		opt.Regression = &d
+	}
+	if err := opt.Regression.Validate(); err != nil {
+		return res, err
 	}
 	glicko := opt.Glicko2
 	if glicko == nil {
@@ -236,7 +256,7 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		night, err = s.startNight(ctx, tx, info, label, cfgID, glicko, opt)
+		night, err = s.startNight(ctx, tx, info, label, cfgID, glicko, opt, g, build)
 		return err
 	})
 	if err != nil {
@@ -250,22 +270,28 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		return res, fmt.Errorf("game configuration %s: night %s was started with configuration %s (was --config different?)", cfgID, night.Label, night.GameConfig)
 	}
 
-	jobs, entrants, slots, err := s.nightSchedule(ctx, night, build)
+	jobs, entrants, sched, err := s.nightSchedule(ctx, s.db, night, build)
 	if err != nil {
 		return res, err
 	}
-	done, err := s.recordedJobs(ctx, night.ID)
+	size := night.Config.ChunkSize
+	if size < minChunk {
+		return res, fmt.Errorf("night %s: chunk size %d in its config (was the database edited?)", night.Label, size)
+	}
+	done, err := s.recordedChunks(ctx, s.db, night.ID)
 	if err != nil {
 		return res, err
 	}
-	var todo []arena.Job
-	for _, j := range jobs {
-		if !done[j.ID] {
-			todo = append(todo, j)
+	for k := range done {
+		if k < 0 || k*size >= len(jobs) {
+			return res, fmt.Errorf("night %s: chunk %d is recorded but its schedule has %d chunks (was the database edited?)", night.Label, k, (len(jobs)+size-1)/size)
 		}
 	}
-	if len(jobs)-len(todo) != len(done) {
-		return res, fmt.Errorf("night %s: %d matches are recorded but only %d of them are in its schedule (was the database edited?)", night.Label, len(done), len(jobs)-len(todo))
+	var todo []arena.Job
+	for i, j := range jobs {
+		if !done[i/size] {
+			todo = append(todo, j)
+		}
 	}
 	if opt.Started != nil {
 		opt.Started(night, res.Resumed, len(todo))
@@ -286,7 +312,8 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		if opt.ReplayDir != "" {
 			replayDir = opt.ReplayDir + "/" + night.Label
 		}
-		res.Played, err = s.play(playCtx, g, night, entrants, todo, slots, replayDir, opt)
+		budgetCut := func() bool { return ctx.Err() == nil && playCtx.Err() != nil }
+		res.Played, err = s.play(playCtx, g, night, entrants, todo, sched, replayDir, opt, budgetCut)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -303,7 +330,10 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 			note = "budget spent"
 		}
 		var err error
-		res.Ratings, err = s.closeNight(ctx, tx, info, night, note)
+		if res.Ratings, err = s.closeNight(ctx, tx, info, night, note); err != nil {
+			return err
+		}
+		res.Regression, err = s.closeRegression(ctx, tx, night)
 		return err
 	})
 	if err != nil {
@@ -316,8 +346,10 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 	return res, err
 }
 
-// startNight plans and records a new night inside tx.
-func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cfgID string, glicko *rating.Glicko2, opt NightOptions) (Night, error) {
+// startNight plans and records a new night inside tx, with the regression
+// tests it plays (those it starts are recorded too).
+func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cfgID string, glicko *rating.Glicko2, opt NightOptions,
+	g engine.Game, build Builder) (Night, error) {
 	active, err := s.activeVersions(ctx, tx)
 	if err != nil {
 		return Night{}, err
@@ -349,19 +381,83 @@ func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cf
 		return Night{}, err
 	}
 	seed := engine.Mix(info.Seed, uint64(id))
+	runs, fresh2, err := s.regressionRuns(ctx, tx, active, *opt.Regression)
+	if err != nil {
+		return Night{}, err
+	}
 	n := Night{ID: id, Label: label, Kind: KindNight, StartedAt: now(), Seed: seed, Budget: opt.Budget,
 		Config: NightConfig{SeedsPerNight: opt.SeedsPerNight, NewVersionFactor: opt.NewVersionFactor, Pairing: "uncertainty",
-			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh},
+			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh, Regression: runs},
 		GameConfig: cfgID, CodeVersion: CodeVersion()}
 	jobs, err := n.plan()
 	if err != nil {
 		return Night{}, err
 	}
 	n.Planned = len(jobs)
+	if n.Config.ChunkSize, err = s.chunkSize(ctx, tx, n, jobs, opt, g, build); err != nil {
+		return Night{}, err
+	}
 	if err := s.insertNight(ctx, tx, n); err != nil {
 		return Night{}, err
 	}
+	if err := s.insertRegressionTests(ctx, tx, n, fresh2, *opt.Regression); err != nil {
+		return Night{}, err
+	}
 	return n, nil
+}
+
+// chunkSize is the chunk size of a night about to start: opt.ChunkSize
+// when given, else sized to chunkTarget on opt.Workers from the mean match
+// time of the ladder's last night that recorded matches, else from a few
+// of the night's own matches played (and thrown away) now.
+func (s *Store) chunkSize(ctx context.Context, tx *sql.Tx, n Night, jobs []plannedJob, opt NightOptions, g engine.Game, build Builder) (int, error) {
+	if opt.ChunkSize > 0 {
+		return opt.ChunkSize + opt.ChunkSize%2, nil
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var last sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(c.night_id) FROM match_chunks c JOIN nights n ON n.id = c.night_id WHERE n.kind = 'night'`).Scan(&last); err != nil {
+		return 0, err
+	}
+	if last.Valid {
+		t, err := s.nightTally(ctx, tx, last.Int64)
+		if err != nil {
+			return 0, err
+		}
+		var matches int
+		if err := tx.QueryRowContext(ctx, s.rebind("SELECT SUM(matches) FROM match_chunks WHERE night_id = ?"), last.Int64).Scan(&matches); err != nil {
+			return 0, err
+		}
+		if matches > 0 && t.PlayMS > 0 {
+			return chunkSizeFor(time.Duration(t.PlayMS/float64(matches)*float64(time.Millisecond)), workers), nil
+		}
+	}
+	all, entrants, _, err := s.nightScheduleOf(ctx, tx, n, jobs, build)
+	if err != nil {
+		return 0, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, calibrationTime)
+	defer cancel()
+	played, sum := 0, 0.0
+	err = arena.Run(cctx, g, entrants, all[:min(len(all), calibrationJobs)], arena.Options{Workers: 1, Config: opt.GameConfig},
+		func(r arena.Record) error {
+			played++
+			sum += r.DurationMS
+			return nil
+		})
+	if err != nil && cctx.Err() == nil {
+		return 0, fmt.Errorf("night %s: measuring the match time: %w", n.Label, err)
+	}
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	if played == 0 {
+		return minChunk, nil // a match takes longer than the calibration
+	}
+	return chunkSizeFor(time.Duration(sum/float64(played)*float64(time.Millisecond)), workers), nil
 }
 
 // insertNight writes a night's row.
@@ -504,46 +600,67 @@ func (n Night) plan() ([]plannedJob, error) {
 			return nil, fmt.Errorf("night %s: config: no prior rating of version %d", n.Label, id)
 		}
 	}
-	return planNight(n.ID, n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor), nil
+	return planNight(n.ID, n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor, n.Config.Regression), nil
 }
 
-// slot is a job's place in its night: its position in the schedule and
-// its players' version ids in seat order.
+// slot is a job of a night's schedule as its chunk records it: its
+// players' version ids in seat order and, for a regression game, its test,
+// pair and the new version's seat.
 type slot struct {
-	position int
 	versions []int64
+	test     int64
+	pair     int
+	newSeat  int
+}
+
+// schedule is a night's jobs as slots, by position, and the position of
+// each job id.
+type schedule struct {
+	slots    []slot
+	position map[string]int
 }
 
 // nightSchedule plans a night's jobs again, with its entrants (built by
-// build, in version id order) and each job's slot.
-func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) ([]arena.Job, []arena.Entrant, map[string]slot, error) {
+// build, in version id order: the rated versions and the baselines of its
+// regression tests) and its schedule of slots.
+func (s *Store) nightSchedule(ctx context.Context, q querier, night Night, build Builder) ([]arena.Job, []arena.Entrant, schedule, error) {
 	planned, err := night.plan()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, schedule{}, err
 	}
-	versions, err := s.allVersions(ctx, s.db)
+	return s.nightScheduleOf(ctx, q, night, planned, build)
+}
+
+// nightScheduleOf is nightSchedule of the planned jobs.
+func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, planned []plannedJob, build Builder) ([]arena.Job, []arena.Entrant, schedule, error) {
+	versions, err := s.allVersions(ctx, q)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, schedule{}, err
 	}
 	ids := append([]int64(nil), night.Config.Versions...)
+	for _, t := range night.Config.Regression {
+		if !slices.Contains(ids, t.Baseline) {
+			ids = append(ids, t.Baseline)
+		}
+	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	index := make(map[int64]int, len(ids))
 	entrants := make([]arena.Entrant, len(ids))
 	for i, id := range ids {
 		v, ok := versions[id]
 		if !ok {
-			return nil, nil, nil, fmt.Errorf("night %s: version %d of its schedule is missing", night.Label, id)
+			return nil, nil, schedule{}, fmt.Errorf("night %s: version %d of its schedule is missing", night.Label, id)
 		}
 		e, err := build(v)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("entrant %s (version %d, %s): %w", v.Entrant, v.Number, v.Fingerprint, err)
+			return nil, nil, schedule{}, fmt.Errorf("entrant %s (version %d, %s): %w", v.Entrant, v.Number, v.Fingerprint, err)
 		}
 		e.Name = v.Label
 		entrants[i] = e
 		index[id] = i
 	}
 	jobs := make([]arena.Job, len(planned))
-	slots := make(map[string]slot, len(planned))
+	sched := schedule{slots: make([]slot, len(planned)), position: make(map[string]int, len(planned))}
 	for i, p := range planned {
 		j := p.Job
 		j.Seats = make([]int, len(p.Versions))
@@ -551,76 +668,21 @@ func (s *Store) nightSchedule(ctx context.Context, night Night, build Builder) (
 			j.Seats[k] = index[id]
 		}
 		jobs[i] = j
-		slots[j.ID] = slot{position: i, versions: p.Versions}
-	}
-	return jobs, entrants, slots, nil
-}
-
-// recordedJobs is the set of a night's recorded job ids.
-func (s *Store) recordedJobs(ctx context.Context, night int64) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT job FROM matches WHERE night_id = ?"), night)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var j string
-		if err := rows.Scan(&j); err != nil {
-			return nil, err
-		}
-		out[j] = true
-	}
-	return out, rows.Err()
-}
-
-// nightOutcomes returns the pairwise outcomes of a night's finished
-// matches, players named by label, and the ids of the versions that
-// played. The database counts the matches of each seating and ranking
-// (a night has few), so closing a long night reads a few rows, not one
-// per match; the outcomes are the same multiset either way, and a rating
-// period does not depend on their order.
-func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versions map[int64]Version) ([]rating.Outcome, map[int64]bool, error) {
-	rows, err := q.QueryContext(ctx, s.rebind(`SELECT seats, ranks, COUNT(*) FROM matches WHERE night_id = ? AND error IS NULL
-		GROUP BY seats, ranks ORDER BY seats, ranks`), night)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
-	var out []rating.Outcome
-	played := map[int64]bool{}
-	var names []string
-	var ranks []int
-	for rows.Next() {
-		var seats, rk string
-		var count int
-		if err := rows.Scan(&seats, &rk, &count); err != nil {
-			return nil, nil, err
-		}
-		ids, err := splitInts(seats)
-		if err != nil {
-			return nil, nil, fmt.Errorf("night %d: seats %q: %w", night, seats, err)
-		}
-		ks, err := splitInts(rk)
-		if err != nil || len(ks) != len(ids) {
-			return nil, nil, fmt.Errorf("night %d: ranks %q for %d seats", night, rk, len(ids))
-		}
-		names, ranks = names[:0], ranks[:0]
-		for i, id := range ids {
-			v, ok := versions[id]
-			if !ok {
-				return nil, nil, fmt.Errorf("night %d: seat %d of seating %s holds unknown version %d", night, i, seats, id)
+		sl := slot{versions: p.Versions, test: p.Test, pair: p.Pair}
+		if p.Test != 0 && len(p.Versions) == 2 && p.Versions[1] != p.Versions[0] {
+			for _, t := range night.Config.Regression {
+				if t.Test == p.Test && p.Versions[1] == t.Version {
+					sl.newSeat = 1
+				}
 			}
-			played[id] = true
-			names = append(names, v.Label)
-			ranks = append(ranks, int(ks[i]))
 		}
-		one := rating.Pairwise(names, ranks)
-		for c := 0; c < count; c++ {
-			out = append(out, one...)
+		sched.slots[i] = sl
+		if _, dup := sched.position[j.ID]; dup {
+			return nil, nil, schedule{}, fmt.Errorf("night %s: job %s is twice in its schedule", night.Label, j.ID)
 		}
+		sched.position[j.ID] = i
 	}
-	return out, played, rows.Err()
+	return jobs, entrants, sched, nil
 }
 
 // RatingRow is one version's rating after one night.

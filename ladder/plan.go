@@ -7,6 +7,7 @@ import (
 
 	"crucible/arena"
 	"crucible/arena/rating"
+	"crucible/engine"
 )
 
 // glickoScale converts a Glicko rating or RD to the Glicko-2 scale.
@@ -27,6 +28,10 @@ type plannedJob struct {
 	arena.Job
 	// Versions are the version ids in seat order.
 	Versions []int64
+	// Test is the regression test the match is a game of (0 for a rated
+	// match); Pair numbers its game pair within the night.
+	Test int64
+	Pair int
 }
 
 // pairValue is the information a game between two players is expected to
@@ -43,7 +48,15 @@ func pairValue(a, b rating.Rating) float64 {
 	return v * p * (1 - p)
 }
 
-// planNight schedules a night of the versions (sorted by id): every pair,
+// planNight schedules a night of the versions (sorted by id) and of the
+// regression tests: rated matches as planRated, and each test's game pairs
+// spread evenly over the rated rounds (see planRegression).
+func planNight(night int64, versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int, tests []RegressionRun) []plannedJob {
+	rated := planRated(night, versions, prior, isNew, seed, seedsPerNight, newFactor)
+	return planRegression(night, rated, seed, tests)
+}
+
+// planRated schedules the rated matches of a night: every pair,
 // ordered by pairValue (highest first, then by ids), plays seedsPerNight
 // seeds, or seedsPerNight*newFactor when one of the two is new (has no
 // rating of its own yet), each seed in both seat orders. Jobs go round by
@@ -53,7 +66,7 @@ func pairValue(a, b rating.Rating) float64 {
 // every pair; job ids are "n<night>-r<round>-<version>v<version>" in seat
 // order, unique in the whole ladder (so an export of every night is a
 // results file with unique jobs, as the arena writes).
-func planNight(night int64, versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int) []plannedJob {
+func planRated(night int64, versions []int64, prior map[int64]rating.Rating, isNew map[int64]bool, seed uint64, seedsPerNight, newFactor int) []plannedJob {
 	type pair struct {
 		a, b   int64
 		value  float64
@@ -87,4 +100,61 @@ func planNight(night int64, versions []int64, prior map[int64]rating.Rating, isN
 		}
 	}
 	return jobs
+}
+
+// regressionStream numbers the seed streams of regression tests apart from
+// those of rated rounds (stream r of the night's seed is round r).
+const regressionStream = 1 << 40
+
+// planRegression puts the game pairs of the regression tests into a rated
+// schedule. Test t plays t.Pairs pairs, each one seed in both seat orders
+// (the new version first, then the baseline first), on seeds of its own:
+// arena.Seeds(engine.Mix(seed, regressionStream+t.Test), t.Pairs). The
+// pairs are spread evenly over the R rated rounds, pair i of a test in
+// round i*R/Pairs, at the start of its round (tests in the order given),
+// so that a budget that runs out cuts rated and regression games alike.
+// A pair's two games are adjacent and start at an even position, so a
+// chunk of an even number of jobs never splits a pair. Job ids are
+// "n<night>-t<test>-p<pair>-<version>v<version>" in seat order.
+func planRegression(night int64, rated []plannedJob, seed uint64, tests []RegressionRun) []plannedJob {
+	if len(tests) == 0 {
+		return rated
+	}
+	rounds := 0
+	for _, j := range rated {
+		rounds = max(rounds, j.Round+1)
+	}
+	rounds = max(rounds, 1)
+	type pairJob struct {
+		round int
+		jobs  [2]plannedJob
+	}
+	byRound := make([][]pairJob, rounds)
+	prefix := "n" + strconv.FormatInt(night, 10) + "-t"
+	for _, t := range tests {
+		seeds := arena.Seeds(engine.Mix(seed, regressionStream+uint64(t.Test)), t.Pairs)
+		for i := 0; i < t.Pairs; i++ {
+			r := int(int64(i) * int64(rounds) / int64(t.Pairs))
+			pj := pairJob{round: r}
+			for k, seats := range [2][2]int64{{t.Version, t.Baseline}, {t.Baseline, t.Version}} {
+				id := prefix + strconv.FormatInt(t.Test, 10) + "-p" + strconv.Itoa(i) + "-" +
+					strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
+				pj.jobs[k] = plannedJob{Job: arena.Job{ID: id, Round: r, Seed: seeds[i]}, Versions: []int64{seats[0], seats[1]},
+					Test: t.Test, Pair: i}
+			}
+			byRound[r] = append(byRound[r], pj)
+		}
+	}
+	out := make([]plannedJob, 0, len(rated)+2*len(tests))
+	next := 0
+	for r := 0; r < rounds; r++ {
+		for _, pj := range byRound[r] {
+			out = append(out, pj.jobs[0], pj.jobs[1])
+		}
+		for next < len(rated) && rated[next].Round == r {
+			out = append(out, rated[next])
+			next++
+		}
+	}
+	return append(out, rated[next:]...)
 }

@@ -5,163 +5,168 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"path/filepath"
+	"sort"
 	"sync/atomic"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"crucible/arena"
 	"crucible/engine"
 )
 
-// Recording defaults (NightOptions.BatchSize, BatchWindow).
+// writerQueue is the number of finished chunks that may wait for the
+// writer before the arena is held back, and writerBatch the most chunks
+// one transaction writes.
 const (
-	defaultBatchSize   = 4096
-	defaultBatchWindow = 200 * time.Millisecond
+	writerQueue = 4
+	writerBatch = 64
 )
 
-// play runs todo with the arena and records the finished matches of night
-// in batched transactions, each also adding its share of playing time to
-// the night. The arena's emitter only hands records over; one writer
-// goroutine converts and writes them, so the database works while the
-// workers play. It returns the number of matches recorded.
+// chunkBuf gathers a chunk's records as its matches finish.
+type chunkBuf struct {
+	index   int
+	entries []entry
+	have    int
+}
+
+// play runs todo (the jobs of the chunks of night still to record) with the
+// arena and records each chunk when its last match finishes, in one
+// transaction with the night's spent time; chunks that finish while one is
+// being written are written together. The arena's emitter only files
+// records into their chunks; one writer goroutine encodes and writes, so
+// the database works while the workers play. When the night's budget runs
+// out (budgetCut reports it after the arena stopped), the chunks begun are
+// written with the matches they have, as the night closes; when ctx is
+// cancelled otherwise they are dropped. It returns the number of matches
+// recorded.
 func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants []arena.Entrant, todo []arena.Job,
-	slots map[string]slot, replayDir string, opt NightOptions) (int, error) {
-	size, window := opt.BatchSize, opt.BatchWindow
-	if size <= 0 {
-		size = defaultBatchSize
-	}
-	if window <= 0 {
-		window = defaultBatchWindow
+	sched schedule, replayDir string, opt NightOptions, budgetCut func() bool) (int, error) {
+	size := night.Config.ChunkSize
+	if size < minChunk || size%2 != 0 {
+		return 0, fmt.Errorf("night %s: chunk size %d is not an even number of at least %d jobs", night.Label, size, minChunk)
 	}
 	if replayDir != "" {
 		if err := os.MkdirAll(replayDir, 0o755); err != nil {
 			return 0, fmt.Errorf("replays: %w", err)
 		}
 	}
-	batches := make(chan []arena.Record, 2)
+	ready := make(chan []*chunkBuf, writerQueue)
 	var writeErr atomic.Pointer[error]
 	finished := make(chan int)
+	mark := time.Now()
+	write := func(bufs []*chunkBuf, final bool) (int, error) {
+		rows := make([]chunkRow, len(bufs))
+		n := 0
+		for i, c := range bufs {
+			var err error
+			if rows[i], err = encodeChunk(c.index, c.index*size, c.entries, replayDir); err != nil {
+				return 0, fmt.Errorf("night %s: %w", night.Label, err)
+			}
+			n += rows[i].matches
+		}
+		spent := time.Since(mark).Milliseconds()
+		mark = mark.Add(time.Duration(spent) * time.Millisecond)
+		return n, s.writeChunks(night.ID, rows, spent, final)
+	}
 	go func() {
-		mark := time.Now()
 		recorded := 0
-		for batch := range batches {
+		for bufs := range ready {
 			if writeErr.Load() != nil {
 				continue // drain: the arena is being stopped
 			}
-			spent := time.Since(mark).Milliseconds()
-			mark = mark.Add(time.Duration(spent) * time.Millisecond)
-			if err := s.recordBatch(night.ID, batch, slots, replayDir, spent); err != nil {
+		more:
+			for len(bufs) < writerBatch {
+				select {
+				case next, ok := <-ready:
+					if !ok {
+						break more
+					}
+					bufs = append(bufs, next...)
+				default:
+					break more
+				}
+			}
+			n, err := write(bufs, false)
+			if err != nil {
 				writeErr.Store(&err)
 				continue
 			}
-			recorded += len(batch)
+			recorded += n
 		}
 		finished <- recorded
 	}()
 
-	var pending []arena.Record
-	var first time.Time
-	flush := func() {
-		if len(pending) > 0 {
-			batches <- pending
-			pending = make([]arena.Record, 0, size)
-		}
-	}
+	pending := map[int]*chunkBuf{}
 	aopt := arena.Options{Workers: opt.Workers, Config: opt.GameConfig, ReplayDir: replayDir, Progress: opt.Progress}
 	runErr := arena.Run(ctx, g, entrants, todo, aopt, func(r arena.Record) error {
 		if err := writeErr.Load(); err != nil {
 			return *err
 		}
-		if len(pending) == 0 {
-			first = time.Now()
+		pos, ok := sched.position[r.Job]
+		if !ok {
+			return fmt.Errorf("night %s: match %s is not in its schedule", night.Label, r.Job)
 		}
-		pending = append(pending, r)
-		if len(pending) >= size || time.Since(first) >= window {
-			flush()
+		k := pos / size
+		c := pending[k]
+		if c == nil {
+			first := k * size
+			c = &chunkBuf{index: k, entries: make([]entry, min(size, len(sched.slots)-first))}
+			for i := range c.entries {
+				sl := sched.slots[first+i]
+				c.entries[i] = entry{versions: sl.versions, test: sl.test, pair: sl.pair, newSeat: sl.newSeat}
+			}
+			pending[k] = c
+		}
+		e := &c.entries[pos-k*size]
+		if e.played {
+			return fmt.Errorf("night %s: match %s finished twice", night.Label, r.Job)
+		}
+		e.rec, e.played = r, true
+		c.have++
+		if c.have == len(c.entries) {
+			delete(pending, k)
+			ready <- []*chunkBuf{c}
 		}
 		return nil
 	})
-	flush()
-	close(batches)
+	close(ready)
 	recorded := <-finished
 	if err := writeErr.Load(); err != nil {
 		return recorded, *err
 	}
+	if runErr != nil && budgetCut() && len(pending) > 0 {
+		// The night closes with what was played: its last chunks are
+		// recorded as they are, and the budget counts as spent.
+		var bufs []*chunkBuf
+		for _, c := range pending {
+			bufs = append(bufs, c)
+		}
+		sort.Slice(bufs, func(i, j int) bool { return bufs[i].index < bufs[j].index })
+		n, err := write(bufs, true)
+		if err != nil {
+			return recorded, err
+		}
+		recorded += n
+	}
 	return recorded, runErr
 }
 
-// recordBatch writes one batch of a night's matches and its playing time
-// in one transaction. The context of the write is not the run's: a batch
-// that finished playing is written even while the run is being cancelled.
-func (s *Store) recordBatch(night int64, batch []arena.Record, slots map[string]slot, replayDir string, spentMS int64) error {
+// writeChunks writes chunk rows of a night and adds spentMS to its playing
+// time, in one transaction; final also counts the night's budget as
+// spent. The context of the write is not the run's: chunks that finished
+// playing are written even while the run is being cancelled.
+func (s *Store) writeChunks(night int64, rows []chunkRow, spentMS int64, final bool) error {
 	ctx := context.Background()
-	rows := make([]matchRow, len(batch))
-	for i, r := range batch {
-		sl, ok := slots[r.Job]
-		if !ok {
-			return fmt.Errorf("night %d: match %s is not in its schedule", night, r.Job)
-		}
-		replay := ""
-		if replayDir != "" && r.Error == "" {
-			replay = filepath.Join(replayDir, r.Job+".json")
-		}
-		var err error
-		if rows[i], err = toRow(r, sl.position, sl.versions, replay); err != nil {
-			return err
-		}
-	}
-	if s.dialect == Postgres && !s.insertNotCopy {
-		return s.copyBatch(ctx, night, rows, spentMS)
-	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := s.insertMatches(ctx, tx, night, rows); err != nil {
+		if err := s.insertChunks(ctx, tx, night, rows); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET spent_ms = spent_ms + ? WHERE id = ?"), spentMS, night)
-		return err
-	})
-}
-
-// copyBatch writes a batch into PostgreSQL with COPY (several times the
-// rate of multi-row INSERTs), through the pgx connection under
-// database/sql, in one transaction with the night's spent time. A job
-// already recorded violates the primary key and the whole batch is
-// rolled back.
-func (s *Store) copyBatch(ctx context.Context, night int64, rows []matchRow, spentMS int64) error {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("database %s: %w", s.where, err)
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		pc := dc.(*stdlib.Conn).Conn()
-		tx, err := pc.Begin(ctx)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET spent_ms = spent_ms + ? WHERE id = ?"), spentMS, night); err != nil {
 			return err
 		}
-		defer tx.Rollback(ctx)
-		src := pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
-			r := &rows[i]
-			return []any{night, r.job, int32(r.position), int32(r.round), r.seed, r.config, r.seats, r.scores, r.ranks,
-				int32(r.turns), r.reason, nullable(r.crashed), nullable(r.errText), r.durationMS, nullable(r.replay)}, nil
-		})
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"matches"}, splitComma(matchCols), src); err != nil {
-			return fmt.Errorf("recording matches %s..%s: %w", rows[0].job, rows[len(rows)-1].job, err)
-		}
-		if _, err := tx.Exec(ctx, "UPDATE nights SET spent_ms = spent_ms + $1 WHERE id = $2", spentMS, night); err != nil {
+		if final {
+			_, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET spent_ms = budget_ms WHERE id = ? AND spent_ms < budget_ms"), night)
 			return err
 		}
-		return tx.Commit(ctx)
-	})
-}
-
-// nullable is a NullString as pgx encodes it fastest: nil or the string.
-func nullable(v sql.NullString) any {
-	if !v.Valid {
 		return nil
-	}
-	return v.String
+	})
 }

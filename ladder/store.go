@@ -1,16 +1,20 @@
 // Package ladder is the lab's persistent ladder: entrants with a history of
 // versions, nights of matches chosen by information and played by the
-// arena, each night closed as one Glicko-2 rating period, and the rating
-// history that follows.
+// arena, each night closed as one Glicko-2 rating period, the rating
+// history that follows, and regression tests: a new version of an entrant
+// plays a pentanomial SPRT against its previous version, continued night
+// after night until it decides.
 //
 // Everything lives in one database with one schema, kept in SQLite (a file,
 // through the pure-Go modernc.org/sqlite, so the binary stays static) or in
 // PostgreSQL when the ladder is shared (through pgx's database/sql driver).
 // The schema is created and upgraded by the goose migrations embedded in
 // the package. Writes are transactions: a night's matches are recorded in
-// batches, each batch with the night's spent time, and a night is closed in
-// one transaction that writes all its ratings, so a process killed at any
-// moment loses at most the matches in flight and never leaves half a night.
+// chunks of its schedule (one row per chunk holding the arena's result
+// lines, see chunks.go), each write with the night's spent time, and a
+// night is closed in one transaction that writes all its ratings and the
+// states of its regression tests, so a process killed at any moment loses
+// at most the chunks in flight and never leaves half a night.
 package ladder
 
 import (
@@ -53,9 +57,6 @@ type Store struct {
 	// Where is the database for messages: the file, or the URL without its
 	// password.
 	where string
-	// insertNotCopy makes PostgreSQL record with multi-row INSERTs as
-	// SQLite does, instead of COPY (for the benchmark that compares them).
-	insertNotCopy bool
 }
 
 // IsPostgres reports whether dsn names a PostgreSQL server
@@ -133,7 +134,8 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	p, err := goose.NewProvider(dialect, s.db, fsys, append(opts, goose.WithDisableGlobalRegistry(true))...)
+	opts = append(opts, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(s.goMigrations()...))
+	p, err := goose.NewProvider(dialect, s.db, fsys, opts...)
 	if err != nil {
 		return err
 	}
