@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,15 +53,19 @@ const benchSeeds = 4000
 // the arena's own rate as a user sees it: crucible arena writing every
 // result as a JSON line to its results file. Each iteration plays the same
 // 120,000-match schedule three times back to back (so that the load of a
-// shared machine hits all three alike): arena.Run writing the results file
-// through arena.ResultsWriter, as crucible arena does; then a whole ladder
-// night into SQLite; then into PostgreSQL (opening the night, playing,
-// recording every chunk, closing it as a rating period). Reported per
-// store: matches per second, the slowdown of the night against the arena
-// in percent (by wall clock and by CPU), CPU per match (this process; for
-// PostgreSQL also the server processes serving the store's connections),
-// and the size on disk per million matches.
+// shared machine hits all three alike), each doing what its command does
+// besides printing: crucible arena's work (arena.Run writing the results
+// file through arena.ResultsWriter and collecting the outcomes, then the
+// leaderboard of one rating period per round); then crucible ladder run's
+// on SQLite (opening the night, playing, recording every chunk, closing it
+// as one rating period with its regression tests, then the standings);
+// then on PostgreSQL. The garbage collector runs at crucible's GOGC=400.
+// Reported per store: matches per second, the slowdown of the night
+// against the arena in percent (by wall clock and by CPU), CPU per match
+// (this process; for PostgreSQL also the server processes serving the
+// store's connections), and the size on disk per million matches.
 func BenchmarkNight(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	ctx := context.Background()
 	var arenaT, arenaCPU time.Duration
 	playT := map[string]time.Duration{}
@@ -86,11 +91,21 @@ func BenchmarkNight(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := arena.Run(ctx, kindling.Game{}, entrants, jobs, arena.Options{Workers: 2}, w.Write); err != nil {
+		var col arena.Collector
+		if err := arena.Run(ctx, kindling.Game{}, entrants, jobs, arena.Options{Workers: 2}, func(r arena.Record) error {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+			col.Add(r)
+			return nil
+		}); err != nil {
 			b.Fatal(err)
 		}
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
+		}
+		if sum := col.Summary(rating.Default(), arena.Names(entrants), nil); len(sum.Standings) != len(entrants) {
+			b.Fatalf("arena leaderboard of %d players", len(sum.Standings))
 		}
 		arenaT += time.Since(t0)
 		arenaCPU += cpuTime() - c0
@@ -103,6 +118,9 @@ func BenchmarkNight(b *testing.B) {
 			res, err := s.RunNight(ctx, kindling.Game{}, kindlingBuilder(&testing.T{}), NightOptions{Label: "n", SeedsPerNight: benchSeeds, Workers: 2})
 			if err != nil {
 				b.Fatal(err)
+			}
+			if st, err := s.Standings(ctx); err != nil || len(st.Summary.Standings) != len(entrants) {
+				b.Fatalf("standings: %v", err)
 			}
 			playT[name] += time.Since(t1)
 			cpuT[name] += cpuTime() - c1
@@ -152,7 +170,7 @@ func benchSchedule(b *testing.B, s *Store) ([]arena.Job, []arena.Entrant) {
 	if err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		reg := DefaultRegression()
-		n, err = s.startNight(ctx, tx, info, "plan", "", rating.Default(), NightOptions{SeedsPerNight: benchSeeds, NewVersionFactor: 2, Regression: &reg},
+		n, _, err = s.startNight(ctx, tx, info, "plan", "", rating.Default(), NightOptions{SeedsPerNight: benchSeeds, NewVersionFactor: 2, Regression: &reg},
 			kindling.Game{}, build)
 		return err
 	}); err != nil {

@@ -133,17 +133,17 @@ type chunkRow struct {
 func encodeChunk(index, first int, entries []entry, replayDir string) (chunkRow, error) {
 	row := chunkRow{index: index, first: first, replayDir: replayDir}
 	var buf bytes.Buffer
-	counts := map[string]int{}
+	buf.Grow(lineSizeHint * len(entries))
+	// The encoder writes what json.Marshal returns, and a newline.
+	enc := json.NewEncoder(&buf)
+	counts := map[seatingKey]int{}
 	for _, e := range entries {
 		if !e.played {
 			continue
 		}
-		line, err := json.Marshal(e.rec)
-		if err != nil {
+		if err := enc.Encode(e.rec); err != nil {
 			return row, fmt.Errorf("encoding the result of job %s: %w", e.rec.Job, err)
 		}
-		buf.Write(line)
-		buf.WriteByte('\n')
 		row.matches++
 		row.tally.PlayMS += e.rec.DurationMS
 		if e.rec.Error != "" {
@@ -156,14 +156,15 @@ func encodeChunk(index, first int, entries []entry, replayDir string) (chunkRow,
 		if len(e.rec.Ranks) != len(e.versions) {
 			return row, fmt.Errorf("job %s: %d ranks for %d seats", e.rec.Job, len(e.rec.Ranks), len(e.versions))
 		}
-		st := seating{Seats: e.versions, Ranks: e.rec.Ranks}
-		if _, ok := counts[st.key()]; !ok {
-			row.tally.Seatings = append(row.tally.Seatings, st)
+		k := keyOf(e.versions, e.rec.Ranks)
+		if _, ok := counts[k]; !ok {
+			row.tally.Seatings = append(row.tally.Seatings, seating{Seats: e.versions, Ranks: e.rec.Ranks})
 		}
-		counts[st.key()]++
+		counts[k]++
 	}
 	for i := range row.tally.Seatings {
-		row.tally.Seatings[i].N = counts[row.tally.Seatings[i].key()]
+		st := &row.tally.Seatings[i]
+		st.N = counts[keyOf(st.Seats, st.Ranks)]
 	}
 	sort.Slice(row.tally.Seatings, func(i, j int) bool { return row.tally.Seatings[i].key() < row.tally.Seatings[j].key() })
 	if first%2 != 0 {
@@ -202,6 +203,32 @@ func encodeChunk(index, first int, entries []entry, replayDir string) (chunkRow,
 	}
 	row.lines = buf.Bytes()
 	return row, nil
+}
+
+// lineSizeHint is about the bytes of a Kindling result line, to size a
+// chunk's buffer once.
+const lineSizeHint = 288
+
+// seatingKey identifies a seating and its ranking in a map without making
+// a string: up to maxKeySeats seats inline, more in long.
+type seatingKey struct {
+	n     int
+	seats [maxKeySeats]int64
+	ranks [maxKeySeats]int
+	long  string
+}
+
+const maxKeySeats = 4
+
+func keyOf(seats []int64, ranks []int) seatingKey {
+	k := seatingKey{n: len(seats)}
+	if len(seats) > maxKeySeats || len(ranks) != len(seats) {
+		k.long = joinInts(seats) + "|" + joinRanks(ranks)
+		return k
+	}
+	copy(k.seats[:], seats)
+	copy(k.ranks[:], ranks)
+	return k
 }
 
 // seatScore is the new version's score in a two-seat regression game: 1

@@ -229,6 +229,7 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 	// Find the night to play, or plan and record a new one, in one
 	// transaction: a night is there with its whole schedule or not at all.
 	var night Night
+	var planned []plannedJob // the schedule, when planned now
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		open, ok, err := s.openNight(ctx, tx)
 		if err != nil {
@@ -256,7 +257,7 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		night, err = s.startNight(ctx, tx, info, label, cfgID, glicko, opt, g, build)
+		night, planned, err = s.startNight(ctx, tx, info, label, cfgID, glicko, opt, g, build)
 		return err
 	})
 	if err != nil {
@@ -270,7 +271,12 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		return res, fmt.Errorf("game configuration %s: night %s was started with configuration %s (was --config different?)", cfgID, night.Label, night.GameConfig)
 	}
 
-	jobs, entrants, sched, err := s.nightSchedule(ctx, s.db, night, build)
+	if planned == nil {
+		if planned, err = night.plan(); err != nil {
+			return res, err
+		}
+	}
+	jobs, entrants, sched, err := s.nightScheduleOf(ctx, s.db, night, planned, build)
 	if err != nil {
 		return res, err
 	}
@@ -349,22 +355,22 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 // startNight plans and records a new night inside tx, with the regression
 // tests it plays (those it starts are recorded too).
 func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cfgID string, glicko *rating.Glicko2, opt NightOptions,
-	g engine.Game, build Builder) (Night, error) {
+	g engine.Game, build Builder) (Night, []plannedJob, error) {
 	active, err := s.activeVersions(ctx, tx)
 	if err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	if len(active) < 2 {
-		return Night{}, fmt.Errorf("the ladder has %d entrant(s); a night needs at least 2 (add them with crucible ladder add)", len(active))
+		return Night{}, nil, fmt.Errorf("the ladder has %d entrant(s); a night needs at least 2 (add them with crucible ladder add)", len(active))
 	}
 	for _, v := range active {
 		if v.Kind == KindImported {
-			return Night{}, fmt.Errorf("entrant %s (version %d) is known only from imported results (variant %s) and cannot play: add it again with --variant FILE, or remove it", v.Entrant, v.Number, v.VariantID)
+			return Night{}, nil, fmt.Errorf("entrant %s (version %d) is known only from imported results (variant %s) and cannot play: add it again with --variant FILE, or remove it", v.Entrant, v.Number, v.VariantID)
 		}
 	}
 	prior, own, err := s.priorRatings(ctx, tx, active, glicko)
 	if err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	ids := make([]int64, len(active))
 	priorByID := make(map[string]rating.Rating, len(active))
@@ -378,12 +384,12 @@ func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cf
 	}
 	id, err := s.nextID(ctx, tx, "nights")
 	if err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	seed := engine.Mix(info.Seed, uint64(id))
 	runs, fresh2, err := s.regressionRuns(ctx, tx, active, *opt.Regression)
 	if err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	n := Night{ID: id, Label: label, Kind: KindNight, StartedAt: now(), Seed: seed, Budget: opt.Budget,
 		Config: NightConfig{SeedsPerNight: opt.SeedsPerNight, NewVersionFactor: opt.NewVersionFactor, Pairing: "uncertainty",
@@ -391,19 +397,19 @@ func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cf
 		GameConfig: cfgID, CodeVersion: CodeVersion()}
 	jobs, err := n.plan()
 	if err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	n.Planned = len(jobs)
 	if n.Config.ChunkSize, err = s.chunkSize(ctx, tx, n, jobs, opt, g, build); err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	if err := s.insertNight(ctx, tx, n); err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
 	if err := s.insertRegressionTests(ctx, tx, n, fresh2, *opt.Regression); err != nil {
-		return Night{}, err
+		return Night{}, nil, err
 	}
-	return n, nil
+	return n, jobs, nil
 }
 
 // chunkSize is the chunk size of a night about to start: opt.ChunkSize
@@ -661,9 +667,14 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 	}
 	jobs := make([]arena.Job, len(planned))
 	sched := schedule{slots: make([]slot, len(planned)), position: make(map[string]int, len(planned))}
+	seats := 0
+	for _, p := range planned {
+		seats += len(p.Versions)
+	}
+	backing := make([]int, seats) // one allocation for every job's seats
 	for i, p := range planned {
 		j := p.Job
-		j.Seats = make([]int, len(p.Versions))
+		j.Seats, backing = backing[:len(p.Versions):len(p.Versions)], backing[len(p.Versions):]
 		for k, id := range p.Versions {
 			j.Seats[k] = index[id]
 		}
@@ -677,10 +688,10 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 			}
 		}
 		sched.slots[i] = sl
-		if _, dup := sched.position[j.ID]; dup {
+		sched.position[j.ID] = i
+		if len(sched.position) != i+1 {
 			return nil, nil, schedule{}, fmt.Errorf("night %s: job %s is twice in its schedule", night.Label, j.ID)
 		}
-		sched.position[j.ID] = i
 	}
 	return jobs, entrants, sched, nil
 }

@@ -86,16 +86,32 @@ func planRated(night int64, versions []int64, prior map[int64]rating.Rating, isN
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].value > pairs[j].value })
 	seeds := arena.Seeds(seed, maxRounds)
+	// Each seat order's versions and id suffix are made once; a night
+	// has up to millions of jobs.
+	type order struct {
+		versions []int64
+		suffix   string
+	}
+	orders := make([][2]order, len(pairs))
+	total := 0
+	for i, p := range pairs {
+		for k, seats := range [2][2]int64{{p.a, p.b}, {p.b, p.a}} {
+			orders[i][k] = order{versions: []int64{seats[0], seats[1]},
+				suffix: "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)}
+		}
+		total += 2 * p.rounds
+	}
 	prefix := "n" + strconv.FormatInt(night, 10) + "-r"
-	var jobs []plannedJob
+	jobs := make([]plannedJob, 0, total)
+	var buf []byte
 	for r := 0; r < maxRounds; r++ {
-		for _, p := range pairs {
+		for i, p := range pairs {
 			if r >= p.rounds {
 				continue
 			}
-			for _, seats := range [2][2]int64{{p.a, p.b}, {p.b, p.a}} {
-				id := prefix + strconv.Itoa(r) + "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
-				jobs = append(jobs, plannedJob{Job: arena.Job{ID: id, Round: r, Seed: seeds[r]}, Versions: []int64{seats[0], seats[1]}})
+			for _, o := range orders[i] {
+				buf = append(strconv.AppendInt(append(buf[:0], prefix...), int64(r), 10), o.suffix...)
+				jobs = append(jobs, plannedJob{Job: arena.Job{ID: string(buf), Round: r, Seed: seeds[r]}, Versions: o.versions})
 			}
 		}
 	}
@@ -130,22 +146,29 @@ func planRegression(night int64, rated []plannedJob, seed uint64, tests []Regres
 		jobs  [2]plannedJob
 	}
 	byRound := make([][]pairJob, rounds)
-	prefix := "n" + strconv.FormatInt(night, 10) + "-t"
+	total := len(rated)
+	var buf []byte
 	for _, t := range tests {
 		seeds := arena.Seeds(engine.Mix(seed, regressionStream+uint64(t.Test)), t.Pairs)
+		prefix := "n" + strconv.FormatInt(night, 10) + "-t" + strconv.FormatInt(t.Test, 10) + "-p"
+		var versions [2][]int64
+		var suffix [2]string
+		for k, seats := range [2][2]int64{{t.Version, t.Baseline}, {t.Baseline, t.Version}} {
+			versions[k] = []int64{seats[0], seats[1]}
+			suffix[k] = "-" + strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
+		}
 		for i := 0; i < t.Pairs; i++ {
 			r := int(int64(i) * int64(rounds) / int64(t.Pairs))
 			pj := pairJob{round: r}
-			for k, seats := range [2][2]int64{{t.Version, t.Baseline}, {t.Baseline, t.Version}} {
-				id := prefix + strconv.FormatInt(t.Test, 10) + "-p" + strconv.Itoa(i) + "-" +
-					strconv.FormatInt(seats[0], 10) + "v" + strconv.FormatInt(seats[1], 10)
-				pj.jobs[k] = plannedJob{Job: arena.Job{ID: id, Round: r, Seed: seeds[i]}, Versions: []int64{seats[0], seats[1]},
-					Test: t.Test, Pair: i}
+			for k := range pj.jobs {
+				buf = append(strconv.AppendInt(append(buf[:0], prefix...), int64(i), 10), suffix[k]...)
+				pj.jobs[k] = plannedJob{Job: arena.Job{ID: string(buf), Round: r, Seed: seeds[i]}, Versions: versions[k], Test: t.Test, Pair: i}
 			}
 			byRound[r] = append(byRound[r], pj)
 		}
+		total += 2 * t.Pairs
 	}
-	out := make([]plannedJob, 0, len(rated)+2*len(tests))
+	out := make([]plannedJob, 0, total)
 	next := 0
 	for r := 0; r < rounds; r++ {
 		for _, pj := range byRound[r] {
