@@ -279,7 +279,7 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the entrants and their current versions",
+		Short: "List the entrants, their current versions and regression tests",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := reports.ParseFormat(format)
@@ -298,12 +298,32 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			head := []string{"name", "version", "label", "plays", "added", "removed"}
+			tests, err := s.RegressionTests(cmd.Context())
+			if err != nil {
+				return err
+			}
+			// The latest test of each entrant's current version.
+			byVersion := map[int64]ladder.RegressionTest{}
+			for _, t := range tests {
+				byVersion[t.Version] = t
+			}
+			type listed struct {
+				ladder.Entrant
+				Test *ladder.RegressionTest `json:"regression_test,omitempty"`
+			}
+			out := make([]listed, len(list))
+			head := []string{"name", "version", "label", "plays", "added", "removed", "regression test"}
 			rows := make([][]string, len(list))
 			for i, e := range list {
-				rows[i] = []string{e.Name, fmt.Sprint(e.Current.Number), e.Current.Label, e.Current.Fingerprint, e.Current.AddedAt, e.RemovedAt}
+				out[i].Entrant = e
+				state := ""
+				if t, ok := byVersion[e.Current.ID]; ok {
+					out[i].Test = &t
+					state = t.Describe()
+				}
+				rows[i] = []string{e.Name, fmt.Sprint(e.Current.Number), e.Current.Label, e.Current.Fingerprint, e.Current.AddedAt, e.RemovedAt, state}
 			}
-			return writeRows(cmd.OutOrStdout(), f, "Entrants", head, rows, list)
+			return writeRows(cmd.OutOrStdout(), f, "Entrants", head, rows, out)
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "include removed entrants")

@@ -18,12 +18,14 @@ import (
 type ladderRunFlags struct {
 	night, config, secret, replays, format string
 	budget                                 time.Duration
-	workers, seeds, factor                 int
+	workers, seeds, factor, chunk          int
+	sprt                                   sprtFlags
 }
 
 func newLadderRunCmd(o *ladderOpts) *cobra.Command {
 	var f ladderRunFlags
 	d := rating.Default()
+	reg := ladder.DefaultRegression()
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Play one night of the ladder and rate it",
@@ -45,15 +47,39 @@ volatility %.2f; a new version starts at its entrant's rating with RD %.0f and
 volatility %.2f; entrants that did not play see their RD grow; convergence
 epsilon %g. The tunables are stored with the night.
 
-The night is idempotent: run again after a crash, kill -9 or Ctrl-C, and it
-continues the night left open with the schedule it started with, so it ends
-as an uninterrupted night would; a night whose label is already closed plays
-nothing. --budget bounds the night's playing time, summed over the runs that
-play it; when it is spent the night is closed with the matches played.
+Regression alarm: when an entrant has a new version, the night also plays a
+pentanomial SPRT of the new version against its previous one (fishtest's
+non-regression test by default: H0 = %g, H1 = %g %s Elo, alpha %g, beta
+%g): --sprt-pairs game pairs a night, each one seed in both seat orders
+(new version first, then the previous one first), spread over the night's
+rounds. These games are recorded and exported but not rated. The test goes
+on night after night until the log-likelihood ratio crosses a bound: H1, the
+new version is not weaker; H0, it is weaker than its predecessor, a
+regression. A test keeps the bounds it started with; a newer version stops
+it and starts its own, against the version before it.
+
+Recording: the night's schedule is cut into chunks of --chunk jobs (by
+default about 150 ms of play), each written whole, with the arena's result
+lines, in one row when its last match ends; a kill loses at most the chunks
+in flight. The night is idempotent: run again after a crash, kill -9 or
+Ctrl-C, and it continues the night left open with the schedule it started
+with, so it ends as an uninterrupted night would; a night whose label is
+already closed plays nothing. --budget bounds the night's playing time,
+summed over the runs that play it; when it is spent the night is closed
+with the matches played.
+
+Exit status: 0 when the night is closed (or was already) and no regression
+stands; %d when an entrant's current version stands found weaker than its
+previous version (its test accepted H0), on the night that finds it and on
+every later run until the entrant gets a new version or is removed, so a
+cron job or CI step fails loudly; 1 on an error; 130 when interrupted (the
+night stays open, the next run continues it).
 
   crucible ladder run --budget 20m
-  crucible ladder run --night 2025-06-01 --seeds-per-night 8 --workers 2`,
-			d.Tau, d.Initial.Rating, d.Initial.RD, d.Initial.Volatility, d.Initial.RD, d.Initial.Volatility, d.Epsilon),
+  crucible ladder run --night 2025-06-01 --seeds-per-night 8 --workers 2
+  crucible ladder run --sprt-pairs 500 --sprt-elo0 -5 --sprt-elo1 0`,
+			d.Tau, d.Initial.Rating, d.Initial.RD, d.Initial.Volatility, d.Initial.RD, d.Initial.Volatility, d.Epsilon,
+			reg.Test.Elo0, reg.Test.Elo1, reg.Test.Model, reg.Test.Alpha, reg.Test.Beta, exitRegression),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLadderNight(cmd, o, f)
@@ -69,6 +95,8 @@ play it; when it is spent the night is closed with the matches played.
 	fl.StringVar(&f.secret, "secret", "", "shared secret of --url entrants (default $ACB_SECRET, else $SHARED_SECRET)")
 	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (its path is recorded with the match)")
 	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
+	fl.IntVar(&f.chunk, "chunk", 0, "jobs a recorded chunk holds, 0 to 1000000 (0: about 150 ms of play); a continued night keeps its own")
+	addSPRTFlags(cmd, &f.sprt)
 	return cmd
 }
 
@@ -88,6 +116,13 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	}
 	if f.budget < 0 {
 		return fmt.Errorf("--budget %s is negative", f.budget)
+	}
+	if f.chunk < 0 || f.chunk > 1000000 {
+		return fmt.Errorf("--chunk %d is outside its range [0, 1000000]", f.chunk)
+	}
+	regression, err := f.sprt.options()
+	if err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	s, err := o.open(ctx)
@@ -119,7 +154,7 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	opt := ladder.NightOptions{Label: f.night, SeedsPerNight: f.seeds, NewVersionFactor: f.factor, Budget: f.budget,
-		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays}
+		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays, ChunkSize: f.chunk, Regression: &regression}
 	start := time.Now()
 	// The bar is made once the night's size is known (Started), before
 	// the first match ends; both run on RunNight's goroutine.
@@ -171,9 +206,28 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 		fmt.Fprintf(stderr, "night %s closed: %d matches (%d played now in %s, %.0f matches/s), rated as one Glicko-2 period\n",
 			n.Label, res.Recorded, res.Played, elapsed.Round(time.Millisecond), float64(res.Played)/elapsed.Seconds())
 	}
+	for _, t := range res.Regression {
+		fmt.Fprintf(stderr, "regression test of %s: %s\n", t.Label, t.Describe())
+	}
 	st, err := s.Standings(ctx)
 	if err != nil {
 		return err
 	}
-	return reports.WriteSummary(cmd.OutOrStdout(), format, st.Summary, reports.SummaryOptions{})
+	tests, err := s.RegressionTests(ctx)
+	if err != nil {
+		return err
+	}
+	if err := writeLadderStandings(cmd.OutOrStdout(), format, st, tests, reports.SummaryOptions{}); err != nil {
+		return err
+	}
+	var regressed []ladder.RegressionTest
+	for _, t := range tests {
+		if t.Current && t.Regressed() {
+			regressed = append(regressed, t)
+		}
+	}
+	if len(regressed) > 0 {
+		return &regressionError{tests: regressed}
+	}
+	return nil
 }

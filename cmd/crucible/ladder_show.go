@@ -27,7 +27,14 @@ func newLadderStandingsCmd(o *ladderOpts) *cobra.Command {
 labels, NAME@vN for a version after the first), at their latest ratings and
 ordered by the conservative rating (rating - 2 RD). W-D-L, score and Elo
 against the field are those of the last night; a version not rated yet shows
-the rating it starts from and no games.`,
+the rating it starts from and no games.
+
+Below it, the regression tests of the current versions (see ladder run
+--help): the pentanomial counts of their game pairs from the new version's
+side, the log-likelihood ratio and its bounds, the new version's Elo against
+its predecessor with its 95% interval, and the verdict; a version whose test
+accepted H0 is marked`+regressionMark+` in the leaderboard. JSON holds the
+tests as "regression_tests"; CSV is the leaderboard alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := reports.ParseFormat(format)
@@ -43,6 +50,10 @@ the rating it starts from and no games.`,
 			if err != nil {
 				return err
 			}
+			tests, err := s.RegressionTests(cmd.Context())
+			if err != nil {
+				return err
+			}
 			if f == reports.Table || f == reports.Markdown {
 				last := "no night yet"
 				if st.Night.ID != 0 {
@@ -50,7 +61,7 @@ the rating it starts from and no games.`,
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), "Ladder standings", last)
 			}
-			return reports.WriteSummary(cmd.OutOrStdout(), f, st.Summary, reports.SummaryOptions{Matrix: matrix, Pairs: pairs})
+			return writeLadderStandings(cmd.OutOrStdout(), f, st, tests, reports.SummaryOptions{Matrix: matrix, Pairs: pairs})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(reports.Formats, ", "))

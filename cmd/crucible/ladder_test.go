@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"crucible/arena/rating"
 	"crucible/internal/pgtest"
 	"crucible/ladder"
+	"crucible/stats"
 	"crucible/strategies"
 )
 
@@ -38,7 +40,7 @@ func TestMain(m *testing.M) {
 		root.SetArgs(list)
 		if err := root.Execute(); err != nil {
 			fmt.Fprintln(os.Stderr, "crucible:", err)
-			os.Exit(1)
+			os.Exit(exitStatus(err))
 		}
 		os.Exit(0)
 	}
@@ -116,7 +118,29 @@ func TestLadderCommands(t *testing.T) {
 			if err := json.Unmarshal([]byte(lad(t, db, "list", "--format", "json")), &list); err != nil || len(list) != 3 || list[2].Current.Label != "sniper@v2" {
 				t.Fatalf("list: %v %+v", err, list)
 			}
-			lad(t, db, "run", "--night", "d2", "--seeds-per-night", "3", "--budget", "0")
+			lad(t, db, "run", "--night", "d2", "--seeds-per-night", "3", "--budget", "0", "--sprt-pairs", "5")
+			// The regression test of sniper@v2 against sniper: listed,
+			// and beside the standings.
+			var listed []struct {
+				Name string                 `json:"name"`
+				Test *ladder.RegressionTest `json:"regression_test"`
+			}
+			if err := json.Unmarshal([]byte(lad(t, db, "list", "--format", "json")), &listed); err != nil {
+				t.Fatal(err)
+			}
+			if tt := listed[2].Test; listed[2].Name != "sniper" || tt == nil || tt.BaselineLabel != "sniper" || tt.Counts.Pairs() != 5 || tt.Nights != 1 {
+				t.Fatalf("list after night 2: %+v", listed[2])
+			}
+			if out := lad(t, db, "list"); !strings.Contains(out, "against sniper") {
+				t.Fatalf("list table lacks the regression test:\n%s", out)
+			}
+			var stj struct {
+				Standings []rating.Standing       `json:"standings"`
+				Tests     []ladder.RegressionTest `json:"regression_tests"`
+			}
+			if err := json.Unmarshal([]byte(lad(t, db, "standings", "--format", "json")), &stj); err != nil || len(stj.Standings) != 3 || len(stj.Tests) != 1 || stj.Tests[0].Label != "sniper@v2" {
+				t.Fatalf("standings json: %v %+v", err, stj)
+			}
 
 			var hist []ladder.HistoryPoint
 			if err := json.Unmarshal([]byte(lad(t, db, "history", "sniper", "--format", "json")), &hist); err != nil {
@@ -143,8 +167,9 @@ func TestLadderCommands(t *testing.T) {
 			// bytes (the import is one night of its own).
 			exp := lad(t, db, "export")
 			// Night 2: sniper@v2's two pairs play 6 seeds, the other pair
-			// 3, in both seat orders: 30 matches.
-			if n := strings.Count(exp, "\n"); n != 36+30 {
+			// 3, in both seat orders: 30 matches; and the 5 game pairs of
+			// the regression test.
+			if n := strings.Count(exp, "\n"); n != 36+30+10 {
 				t.Fatalf("exported %d lines", n)
 			}
 			file := filepath.Join(t.TempDir(), "all.jsonl")
@@ -154,7 +179,7 @@ func TestLadderCommands(t *testing.T) {
 			}
 			fresh := filepath.Join(t.TempDir(), "fresh.db")
 			lad(t, fresh, "init", "--game", "kindling")
-			if out := lad(t, fresh, "import", file); !strings.Contains(out, "imported 66 matches") {
+			if out := lad(t, fresh, "import", file); !strings.Contains(out, "imported 76 matches") {
 				t.Fatalf("import: %q", out)
 			}
 			if got := lad(t, fresh, "export"); got != exp {
@@ -246,14 +271,20 @@ func child(t *testing.T, args ...string) *exec.Cmd {
 
 // A night killed with SIGKILL at random moments and run again until it
 // finishes ends exactly as an uninterrupted night: the same matches (all
-// fields but the wall-clock time), none twice, the same ratings.
+// fields but the wall-clock time), none twice, the same ratings, and the
+// same state of the regression test the night plays (even has a second
+// version).
 func TestLadderKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill -9 tests play about a million matches; -short leaves them out")
 	}
 	names := []string{"normal", "sniper", "greedy", "contrarian", "easy", "even"}
-	// 15 pairs x 2x700 seeds x 2 seat orders = 42,000 matches a night.
-	run := []string{"ladder", "run", "--night", "n", "--seeds-per-night", "700", "--budget", "0", "--workers", "2", "--format", "csv"}
+	even2 := variantFile(t, "even", map[string]float64{"width": 2})
+	// 15 pairs x 2x700 seeds x 2 seat orders = 42,000 rated matches a
+	// night, and 2000 pairs of the regression test of even@v2.
+	// Chunks of 500 jobs (not the default of about 150 ms of play, which
+	// is the whole night's 32768 at most) so that kills fall between many.
+	run := []string{"ladder", "run", "--night", "n", "--seeds-per-night", "700", "--budget", "0", "--workers", "2", "--format", "csv", "--chunk", "500"}
 	for _, b := range ladderDBs {
 		t.Run(b.name, func(t *testing.T) {
 			seed := uint64(time.Now().UnixNano())
@@ -262,11 +293,13 @@ func TestLadderKill9(t *testing.T) {
 			ref, killed := b.make(t), b.make(t)
 			setupLadder(t, ref, names...)
 			setupLadder(t, killed, names...)
+			lad(t, ref, "add", "even", "--variant", even2)
+			lad(t, killed, "add", "even", "--variant", even2)
 
 			// The reference night, timed, uninterrupted.
 			start := time.Now()
 			c := child(t, append(run, "--db", ref)...)
-			if err := c.Wait(); err != nil {
+			if err := nightEnd(c.Wait()); err != nil {
 				t.Fatalf("reference night: %v\n%s", err, c.Stderr)
 			}
 			whole := time.Since(start)
@@ -276,7 +309,7 @@ func TestLadderKill9(t *testing.T) {
 			// the night is recorded (watched from here), one once every
 			// match is recorded (around the closing); then a run to the
 			// end.
-			const planned = 42000
+			const planned = 42000 + 2*ladder.DefaultRegressionPairs
 			watch, err := ladder.Open(context.Background(), killed)
 			if err != nil {
 				t.Fatal(err)
@@ -294,7 +327,7 @@ func TestLadderKill9(t *testing.T) {
 				done := make(chan error, 1)
 				go func() { done <- c.Wait() }()
 				if i == len(targets) {
-					if err := <-done; err != nil {
+					if err := nightEnd(<-done); err != nil {
 						t.Fatalf("last run: %v\n%s", err, c.Stderr)
 					}
 					break
@@ -307,7 +340,7 @@ func TestLadderKill9(t *testing.T) {
 				for target > 0 && !finished {
 					select {
 					case err := <-done:
-						if err != nil {
+						if err := nightEnd(err); err != nil {
 							t.Fatalf("run %d: %v\n%s", i, err, c.Stderr)
 						}
 						finished = true
@@ -352,6 +385,16 @@ func TestLadderKill9(t *testing.T) {
 	}
 }
 
+// nightEnd is nil for the end of a ladder run that closed its night: exit
+// status 0, or 3 when the night's regression test found even@v2 weaker.
+func nightEnd(err error) error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == exitRegression {
+		return nil
+	}
+	return err
+}
+
 // compareLadders checks that two ladders recorded the same matches, each
 // once, and rated them the same.
 func compareLadders(t *testing.T, a, b string, names []string) {
@@ -381,6 +424,16 @@ func compareLadders(t *testing.T, a, b string, names []string) {
 	for i := range ea {
 		if ea[i] != eb[i] {
 			t.Fatalf("match %d differs:\n%s\n%s", i, eb[i], ea[i])
+		}
+	}
+	ta, tb := listTests(t, a), listTests(t, b)
+	for _, n := range names {
+		x, y := ta[n], tb[n]
+		if (x == nil) != (y == nil) || x != nil && (x.Counts != y.Counts || x.LLR != y.LLR || x.Verdict != y.Verdict || x.Nights != y.Nights) {
+			t.Fatalf("regression test of %s: %+v, uninterrupted %+v", n, y, x)
+		}
+		if x != nil && x.Counts.Pairs() == 0 {
+			t.Fatalf("regression test of %s counted no pair", n)
 		}
 	}
 	for _, n := range names {
@@ -443,5 +496,162 @@ func TestLadderDBFromEnvironment(t *testing.T) {
 	defer s.Close()
 	if info, err := s.Info(context.Background()); err != nil || info.Game != "acb" {
 		t.Fatalf("ladder in $%s: %+v %v", envDB, info, err)
+	}
+}
+
+// variantFile writes a Kindling variant of base with the given parameters
+// changed and returns its path.
+func variantFile(t *testing.T, base string, params map[string]float64) string {
+	t.Helper()
+	reg, err := newRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := reg.Lookup("kindling", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := s.Schema.Defaults()
+	for name, v := range params {
+		found := false
+		for i, p := range s.Schema {
+			if p.Name == name {
+				g[i], found = v, true
+			}
+		}
+		if !found {
+			t.Fatalf("%s has no parameter %s", base, name)
+		}
+	}
+	path := filepath.Join(t.TempDir(), base+".json")
+	if err := strategies.NewVariant(s, g).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// listTests returns each entrant's current regression test from ladder
+// list --format json.
+func listTests(t *testing.T, db string) map[string]*ladder.RegressionTest {
+	t.Helper()
+	var listed []struct {
+		Name string                 `json:"name"`
+		Test *ladder.RegressionTest `json:"regression_test"`
+	}
+	if err := json.Unmarshal([]byte(lad(t, db, "list", "--format", "json")), &listed); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*ladder.RegressionTest{}
+	for _, l := range listed {
+		out[l.Name] = l.Test
+	}
+	return out
+}
+
+// The regression alarm, on each store: a new version with bad parameters
+// is found weaker than its predecessor (H0) and ladder run fails with exit
+// status 3, on that night and the next, until the entrant gets a better
+// version; a stronger new version (easy to normal) is accepted (H1) and a
+// new version that plays as its predecessor does is not flagged, its test
+// going on night after night with its counts adding up.
+func TestLadderRegressionAlarm(t *testing.T) {
+	weak := variantFile(t, "normal", map[string]float64{"sparkValue": 0, "emberValue": 0})
+	same := variantFile(t, "normal", nil)
+	for _, b := range ladderDBs {
+		t.Run(b.name, func(t *testing.T) {
+			db := b.make(t)
+			setupLadder(t, db, "normal", "sniper", "greedy")
+			lad(t, db, "add", "bot", "--strategy", "normal")
+			lad(t, db, "add", "eq", "--strategy", "normal")
+			lad(t, db, "add", "up", "--strategy", "easy")
+			night := []string{"run", "--seeds-per-night", "2", "--budget", "0", "--sprt-pairs", "1000", "--db", db}
+			lad(t, db, "run", "--night", "n1", "--seeds-per-night", "2", "--budget", "0")
+			if tests := listTests(t, db); tests["bot"] != nil || tests["eq"] != nil {
+				t.Fatalf("regression tests before any new version: %+v", tests)
+			}
+
+			lad(t, db, "add", "bot", "--variant", weak)
+			lad(t, db, "add", "eq", "--variant", same)
+			lad(t, db, "add", "up", "--strategy", "normal")
+			out, errOut, err := execRoot(t, append([]string{"ladder"}, append(night, "--night", "n2")...)...)
+			var re *regressionError
+			if !errors.As(err, &re) || exitStatus(err) != 3 || !strings.Contains(err.Error(), "bot@v2 is weaker than bot") {
+				t.Fatalf("night 2 with a weaker version: error %v (exit %d), want a regression of bot@v2 with exit status 3\n%s", err, exitStatus(err), errOut)
+			}
+			if len(re.tests) != 1 {
+				t.Fatalf("regressions %+v, want bot@v2 alone", re.tests)
+			}
+			if !strings.Contains(out, "bot@v2"+regressionMark) || !strings.Contains(out, "H0: REGRESSION") || strings.Contains(out, "up@v2"+regressionMark) {
+				t.Fatalf("standings do not mark the regression of bot@v2 alone:\n%s", out)
+			}
+			if !strings.Contains(errOut, "regression test of bot@v2: H0: weaker than bot") {
+				t.Fatalf("night 2 does not report the verdict:\n%s", errOut)
+			}
+			tests := listTests(t, db)
+			bot, eq, up := tests["bot"], tests["eq"], tests["up"]
+			if bot == nil || bot.Verdict != ladder.VerdictH0 || bot.Counts.Pairs() != 1000 || bot.LLR > bot.Lower || bot.Elo == nil || bot.Elo.Elo >= 0 {
+				t.Fatalf("bot's test after night 2: %+v, want H0 on 1000 pairs", bot)
+			}
+			if up == nil || up.Verdict != ladder.VerdictH1 || up.LLR < up.Upper || up.Elo.Elo <= 0 {
+				t.Fatalf("up's test (easy to normal): %+v, want H1", up)
+			}
+			if eq == nil || eq.Verdict == ladder.VerdictH0 || eq.Nights != 1 {
+				t.Fatalf("eq's test (the same play as a variant): %+v, want it not flagged", eq)
+			}
+			// The LLR is the statistics package's on the stored counts.
+			test := stats.SPRT{Elo0: -1.75, Elo1: 0.25, Alpha: 0.05, Beta: 0.05, Model: stats.Normalized}
+			for name, tt := range tests {
+				if tt == nil {
+					continue
+				}
+				if llr, _ := test.LLR(tt.Counts); math.Abs(llr-tt.LLR) > 1e-9 {
+					t.Fatalf("%s: LLR %v, the stats package gives %v for %v", name, tt.LLR, llr, tt.Counts)
+				}
+			}
+
+			// Night 3: the regression stands (exit 3 again); the decided
+			// tests play no more pairs, the undecided one goes on.
+			_, _, err = execRoot(t, append([]string{"ladder"}, append(night, "--night", "n3")...)...)
+			if exitStatus(err) != 3 {
+				t.Fatalf("night 3 while bot@v2 stands regressed: %v, want exit status 3", err)
+			}
+			tests3 := listTests(t, db)
+			if b3 := tests3["bot"]; b3.Nights != 1 || b3.Counts != bot.Counts || b3.Verdict != ladder.VerdictH0 {
+				t.Fatalf("a decided test changed: %+v", b3)
+			}
+			// The same play in both seat orders: every pair is a win and a
+			// loss or two draws, which leaves the LLR near 0.
+			eq3 := tests3["eq"]
+			if eq.Verdict != ladder.VerdictRunning || eq.Counts != (stats.Pentanomial{0, 0, 1000, 0, 0}) {
+				t.Fatalf("eq's test after night 2: %+v, want running on 1000 pairs of WL or DD", eq)
+			}
+			if eq3.Nights != 2 || eq3.Counts != (stats.Pentanomial{0, 0, 2000, 0, 0}) || eq3.Verdict != ladder.VerdictRunning || !(eq3.LLR > eq.LLR) {
+				t.Fatalf("eq's test after night 3: %+v, want 2 nights, 2000 pairs, a higher LLR than %v", eq3, eq.LLR)
+			}
+			if exp := lad(t, db, "export", "--night", "n3"); strings.Contains(exp, "-t1-") || strings.Contains(exp, "-t3-") {
+				t.Fatal("night 3 played pairs of a decided test")
+			}
+
+			// The real binary's exit status.
+			c := child(t, "ladder", "standings", "--db", db)
+			if err := c.Wait(); err != nil {
+				t.Fatalf("standings: %v", err)
+			}
+			c = child(t, append([]string{"ladder"}, append(night, "--night", "n3")...)...)
+			var ee *exec.ExitError
+			if err := c.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 3 {
+				t.Fatalf("crucible ladder run with a regression standing: %v, want exit status 3", err)
+			}
+
+			// A better version replaces the regressed one: its own test
+			// (against bot@v2) accepts it, and the alarm is over.
+			lad(t, db, "add", "bot", "--variant", same)
+			if _, errOut, err := execRoot(t, append([]string{"ladder"}, append(night, "--night", "n4")...)...); err != nil {
+				t.Fatalf("night 4 after a fix: %v\n%s", err, errOut)
+			}
+			if bot4 := listTests(t, db)["bot"]; bot4.Label != "bot@v3" || bot4.BaselineLabel != "bot@v2" || bot4.Verdict != ladder.VerdictH1 {
+				t.Fatalf("bot's test after the fix: %+v", bot4)
+			}
+		})
 	}
 }

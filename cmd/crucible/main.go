@@ -36,8 +36,19 @@ func main() {
 			os.Exit(130)
 		}
 		fmt.Fprintln(os.Stderr, "crucible:", err)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// exitStatus is the exit status of a command that failed with err: the
+// status an error asks for with an ExitCode method (crucible ladder run's
+// regression alarm), else 1.
+func exitStatus(err error) int {
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode()
+	}
+	return 1
 }
 
 // newRootCmd assembles the command tree. Each command lives in its own file
