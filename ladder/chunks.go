@@ -72,10 +72,10 @@ type entry struct {
 // complete regression game pairs by the new version's total in the pair,
 // its failed matches and the playing time of its matches.
 type chunkTally struct {
-	Seatings []seating                   `json:"seatings,omitempty"`
+	Seatings []seating                    `json:"seatings,omitempty"`
 	Pairs    map[string]stats.Pentanomial `json:"pairs,omitempty"`
-	Failed   int                         `json:"failed,omitempty"`
-	PlayMS   float64                     `json:"play_ms"`
+	Failed   int                          `json:"failed,omitempty"`
+	PlayMS   float64                      `json:"play_ms"`
 }
 
 // seating counts the matches of one seating (version ids in seat order)

@@ -33,7 +33,7 @@ Below it, the regression tests of the current versions (see ladder run
 --help): the pentanomial counts of their game pairs from the new version's
 side, the log-likelihood ratio and its bounds, the new version's Elo against
 its predecessor with its 95% interval, and the verdict; a version whose test
-accepted H0 is marked`+regressionMark+` in the leaderboard. JSON holds the
+accepted H0 is marked` + regressionMark + ` in the leaderboard. JSON holds the
 tests as "regression_tests"; CSV is the leaderboard alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
