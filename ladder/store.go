@@ -67,7 +67,11 @@ func IsPostgres(dsn string) bool {
 
 // Open opens the ladder database dsn, a PostgreSQL URL or an SQLite file
 // path (created if missing), and brings its schema up to date.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+func Open(ctx context.Context, dsn string) (*Store, error) { return openAt(ctx, dsn, 0) }
+
+// openAt is Open with the schema brought up to migration upTo (0: the
+// newest).
+func openAt(ctx context.Context, dsn string, upTo int64) (*Store, error) {
 	if dsn == "" {
 		return nil, errors.New("database: empty name (give a file or a postgres:// URL)")
 	}
@@ -110,15 +114,16 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("database %s: %w", s.where, err)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, upTo); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("database %s: upgrading the schema: %w", s.where, err)
 	}
 	return s, nil
 }
 
-// migrate applies the embedded migrations that the database lacks.
-func (s *Store) migrate(ctx context.Context) error {
+// migrate applies the embedded migrations that the database lacks, up to
+// version upTo (0: all).
+func (s *Store) migrate(ctx context.Context, upTo int64) error {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return err
@@ -139,7 +144,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.Up(ctx)
+	if upTo > 0 {
+		_, err = p.UpTo(ctx, upTo)
+	} else {
+		_, err = p.Up(ctx)
+	}
 	return err
 }
 
