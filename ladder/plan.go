@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"crucible/arena"
 	"crucible/arena/rating"
@@ -180,4 +181,18 @@ func planRegression(night int64, rated []plannedJob, seed uint64, tests []Regres
 		}
 	}
 	return append(out, rated[next:]...)
+}
+
+// IsRegressionGame reports whether job, a job id of a ladder night, is a
+// game of a regression test ("n<night>-t<test>-p<pair>-..."), not a rated
+// match ("n<night>-r<round>-...").
+func IsRegressionGame(job string) bool {
+	if len(job) < 2 || job[0] != 'n' {
+		return false
+	}
+	i := 1
+	for i < len(job) && job[i] >= '0' && job[i] <= '9' {
+		i++
+	}
+	return i > 1 && strings.HasPrefix(job[i:], "-t")
 }

@@ -45,7 +45,12 @@ Its schema is created and upgraded on open.
   crucible ladder add champ --variant champion.json
   crucible ladder run --budget 20m
   crucible ladder standings
-  crucible ladder history champ`,
+  crucible ladder history champ
+  crucible ladder report --out ladder.html
+
+A new version of an entrant plays a regression test (a pentanomial SPRT)
+against its previous version; ladder run exits with status 3 while a
+version stands found weaker (see ladder run --help).`,
 	}
 	def := os.Getenv(envDB)
 	if def == "" {
@@ -62,6 +67,7 @@ Its schema is created and upgraded on open.
 		newLadderHistoryCmd(&o),
 		newLadderImportCmd(&o),
 		newLadderExportCmd(&o),
+		newLadderReportCmd(&o),
 	)
 	return cmd
 }
