@@ -26,7 +26,11 @@ fmt-check:
 # Kindling match, a round robin of each game with its Glicko-2 leaderboard,
 # a short evolution run with its ranked table, and HTML reports of the
 # arena and the evolution. Output lands in runs/demo.
+# The ladder part (under a second more): two nights of a persistent
+# ladder, the evolved champion as a new version of contrarian with its
+# regression test's verdict, and the ladder's HTML report.
 DEMO := runs/demo
+LADDER := $(DEMO)/ladder.db
 demo: build
 	@rm -rf $(DEMO) && mkdir -p $(DEMO)
 	@echo "== One Kindling match: normal, sniper, greedy and easy on seed 7"
@@ -40,7 +44,15 @@ demo: build
 	@echo "== HTML reports with plots of the AI Code Battle arena and the evolution"
 	./$(BIN) report --results $(DEMO)/acb.jsonl --out $(DEMO)/acb.html
 	./$(BIN) report --run $(DEMO)/evolve --out $(DEMO)/evolve.html
-	@echo "== Done: results, logs, reports and the evolved variants are in $(DEMO)/"
+	@echo "== A persistent ladder: two nights; the evolved champion comes in as a new version of contrarian"
+	@echo "   and plays a regression test (pentanomial SPRT) against it; ladder run exits 3 if it is weaker"
+	./$(BIN) ladder init --game kindling --db $(LADDER)
+	for s in normal sniper greedy contrarian; do ./$(BIN) ladder add $$s --strategy $$s --db $(LADDER) || exit 1; done
+	./$(BIN) ladder run --night night-1 --seeds-per-night 20 --db $(LADDER)
+	./$(BIN) ladder add contrarian --variant $(DEMO)/evolve/champion.json --db $(LADDER)
+	./$(BIN) ladder run --night night-2 --seeds-per-night 20 --db $(LADDER) || { s=$$?; test $$s -eq 3 && echo "(exit status 3: the regression alarm)"; }
+	./$(BIN) ladder report --db $(LADDER) --out $(DEMO)/ladder.html
+	@echo "== Done: results, logs, reports, the evolved variants and the ladder are in $(DEMO)/"
 
 # bench: the engine and arena benchmarks with allocation counts.
 bench:

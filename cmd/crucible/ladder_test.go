@@ -29,7 +29,21 @@ import (
 // kill -9 tests run the ladder in such child processes.
 const childArgs = "CRUCIBLE_TEST_CHILD_ARGS"
 
+// childArgv is the environment variable that turns the test binary into
+// crucible called with its own arguments (when it is 1), for shell
+// scripts that call crucible (the README's nightly examples).
+const childArgv = "CRUCIBLE_TEST_ARGV"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(childArgv) == "1" {
+		root := newRootCmd()
+		root.SetArgs(os.Args[1:])
+		if err := root.Execute(); err != nil {
+			fmt.Fprintln(os.Stderr, "crucible:", err)
+			os.Exit(exitStatus(err))
+		}
+		os.Exit(0)
+	}
 	if args := os.Getenv(childArgs); args != "" {
 		var list []string
 		if err := json.Unmarshal([]byte(args), &list); err != nil {
