@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -203,6 +202,9 @@ byte for byte.`,
 				}
 			}
 			if out != "" {
+				// OpenResults refuses a results file that holds lines
+				// and creates a missing one; the recorded lines are then
+				// appended as they are.
 				w, _, err := arena.OpenResults(out, false)
 				if errors.Is(err, arena.ErrResultsExist) {
 					return fmt.Errorf("--out %w; refusing to overwrite it", err)
@@ -210,22 +212,24 @@ byte for byte.`,
 				if err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
-				if err := s.Export(cmd.Context(), id, w.Write); err != nil {
-					w.Close()
+				w.Close()
+				f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND, 0o644)
+				if err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+				bw := bufio.NewWriter(f)
+				if err := s.ExportLines(cmd.Context(), id, bw); err != nil {
+					f.Close()
 					return err
 				}
-				return w.Close()
+				if err := bw.Flush(); err != nil {
+					f.Close()
+					return fmt.Errorf("--out: %w", err)
+				}
+				return f.Close()
 			}
 			bw := bufio.NewWriter(cmd.OutOrStdout())
-			err = s.Export(cmd.Context(), id, func(r arena.Record) error {
-				line, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				bw.Write(line)
-				return bw.WriteByte('\n')
-			})
-			if err != nil {
+			if err := s.ExportLines(cmd.Context(), id, bw); err != nil {
 				return err
 			}
 			return bw.Flush()
