@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"crucible/arena"
 	"crucible/arena/rating"
@@ -500,5 +501,80 @@ func TestPlanOrdersByInformation(t *testing.T) {
 	}
 	if math.IsNaN(pairValue(prior[1], prior[4])) || last == nil {
 		t.Fatal("no plan")
+	}
+}
+
+// A budget that runs out in the middle of chunks closes the night with the
+// matches played: the chunks begun are recorded as they are, the night is
+// closed as "budget spent" with its budget counted as spent, and what it
+// recorded is what it rated and exports; a regression test counts only its
+// complete pairs.
+func TestBudgetCutsChunks(t *testing.T) {
+	for name, mk := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s := open(t, mk(t))
+			s.Init(ctx, "kindling", 1)
+			for _, n := range []string{"normal", "sniper", "greedy"} {
+				s.Add(ctx, n, Source{Kind: KindStrategy, Strategy: n})
+			}
+			b := kindlingBuilder(t)
+			if _, err := s.RunNight(ctx, kindling.Game{}, b, NightOptions{Label: "n1", SeedsPerNight: 1}); err != nil {
+				t.Fatal(err)
+			}
+			s.Add(ctx, "greedy", variantSource(t)) // not greedy's base: any other play does
+			reg := DefaultRegression()
+			reg.PairsPerNight = 20000
+			// 2 pairs with greedy@v2 x 2x10000 seeds x 2 seat orders, 1
+			// pair x 10000 x 2, and 40000 regression games: 120,000 jobs,
+			// about 3 s of play, cut after 300 ms.
+			r, err := s.RunNight(ctx, kindling.Game{}, b, NightOptions{Label: "n2", SeedsPerNight: 10000, Workers: 2, ChunkSize: 1000,
+				Budget: 300 * time.Millisecond, Regression: &reg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.BudgetSpent || r.Night.Note != "budget spent" || r.Night.Spent < r.Night.Budget || r.Recorded == 0 || r.Recorded >= r.Night.Planned {
+				t.Fatalf("night cut by its budget: %+v", r)
+			}
+			if r.Recorded%1000 == 0 {
+				t.Logf("%d matches recorded: no chunk was cut (a coincidence, or the partial chunks were lost)", r.Recorded)
+			}
+			recs := exportLines(t, s, r.Night.ID)
+			if len(recs) != r.Recorded {
+				t.Fatalf("%d matches exported, %d recorded", len(recs), r.Recorded)
+			}
+			// The ratings are those of the rated matches recorded.
+			games, pairs := map[string]int{}, map[string][2]arena.Record{}
+			for _, rec := range recs {
+				if IsRegressionGame(rec.Job) {
+					k := rec.Job[:strings.LastIndexByte(rec.Job, '-')]
+					p := pairs[k]
+					if rec.Players[0].Name == "greedy@v2" {
+						p[0] = rec
+					} else {
+						p[1] = rec
+					}
+					pairs[k] = p
+					continue
+				}
+				for _, pl := range rec.Players {
+					games[pl.Name]++
+				}
+			}
+			for _, rr := range r.Ratings {
+				if rr.Games != games[rr.Label] {
+					t.Fatalf("%s rated on %d games, %d recorded", rr.Label, rr.Games, games[rr.Label])
+				}
+			}
+			complete := 0
+			for _, p := range pairs {
+				if p[0].Job != "" && p[1].Job != "" {
+					complete++
+				}
+			}
+			if len(r.Regression) != 1 || r.Regression[0].Counts.Pairs() != complete || complete == 0 {
+				t.Fatalf("regression test of a cut night: %+v, want its %d complete pairs", r.Regression, complete)
+			}
+		})
 	}
 }

@@ -336,6 +336,12 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 			note = "budget spent"
 		}
 		var err error
+		if res.BudgetSpent {
+			// However little of it the matches recorded took.
+			if _, err := tx.ExecContext(ctx, s.rebind("UPDATE nights SET spent_ms = budget_ms WHERE id = ? AND spent_ms < budget_ms"), night.ID); err != nil {
+				return err
+			}
+		}
 		if res.Ratings, err = s.closeNight(ctx, tx, info, night, note); err != nil {
 			return err
 		}
