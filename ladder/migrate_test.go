@@ -39,7 +39,7 @@ func copyRows(t *testing.T, from, to *Store, table, cols, where string) {
 }
 
 // oldMatchRow writes a record as the first schema's row of one match.
-func oldMatchRow(t *testing.T, s *Store, night int64, position int, r arena.Record, ids map[string]int64) {
+func oldMatchRow(t *testing.T, s *Store, tx *sql.Tx, night int64, position int, r arena.Record, ids map[string]int64) {
 	t.Helper()
 	seats := make([]int64, len(r.Players))
 	for i, p := range r.Players {
@@ -58,7 +58,7 @@ func oldMatchRow(t *testing.T, s *Store, night int64, position int, r arena.Reco
 	if r.Error != "" {
 		errText = sql.NullString{String: r.Error, Valid: true}
 	}
-	if _, err := s.db.Exec(s.rebind(`INSERT INTO matches (night_id, job, position, round, seed, config, seats, scores, ranks, turns, reason, crashed, error, duration_ms, replay)
+	if _, err := tx.Exec(s.rebind(`INSERT INTO matches (night_id, job, position, round, seed, config, seats, scores, ranks, turns, reason, crashed, error, duration_ms, replay)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`),
 		night, r.Job, position, r.Round, int64(r.Seed), r.Config, joinInts(seats), string(scores), ranks, r.Turns, r.Reason,
 		crashed, errText, r.DurationMS); err != nil {
@@ -119,14 +119,21 @@ func TestMigrationFromMatchRows(t *testing.T) {
 			for id, v := range vs {
 				ids[v.Label] = id
 			}
+			tx, err := old.db.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, night := range []int64{1, 2} {
 				recs := exportLines(t, ref, night)
 				for pos := len(recs) - 1; pos >= 0; pos-- { // in another order than the schedule's
 					if night == 2 && pos >= 4500 {
 						continue
 					}
-					oldMatchRow(t, old, night, pos, recs[pos], ids)
+					oldMatchRow(t, old, tx, night, pos, recs[pos], ids)
 				}
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
 			}
 			old.Close()
 
