@@ -30,8 +30,9 @@ func newLadderRunCmd(o *ladderOpts) *cobra.Command {
 		Use:   "run",
 		Short: "Play one night of the ladder and rate it",
 		Long: fmt.Sprintf(`Play one night: choose the pairings by information, play them with the arena,
-record every result in the database as it finishes (in batched transactions),
-and close the night as ONE Glicko-2 rating period; then print the standings.
+record the results in the database in chunks of the schedule as they finish,
+and close the night as ONE Glicko-2 rating period; then print the standings
+and the regression tests of new versions.
 
 Pairings: every pair of the active entrants' current versions, ordered by the
 information a game between them is expected to bring (the variance of their
@@ -48,11 +49,11 @@ volatility %.2f; entrants that did not play see their RD grow; convergence
 epsilon %g. The tunables are stored with the night.
 
 Regression alarm: when an entrant has a new version, the night also plays a
-pentanomial SPRT of the new version against its previous one (fishtest's
-non-regression test by default: H0 = %g, H1 = %g %s Elo, alpha %g, beta
-%g): --sprt-pairs game pairs a night, each one seed in both seat orders
-(new version first, then the previous one first), spread over the night's
-rounds. These games are recorded and exported but not rated. The test goes
+pentanomial SPRT of the new version against its previous one (by default
+fishtest's non-regression test: H0 = %g, H1 = %g %s Elo,
+alpha %g, beta %g): --sprt-pairs game pairs a night, each one seed in both
+seat orders (new version first, then the previous one first), spread over the
+night's rounds. These games are recorded and exported but not rated. The test goes
 on night after night until the log-likelihood ratio crosses a bound: H1, the
 new version is not weaker; H0, it is weaker than its predecessor, a
 regression. A test keeps the bounds it started with; a newer version stops
@@ -93,7 +94,7 @@ night stays open, the next run continues it).
 	fl.IntVar(&f.factor, "new-version-factor", ladder.DefaultNewVersionFactor, "seeds multiplier of a pair with a version not rated yet, 1 to 100")
 	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults); a continued night must use the one it started with")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of --url entrants (default $ACB_SECRET, else $SHARED_SECRET)")
-	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (its path is recorded with the match)")
+	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (the directory is recorded with the night's chunks)")
 	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
 	fl.IntVar(&f.chunk, "chunk", 0, "jobs a recorded chunk holds, 0 to 1000000 (0: about 150 ms of play); a continued night keeps its own")
 	addSPRTFlags(cmd, &f.sprt)
@@ -173,7 +174,15 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 		if n.Budget > 0 {
 			budget = fmt.Sprintf("budget %s, %s spent", n.Budget, n.Spent.Round(time.Second))
 		}
-		fmt.Fprintf(stderr, "%s night %s (#%d): %d matches planned, %d to play, %s\n", verb, n.Label, n.ID, n.Planned, todo, budget)
+		tests := ""
+		if len(n.Config.Regression) > 0 {
+			games := 0
+			for _, r := range n.Config.Regression {
+				games += 2 * r.Pairs
+			}
+			tests = fmt.Sprintf(" (%d of them games of %d regression tests)", games, len(n.Config.Regression))
+		}
+		fmt.Fprintf(stderr, "%s night %s (#%d): %d matches planned%s, %d to play, %s\n", verb, n.Label, n.ID, n.Planned, tests, todo, budget)
 		if bar := newProgressBar(stderr, todo); bar != nil {
 			var last time.Time
 			progress = func(done, total int) {
