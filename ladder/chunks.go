@@ -134,14 +134,14 @@ func encodeChunk(index, first int, entries []entry, replayDir string) (chunkRow,
 	row := chunkRow{index: index, first: first, replayDir: replayDir}
 	var buf bytes.Buffer
 	buf.Grow(lineSizeHint * len(entries))
-	// The encoder writes what json.Marshal returns, and a newline.
-	enc := json.NewEncoder(&buf)
+	enc := lineEncoder{buf: &buf}
 	counts := map[seatingKey]int{}
-	for _, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		if !e.played {
 			continue
 		}
-		if err := enc.Encode(e.rec); err != nil {
+		if err := enc.encode(&e.rec); err != nil {
 			return row, fmt.Errorf("encoding the result of job %s: %w", e.rec.Job, err)
 		}
 		row.matches++

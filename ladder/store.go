@@ -101,7 +101,7 @@ func openAt(ctx context.Context, dsn string, upTo int64) (*Store, error) {
 		// instead of failing half-way. A 64 MB page cache and a checkpoint
 		// every 16384 pages (64 MB of log) rather than 1000 keep the
 		// recording of a fast night from waiting on the disk.
-		q := "?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(16384)&_txlock=immediate"
+		q := "?_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(1024)&_txlock=immediate"
 		s.db, err = sql.Open("sqlite", "file:"+path+q)
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", s.where, err)
@@ -113,6 +113,17 @@ func openAt(ctx context.Context, dsn string, upTo int64) (*Store, error) {
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("database %s: %w", s.where, err)
+	}
+	if s.dialect == SQLite {
+		// A new file gets pages of 64 KB (a chunk's lines are megabytes:
+		// fewer, larger pages cost less to write), which must be set
+		// before the file turns to WAL; an existing file keeps its own.
+		for _, p := range []string{"PRAGMA page_size = 65536", "PRAGMA journal_mode = WAL"} {
+			if _, err := s.db.ExecContext(ctx, p); err != nil {
+				s.db.Close()
+				return nil, fmt.Errorf("database %s: %s: %w", s.where, p, err)
+			}
+		}
 	}
 	if err := s.migrate(ctx, upTo); err != nil {
 		s.db.Close()
