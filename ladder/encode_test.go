@@ -62,9 +62,13 @@ func TestAppendRecordIsJSON(t *testing.T) {
 	recs = append(recs, base,
 		edit(func(r *arena.Record) { r.Config = "abc123def456" }),
 		edit(func(r *arena.Record) { r.Players, r.Scores, r.Ranks = nil, nil, nil }),
-		edit(func(r *arena.Record) { r.Players, r.Scores, r.Ranks, r.Crashed = []arena.PlayerRef{}, []float64{}, []int{}, []bool{} }),
+		edit(func(r *arena.Record) {
+			r.Players, r.Scores, r.Ranks, r.Crashed = []arena.PlayerRef{}, []float64{}, []int{}, []bool{}
+		}),
 		edit(func(r *arena.Record) { r.Crashed = []bool{false, true} }),
-		edit(func(r *arena.Record) { r.Error, r.Scores, r.Ranks = "strategy x panicked on seed 9: <nil> & \"quotes\" \\ \n\t", nil, nil }),
+		edit(func(r *arena.Record) {
+			r.Error, r.Scores, r.Ranks = "strategy x panicked on seed 9: <nil> & \"quotes\" \\ \n\t", nil, nil
+		}),
 		edit(func(r *arena.Record) {
 			r.Scores = []float64{0, math.Copysign(0, -1), 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 1.2345e22, -3.25, 0.1, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64}
 		}),
