@@ -122,7 +122,9 @@ func (o LLMOptions) withDefaults() LLMOptions {
 // backoff, and when every attempt fails the generation is made of
 // mutations of the elite, so a run never stalls on the model; the
 // generation's note says so. Missing genomes of a short reply are made by
-// mutation too.
+// mutation too. Requests ask for JSON mode (response_format json_object);
+// a server that refuses it is asked again at once, and from then on, for
+// plain text.
 //
 // Model replies are not reproducible, so a resumed llm run continues from
 // its checkpoint but need not end as an uninterrupted one would.
@@ -138,6 +140,8 @@ type LLM struct {
 	fromModel int
 	// trend holds the last generations (at most trendRows), oldest first.
 	trend []llmGen
+	// plainText is set once the server refused JSON mode.
+	plainText bool
 }
 
 // NewLLM returns the model-driven proposer of n genomes per generation.
@@ -244,9 +248,11 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 			{Role: openai.ChatMessageRoleSystem, Content: llmSystem},
 			{Role: openai.ChatMessageRoleUser, Content: prompt},
 		},
-		Temperature:    l.opt.Temperature,
-		Seed:           &seed,
-		ResponseFormat: &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject},
+		Temperature: l.opt.Temperature,
+		Seed:        &seed,
+	}
+	if !l.plainText {
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	var last error
 	wait := l.opt.Backoff
@@ -259,9 +265,14 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 			}
 			wait *= 2
 		}
-		rctx, cancel := context.WithTimeout(ctx, l.opt.Timeout)
-		resp, err := l.client.CreateChatCompletion(rctx, req)
-		cancel()
+		resp, err := l.complete(ctx, req)
+		if err != nil && req.ResponseFormat != nil && refusesJSONMode(err) {
+			// Some OpenAI-compatible servers know no JSON mode: ask them
+			// for text, which the parser reads as well.
+			l.plainText, req.ResponseFormat = true, nil
+			l.remark(gen, "the server refuses JSON mode (%v): asking for plain text from now on", describeRequestError(err, l.opt.Timeout))
+			resp, err = l.complete(ctx, req)
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -285,6 +296,27 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 		l.remark(gen, "attempt %d of %d: %v", attempt, l.opt.Attempts, last)
 	}
 	return nil, last
+}
+
+// complete sends one request, bounded by the timeout.
+func (l *LLM) complete(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	rctx, cancel := context.WithTimeout(ctx, l.opt.Timeout)
+	defer cancel()
+	return l.client.CreateChatCompletion(rctx, req)
+}
+
+// refusesJSONMode reports whether err is a server's refusal of the
+// request's response_format (HTTP 400 or 422 naming it).
+func refusesJSONMode(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return (apiErr.HTTPStatusCode == 400 || apiErr.HTTPStatusCode == 422) && strings.Contains(apiErr.Message, "response_format")
+	case errors.As(err, &reqErr):
+		return (reqErr.HTTPStatusCode == 400 || reqErr.HTTPStatusCode == 422) && strings.Contains(string(reqErr.Body), "response_format")
+	}
+	return false
 }
 
 // describeRequestError shortens the client's errors to what a user needs.

@@ -31,6 +31,10 @@ type fakeModel struct {
 	calls   int
 	prompts []string
 	reply   func(call int) (status int, content string, delay time.Duration)
+	// noJSONMode makes it refuse requests with a response_format, as some
+	// OpenAI-compatible servers do.
+	noJSONMode bool
+	formats    []string // each request's response_format type ("" for none)
 }
 
 func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -43,12 +47,27 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Messages []struct {
 			Role, Content string
 		} `json:"messages"`
+		ResponseFormat *struct {
+			Type string `json:"type"`
+		} `json:"response_format"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
 	}
+	format := ""
+	if req.ResponseFormat != nil {
+		format = req.ResponseFormat.Type
+	}
 	f.mu.Lock()
+	f.formats = append(f.formats, format)
+	if f.noJSONMode && format != "" {
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(400)
+		fmt.Fprint(w, `{"error":{"message":"'response_format.type' must be 'json_schema' or 'text'","type":"invalid_request_error"}}`)
+		return
+	}
 	f.calls++
 	call := f.calls
 	f.prompts = append(f.prompts, req.Messages[len(req.Messages)-1].Content)
@@ -613,6 +632,37 @@ func TestLLMDoesNotPrint(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `aggression = "0.7" is a string`) || !strings.Contains(log.String(), "HTTP 500") {
 		t.Errorf("the remarks did not reach Progress:\n%s", log.String())
+	}
+}
+
+// Rule: a server that refuses JSON mode (HTTP 400 naming response_format)
+// is asked again at once for plain text, and not in JSON mode again; the
+// switch is reported.
+func TestLLMServerWithoutJSONMode(t *testing.T) {
+	fake := &fakeModel{noJSONMode: true, reply: func(int) (int, string, time.Duration) {
+		return 200, "Here you go:\n```json\n" + paramsReply + "\n```", 0
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	space := Space{Base: testStrategy()}
+	var log bytes.Buffer
+	l := newLLMForTest(t, srv.URL, 2, &log)
+	for gen := range 2 {
+		if _, err := l.Ask(context.Background(), gen, hallHistory(space)); err != nil {
+			t.Fatal(err)
+		}
+		if l.Note() != "2 genomes from fake" {
+			t.Errorf("generation %d: note %q, want the model's genomes", gen+1, l.Note())
+		}
+	}
+	fake.mu.Lock()
+	formats := slices.Clone(fake.formats)
+	fake.mu.Unlock()
+	if want := []string{"json_object", "", ""}; !slices.Equal(formats, want) {
+		t.Errorf("requests' response formats %q, want %q", formats, want)
+	}
+	if !strings.Contains(log.String(), "the server refuses JSON mode (HTTP 400: 'response_format.type' must be") {
+		t.Errorf("the switch to plain text is not reported:\n%s", log.String())
 	}
 }
 
