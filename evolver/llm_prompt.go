@@ -176,7 +176,11 @@ func (l *LLM) Prompt(gen int, h History) string {
 	if len(l.opt.Opponents) > 0 {
 		b.WriteString("\n## Opponents\n\n")
 		for _, o := range l.opt.Opponents {
-			fmt.Fprintf(&b, "- %s: %s\n", o.Name, o.Strategy.Description)
+			self := ""
+			if o.Strategy.Game == s.Game && o.Strategy.Name == s.Name && o.VariantID == "" {
+				self = " (the base itself, at its defaults)"
+			}
+			fmt.Fprintf(&b, "- %s: %s%s\n", o.Name, o.Strategy.Description, self)
 		}
 		fmt.Fprintf(&b, "- %s: the search's latest champion (a genome of %s) joins the opponents once there is one.\n", hallRow, s.Name)
 	}

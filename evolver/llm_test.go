@@ -482,10 +482,15 @@ func TestLLMPromptGolden(t *testing.T) {
 	}
 }
 
-// Rule: the best and worst lists show Show genomes each, the base apart.
+// Rule: the best and worst lists show Show genomes each, the base apart;
+// the opponents are listed with their descriptions, the base among them
+// said to be the base.
 func TestLLMPromptShow(t *testing.T) {
 	space := Space{Base: testStrategy()}
-	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1})
+	other := testStrategy()
+	other.Name, other.Description = "flat", "a flat landscape"
+	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1,
+		Opponents: []Opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,6 +504,8 @@ func TestLLMPromptShow(t *testing.T) {
 		`#1 {"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, "fitness": 0.9,`,
 		`- {"params": {"aggression": 0, "reserve": 10, "horizon": -50, "greed": 2.5}, "fitness": 0.05,`,
 		"The base has not been measured yet.",
+		"- flat: a flat landscape\n",
+		"- quad: a noisy quadratic (the base itself, at its defaults)\n",
 		"Propose 4 new genomes",
 	} {
 		if !strings.Contains(p, want) {
