@@ -4,6 +4,24 @@ import (
 	"crucible/engine"
 )
 
+// UnitInfo is a living unit as the Match accessors report it.
+type UnitInfo struct {
+	ID    int
+	Owner int
+	Pos   Pos
+}
+
+// CoreInfo is a core as the Match accessors report it.
+type CoreInfo struct {
+	ID     int
+	Owner  int
+	Pos    Pos
+	Active bool
+	// LastSpawn is the turn the core last spawned a unit; the initial units
+	// count as spawned in turn 0.
+	LastSpawn int
+}
+
 // Turn is the number of turns played so far (the turn the state sent to
 // bots carries).
 func (m *Match) Turn() int { return m.turn }
@@ -127,7 +145,7 @@ func (m *Match) Stats(p int) PlayerStats {
 	return st
 }
 
-// Winner is the winning seat once the match is over, -1 for a draw or
+// Winner is the winning seat once the match is over, NoWinner for a draw or
 // while it is running.
 func (m *Match) Winner() int { return m.winner }
 

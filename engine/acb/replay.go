@@ -216,7 +216,7 @@ func (r *recorder) finish() {
 	m := r.m
 	b := r.buf
 	b = append(b, "\n],\"result\":{\"winner\":"...)
-	if m.winner < 0 {
+	if m.winner == NoWinner {
 		b = append(b, "null"...)
 	} else {
 		b = strconv.AppendInt(b, int64(m.winner), 10)

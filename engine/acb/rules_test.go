@@ -536,7 +536,7 @@ func TestCombatMatchesTheFormula(t *testing.T) {
 					}
 				}
 			}
-			m.phaseCombat()
+			m.phaseCombat(1)
 			gotDead := map[int]string{}
 			for _, e := range m.events {
 				gotDead[e.Unit] = e.Cause
