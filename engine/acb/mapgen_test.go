@@ -306,7 +306,13 @@ func TestParseMapErrors(t *testing.T) {
 		{"unequal cores", `{"rows":20,"cols":20,"cores":[{"id":0,"owner":0,"row":1,"col":1},{"id":1,"owner":0,"row":2,"col":2},{"id":2,"owner":1,"row":9,"col":9}]}`, "player 1 has 1 cores but player 0 has 2"},
 		{"walled-in core", `{"rows":20,"cols":20,"walls":[[0,1],[2,1],[1,0],[1,2]],` + cores + `}`, "core 1 at (10,10) cannot be reached from core 0"},
 		{"walled-in energy", `{"rows":20,"cols":20,"walls":[[4,5],[6,5],[5,4],[5,6]],"energy":[[5,5]],` + cores + `}`, "energy tile 0 at (5,5) cannot be reached"},
-		{"trailing data", `{"rows":20,"cols":20,` + cores + `} {}`, "unexpected data after the map"},
+		{"trailing data", `{"rows":20,"cols":20,` + cores + `} {}`, "map: unexpected data after the JSON value"},
+		// Defect 8 of issue 10: each of these was accepted.
+		{"a wall of one number", `{"rows":20,"cols":20,"walls":[[3,3],[1]],` + cores + `}`, "map: walls[1] = [1] has 1 element(s); want exactly 2"},
+		{"energy of three numbers", `{"rows":20,"cols":20,"energy":[[3,3,3]],` + cores + `}`, "map: energy[0] = [3,3,3] has 3 element(s); want exactly 2"},
+		{"a key in another case", `{"Rows":20,"cols":20,` + cores + `}`, `map: unknown field "Rows" (did you mean "rows"?`},
+		{"a core key in another case", `{"rows":20,"cols":20,"cores":[{"id":0,"owner":0,"row":1,"col":1},{"id":1,"Owner":1,"row":10,"col":10}]}`, `unknown field "Owner" in cores[1]`},
+		{"null", `null`, "map: null is not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
