@@ -1,7 +1,6 @@
 package acb
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -26,7 +25,7 @@ type refMatch struct {
 	score      []int
 	stock      []int // energy held
 	eliminated []bool
-	events     []map[string]any
+	events     []ReplayEvent
 }
 
 type refCore struct {
@@ -62,8 +61,16 @@ func newRefMatch(cfg Config, mp *Map, np int) *refMatch {
 	return r
 }
 
+// noEvent is an event of type typ with no fields set (-1, as ParseReplay
+// reads the fields an event type does not have).
+func noEvent(typ string) ReplayEvent {
+	return ReplayEvent{Type: typ, Unit: -1, Owner: -1, Player: -1, Core: -1, Row: -1, Col: -1}
+}
+
 func (r *refMatch) died(u refUnit, cause string) {
-	r.events = append(r.events, map[string]any{"type": "died", "unit": float64(u.id), "cause": cause})
+	e := noEvent(EventDied)
+	e.Unit, e.Cause = u.id, cause
+	r.events = append(r.events, e)
 }
 
 // turn plays turn t with the given orders (unit id -> direction) and
@@ -168,7 +175,9 @@ func (r *refMatch) turn(t int, orders map[int]Dir) (over bool, winner int, reaso
 		}
 		c.active = false
 		r.score[capturer] += 2
-		r.events = append(r.events, map[string]any{"type": "captured", "core": float64(c.id), "owner": float64(c.owner), "player": float64(capturer)})
+		e := noEvent(EventCaptured)
+		e.Core, e.Owner, e.Player = c.id, c.owner, capturer
+		r.events = append(r.events, e)
 	}
 	// 5. Collect.
 	for _, e := range r.energy {
@@ -181,7 +190,9 @@ func (r *refMatch) turn(t int, orders map[int]Dir) (over bool, winner int, reaso
 		if len(owners) == 1 {
 			for p := range owners {
 				r.stock[p]++
-				r.events = append(r.events, map[string]any{"type": "collected", "player": float64(p), "row": float64(e.Row), "col": float64(e.Col)})
+				ev := noEvent(EventCollected)
+				ev.Player, ev.Row, ev.Col = p, e.Row, e.Col
+				r.events = append(r.events, ev)
 			}
 		}
 	}
@@ -207,7 +218,9 @@ func (r *refMatch) turn(t int, orders map[int]Dir) (over bool, winner int, reaso
 			r.stock[p] -= r.cfg.SpawnCost
 			c.lastSpawn = t
 			r.units = append(r.units, refUnit{id: r.nextID, owner: p, pos: c.pos})
-			r.events = append(r.events, map[string]any{"type": "spawned", "unit": float64(r.nextID), "owner": float64(p), "core": float64(c.id)})
+			e := noEvent(EventSpawned)
+			e.Unit, e.Owner, e.Core = r.nextID, p, c.id
+			r.events = append(r.events, e)
 			r.nextID++
 		}
 	}
@@ -320,8 +333,8 @@ func TestEngineMatchesTheReference(t *testing.T) {
 			cfg.ZoneStartTurn = 60
 			cfg.ZoneShrinkInterval = 3
 			data := playCrowd(t, c.seed, c.players, cfg)
-			var doc replayDoc
-			if err := json.Unmarshal(data, &doc); err != nil {
+			doc, err := ParseReplay(data)
+			if err != nil {
 				t.Fatal(err)
 			}
 			ref := newRefMatch(doc.Config, &doc.Map, len(doc.Players))
@@ -334,18 +347,14 @@ func TestEngineMatchesTheReference(t *testing.T) {
 				}
 				orders := map[int]Dir{}
 				for _, o := range tr.Orders {
-					d, err := ParseDir(o[1].(string))
-					if err != nil {
-						t.Fatal(err)
-					}
-					orders[int(o[0].(float64))] = d
+					orders[o.Unit] = o.Direction
 				}
 				over, winner, reason = ref.turn(tr.Turn, orders)
-				units := [][4]int{}
+				units := []ReplayUnit{}
 				for _, u := range ref.units {
-					units = append(units, [4]int{u.id, u.owner, u.pos.Row, u.pos.Col})
+					units = append(units, ReplayUnit{ID: u.id, Owner: u.owner, Row: u.pos.Row, Col: u.pos.Col})
 				}
-				slices.SortFunc(units, func(a, b [4]int) int { return a[0] - b[0] })
+				slices.SortFunc(units, func(a, b ReplayUnit) int { return a.ID - b.ID })
 				if !reflect.DeepEqual(units, tr.Units) {
 					t.Fatalf("turn %d: units\n got %v\nwant %v (reference)", tr.Turn, tr.Units, units)
 				}
@@ -358,10 +367,10 @@ func TestEngineMatchesTheReference(t *testing.T) {
 				if !reflect.DeepEqual(razed, tr.CoresRazed) {
 					t.Fatalf("turn %d: cores razed %v, want %v", tr.Turn, tr.CoresRazed, razed)
 				}
-				energy := [][2]int{}
+				energy := TileList{}
 				for _, e := range ref.energy {
 					if ref.full[e] {
-						energy = append(energy, [2]int{e.Row, e.Col})
+						energy = append(energy, e)
 					}
 				}
 				if !reflect.DeepEqual(energy, tr.Energy) {
@@ -372,19 +381,15 @@ func TestEngineMatchesTheReference(t *testing.T) {
 						t.Fatalf("turn %d: player %d score %d energy %d, want %d %d", tr.Turn, p, ps.Score, ps.Energy, ref.score[p], ref.stock[p])
 					}
 				}
-				events := tr.Events
-				if events == nil {
-					events = []map[string]any{}
-				}
 				want := ref.events
 				if want == nil {
-					want = []map[string]any{}
+					want = []ReplayEvent{}
 				}
-				if !reflect.DeepEqual(events, want) {
-					t.Fatalf("turn %d: events\n got %v\nwant %v", tr.Turn, events, want)
+				if !reflect.DeepEqual(tr.Events, want) {
+					t.Fatalf("turn %d: events\n got %+v\nwant %+v", tr.Turn, tr.Events, want)
 				}
 				for _, e := range want {
-					counts[fmt.Sprint(e["type"], e["cause"])]++
+					counts[e.Type+e.Cause]++
 				}
 			}
 			if !over {
@@ -401,8 +406,8 @@ func TestEngineMatchesTheReference(t *testing.T) {
 		})
 	}
 	t.Logf("events checked: %v", counts)
-	for _, k := range []string{"died" + CauseCollision, "died" + CauseCombat, "died" + CauseStorm, "died" + CauseEliminated,
-		EventCaptured + "<nil>", EventCollected + "<nil>", EventSpawned + "<nil>"} {
+	for _, k := range []string{EventDied + CauseCollision, EventDied + CauseCombat, EventDied + CauseStorm, EventDied + CauseEliminated,
+		EventCaptured, EventCollected, EventSpawned} {
 		if counts[k] == 0 {
 			t.Errorf("no %s event in any case: the test checks too little", k)
 		}
