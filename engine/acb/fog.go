@@ -156,7 +156,7 @@ func (m *Match) buildView(p int) *View {
 	}
 	if m.cfg.ZoneEnabled {
 		z := &m.zones[p]
-		z.Center = m.ZoneCenter()
+		z.Center = m.zoneCenter()
 		z.Radius = ZoneRadius(m.cfg, m.turn+1)
 		v.Zone = z
 	} else {

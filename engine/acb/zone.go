@@ -2,7 +2,7 @@ package acb
 
 // Phase 3, Zone (only when zone_enabled): from zone_start_turn on, every
 // unit farther than the safe radius from the centre dies (storm). The radius
-// is ZoneRadius; the centre is ZoneCenter.
+// is ZoneRadius; the centre is zoneCenter.
 
 // ZoneRadius is the safe radius of the storm in turn (a turn as executed,
 // 1 for the first): from zone_start_turn on,
@@ -21,8 +21,8 @@ func ZoneRadius(cfg Config, turn int) int {
 	return max(cfg.ZoneMinRadius, r0-cfg.ZoneShrinkStep*((turn-cfg.ZoneStartTurn)/interval))
 }
 
-// ZoneCenter is the centre of the storm: (rows/2, cols/2).
-func (m *Match) ZoneCenter() Pos { return Pos{Row: m.rows / 2, Col: m.cols / 2} }
+// zoneCenter is the centre of the storm: (rows/2, cols/2).
+func (m *Match) zoneCenter() Pos { return Pos{Row: m.rows / 2, Col: m.cols / 2} }
 
 // phaseZone kills every unit outside the safe circle, from zone_start_turn
 // on, when the zone is enabled.
@@ -33,7 +33,7 @@ func (m *Match) phaseZone(t int) {
 	}
 	r := ZoneRadius(m.cfg, t)
 	m.zoneR = r
-	centre := m.ZoneCenter()
+	centre := m.zoneCenter()
 	for i := range m.units {
 		u := &m.units[i]
 		if u.cause != "" {

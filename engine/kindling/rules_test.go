@@ -436,7 +436,7 @@ func TestStandings(t *testing.T) {
 			if !reflect.DeepEqual(st, tt.wantStandings) || !reflect.DeepEqual(w, tt.wantWinners) {
 				t.Fatalf("Standings = %v winners %v, want %v winners %v", st, w, tt.wantStandings, tt.wantWinners)
 			}
-			if r := Ranks(&s); !reflect.DeepEqual(r, tt.wantRanks) {
+			if r := ranksOf(&s); !reflect.DeepEqual(r, tt.wantRanks) {
 				t.Fatalf("Ranks = %v, want %v", r, tt.wantRanks)
 			}
 			if r := resultOf(&s).Ranks; !reflect.DeepEqual(r, tt.wantRanks) {
@@ -444,4 +444,20 @@ func TestStandings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ranksOf is the test's reading of the ranks, to check resultOf against:
+// each seat's place by the standings key, 1 for the best; seats equal on
+// both score and sparks share a place (1, 1, 3).
+func ranksOf(s *State) []int {
+	ranks := make([]int, s.Seats)
+	for a := range ranks {
+		ranks[a] = 1
+		for b := 0; b < s.Seats; b++ {
+			if better(s, b, a) {
+				ranks[a]++
+			}
+		}
+	}
+	return ranks
 }
