@@ -32,16 +32,22 @@ type ReplayHeader struct {
 	Format string `json:"format"`
 	// RulesVersion is the config's rules_version (RulesVersion).
 	RulesVersion string `json:"rules_version"`
-	MatchID      string `json:"match_id"`
-	Seed         uint64 `json:"seed"`
+	// MatchID names the match (the id bots were sent).
+	MatchID string `json:"match_id"`
+	// Seed is the match seed the map and the players' generators came from.
+	Seed uint64 `json:"seed"`
 	// Config is the effective configuration (rows and cols are the map's).
-	Config  Config         `json:"config"`
+	Config Config `json:"config"`
+	// Players are the seats in order.
 	Players []ReplayPlayer `json:"players"`
-	Map     Map            `json:"map"`
-	Initial ReplayInitial  `json:"initial"`
+	// Map is the terrain and the cores.
+	Map Map `json:"map"`
+	// Initial holds the units before the first turn.
+	Initial ReplayInitial `json:"initial"`
 }
 
-// ReplayPlayer is one seat of the match.
+// ReplayPlayer is one seat of the match: its seat number, display name,
+// strategy and parameter values ({} when it has none).
 type ReplayPlayer struct {
 	ID       int                `json:"id"`
 	Name     string             `json:"name"`
