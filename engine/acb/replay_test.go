@@ -243,6 +243,9 @@ func TestParseReplayErrors(t *testing.T) {
 		{"a unit of three numbers", `"initial":{"units":[[0,0,`, `"initial":{"units":[[0,`, "a unit is [id, owner, row, col]"},
 		{"an unknown direction", `"orders":[[`, `"orders":[[99,"X"],[`, `the order of unit 99: direction "X" is not one of`},
 		{"an event field in another case", `"events":[]`, `"events":[{"type":"died","Unit":1,"cause":"storm"}]`, `event: unknown field "Unit"`},
+		{"an unknown event type", `"events":[]`, `"events":[{"type":"exploded","unit":1}]`, `event type "exploded" is not one of`},
+		{"an event without its fields", `"events":[]`, `"events":[{"type":"spawned","unit":1,"owner":0}]`, `event spawned lacks its field "core"`},
+		{"an event with another type's field", `"events":[]`, `"events":[{"type":"died","unit":1,"cause":"storm","row":3}]`, `event died has no field "row"`},
 		{"data after the document", "]}}\n", "]}} {}\n", "replay: unexpected data after the JSON value"},
 	}
 	for _, tt := range tests {
@@ -256,4 +259,31 @@ func TestParseReplayErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseReplay: a replay ParseReplay accepts encodes, and the encoded
+// document reads back and encodes to the same bytes.
+func FuzzParseReplay(f *testing.F) {
+	cfg := DefaultConfig()
+	cfg.Rows, cfg.Cols, cfg.MaxTurns, cfg.SpawnCost = 16, 16, 12, 0
+	f.Add(playRandom(f, 3, 2, cfg))
+	f.Add([]byte(`{"format":"crucible-acb-replay/1","turns":[{"turn":1,"events":[{"type":"captured","core":1,"owner":1,"player":0}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseReplay(data)
+		if err != nil {
+			return
+		}
+		enc, err := r.Encode()
+		if err != nil {
+			return // values JSON cannot hold (none that parse) or a map that does not marshal
+		}
+		back, err := ParseReplay(enc)
+		if err != nil {
+			t.Fatalf("an encoded replay does not parse: %v\n%s", err, enc)
+		}
+		again, err := back.Encode()
+		if err != nil || !bytes.Equal(again, enc) {
+			t.Fatalf("a replay changed through Encode and ParseReplay (%v):\n%s\n%s", err, enc, again)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"crucible/engine"
 )
@@ -210,21 +211,36 @@ func replayEventOf(e Event) ReplayEvent {
 
 // replayEventJSON is the union of the event shapes, for decoding.
 type replayEventJSON struct {
-	Type   string `json:"type"`
-	Unit   *int   `json:"unit"`
-	Owner  *int   `json:"owner"`
-	Player *int   `json:"player"`
-	Core   *int   `json:"core"`
-	Row    *int   `json:"row"`
-	Col    *int   `json:"col"`
-	Cause  string `json:"cause"`
+	Type   string  `json:"type"`
+	Unit   *int    `json:"unit"`
+	Owner  *int    `json:"owner"`
+	Player *int    `json:"player"`
+	Core   *int    `json:"core"`
+	Row    *int    `json:"row"`
+	Col    *int    `json:"col"`
+	Cause  *string `json:"cause"`
 }
 
-// UnmarshalJSON reads an event of any type; fields left out are -1.
+// UnmarshalJSON reads an event of one of the five types with exactly the
+// fields of its type; the fields it does not have are -1 (Cause empty).
 func (e *ReplayEvent) UnmarshalJSON(data []byte) error {
 	var w replayEventJSON
 	if err := engine.DecodeStrict(data, &w); err != nil {
 		return fmt.Errorf("event: %w", err)
+	}
+	fields, ok := eventFields[w.Type]
+	if !ok {
+		return fmt.Errorf("event type %q is not one of died, spawned, collected, captured, bot_inactive", w.Type)
+	}
+	has := map[string]bool{"unit": w.Unit != nil, "owner": w.Owner != nil, "player": w.Player != nil, "core": w.Core != nil,
+		"row": w.Row != nil, "col": w.Col != nil, "cause": w.Cause != nil}
+	for _, name := range [...]string{"unit", "owner", "player", "core", "row", "col", "cause"} {
+		if want := strings.Contains(fields, " "+name+" "); has[name] != want {
+			if want {
+				return fmt.Errorf("event %s lacks its field %q", w.Type, name)
+			}
+			return fmt.Errorf("event %s has no field %q", w.Type, name)
+		}
 	}
 	or := func(p *int) int {
 		if p == nil {
@@ -232,8 +248,20 @@ func (e *ReplayEvent) UnmarshalJSON(data []byte) error {
 		}
 		return *p
 	}
-	*e = ReplayEvent{Type: w.Type, Unit: or(w.Unit), Owner: or(w.Owner), Player: or(w.Player), Core: or(w.Core), Row: or(w.Row), Col: or(w.Col), Cause: w.Cause}
+	*e = ReplayEvent{Type: w.Type, Unit: or(w.Unit), Owner: or(w.Owner), Player: or(w.Player), Core: or(w.Core), Row: or(w.Row), Col: or(w.Col)}
+	if w.Cause != nil {
+		e.Cause = *w.Cause
+	}
 	return nil
+}
+
+// eventFields lists the fields of each event type, space-separated.
+var eventFields = map[string]string{
+	EventDied:        " unit cause ",
+	EventSpawned:     " unit owner core ",
+	EventCollected:   " player row col ",
+	EventCaptured:    " core owner player ",
+	EventBotInactive: " player ",
 }
 
 // ParseReplay decodes a replay document strictly (see engine.DecodeStrict:
