@@ -1,7 +1,6 @@
 package acb
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"crucible/engine"
 )
 
 // Core is one core of a map: its id, the seat that owns it and its tile.
@@ -73,28 +74,27 @@ func (m Map) MarshalJSON() ([]byte, error) {
 	return json.Marshal(mapJSON{Rows: m.Rows, Cols: m.Cols, Walls: pairsOf(m.Walls), Energy: pairsOf(m.Energy), Cores: cores})
 }
 
-// UnmarshalJSON reads the replay's "map" shape. It does not validate; use
-// ParseMap (or Validate) for input from outside.
+// UnmarshalJSON reads the replay's "map" shape, strictly like ParseMap
+// (exact keys, positions of exactly two numbers). It does not validate;
+// use ParseMap (or Validate) for input from outside.
 func (m *Map) UnmarshalJSON(data []byte) error {
 	var w mapJSON
-	if err := json.Unmarshal(data, &w); err != nil {
+	if err := engine.DecodeStrict(data, &w); err != nil {
 		return err
 	}
 	*m = Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
 	return nil
 }
 
-// ParseMap decodes a JSON map file and validates it (see Validate). Unknown
-// fields are an error naming them. The returned map has its lists sorted.
+// ParseMap decodes a JSON map file and validates it (see Validate). It is
+// strict (see engine.DecodeStrict): unknown fields, keys in another case,
+// null, data after the map, and positions that are not exactly [row, col]
+// are errors naming the field and the value. It does not check that the
+// map is fair (see CheckFair). The returned map has its lists sorted.
 func ParseMap(data []byte) (*Map, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var w mapJSON
-	if err := dec.Decode(&w); err != nil {
+	if err := engine.DecodeStrict(data, &w); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("map: unexpected data after the map object")
 	}
 	m := &Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
 	if err := m.Validate(); err != nil {
