@@ -22,7 +22,7 @@ func ZoneRadius(cfg Config, turn int) int {
 }
 
 // zoneCenter is the centre of the storm: (rows/2, cols/2).
-func (m *Match) zoneCenter() Pos { return Pos{Row: m.rows / 2, Col: m.cols / 2} }
+func (m *Match) zoneCenter() Pos { return MapCenter(m.rows, m.cols) }
 
 // phaseZone kills every unit outside the safe circle, from zone_start_turn
 // on, when the zone is enabled.
