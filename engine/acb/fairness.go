@@ -6,6 +6,7 @@ package acb
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -58,6 +59,14 @@ func (m *Map) CheckFair() error {
 	for p, ok := range reached {
 		if !ok {
 			unequal = append(unequal, strconv.Itoa(p))
+		}
+	}
+	for _, s := range m.Symmetries() {
+		for _, c := range m.ZoneCenters {
+			if q := s.Apply(c, m.Rows, m.Cols); !slices.Contains(m.ZoneCenters, q) {
+				errs = append(errs, fmt.Errorf("map: the zone centres are not symmetric like the seats: a symmetry of the map carries the centre (%d,%d) to (%d,%d), which is not a centre; list the orbit of the centre under the map's symmetries, or leave zone_centers out", c.Row, c.Col, q.Row, q.Col))
+				break
+			}
 		}
 	}
 	if len(unequal) > 0 {

@@ -156,7 +156,8 @@ func (m *Match) buildView(p int) *View {
 	}
 	if m.cfg.ZoneEnabled {
 		z := &m.zones[p]
-		z.Center = m.zoneCenter()
+		z.Centers = m.mp.Centers()
+		z.Center = z.Centers[0]
 		z.Radius = ZoneRadius(m.cfg, m.turn+1)
 		v.Zone = z
 	} else {

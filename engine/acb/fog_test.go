@@ -127,7 +127,9 @@ func TestViewCarriesZoneAndTurn(t *testing.T) {
 		step(t, m)
 	}
 	// The view of turn t announces the radius of the turn its moves run in.
-	want := []Zone{{Pos{20, 20}, 20}, {Pos{20, 20}, 20}, {Pos{20, 20}, 19}, {Pos{20, 20}, 18}}
+	// A map without zone_centers has the map centre as its one centre.
+	c := []Pos{{20, 20}}
+	want := []Zone{{Pos{20, 20}, c, 20}, {Pos{20, 20}, c, 20}, {Pos{20, 20}, c, 19}, {Pos{20, 20}, c, 18}}
 	if !reflect.DeepEqual(seen, want) || !reflect.DeepEqual(turns, []int{0, 1, 2, 3}) {
 		t.Fatalf("zones %v turns %v; want %v and turns 0..3", seen, turns, want)
 	}

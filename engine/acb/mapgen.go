@@ -360,5 +360,6 @@ func (g *mapGen) build() *Map {
 	for i, c := range g.cores {
 		m.Cores = append(m.Cores, Core{ID: i, Owner: i / g.cpp, Row: c.Row, Col: c.Col})
 	}
+	m.ZoneCenters = Orbit(MapCenter(g.rows, g.cols), g.group, g.rows, g.cols)
 	return m
 }

@@ -38,6 +38,11 @@ type Map struct {
 	Walls  []Pos
 	Energy []Pos
 	Cores  []Core
+	// ZoneCenters are the storm's centres: the orbit of the map centre
+	// (rows/2, cols/2) under the map's symmetries, sorted (see the zone
+	// rule, phase 3). Generated maps list them; a map file may leave them
+	// out, and then the centre alone is used (see Centers).
+	ZoneCenters []Pos
 }
 
 // mapJSON is the wire form of a Map.
@@ -47,6 +52,8 @@ type mapJSON struct {
 	Walls  [][2]int `json:"walls"`
 	Energy [][2]int `json:"energy"`
 	Cores  []Core   `json:"cores"`
+	// ZoneCenters is written when the map has them (every generated map).
+	ZoneCenters []Pos `json:"zone_centers,omitempty"`
 }
 
 func pairsOf(ps []Pos) [][2]int {
@@ -71,7 +78,7 @@ func (m Map) MarshalJSON() ([]byte, error) {
 	if cores == nil {
 		cores = []Core{}
 	}
-	return json.Marshal(mapJSON{Rows: m.Rows, Cols: m.Cols, Walls: pairsOf(m.Walls), Energy: pairsOf(m.Energy), Cores: cores})
+	return json.Marshal(mapJSON{Rows: m.Rows, Cols: m.Cols, Walls: pairsOf(m.Walls), Energy: pairsOf(m.Energy), Cores: cores, ZoneCenters: m.ZoneCenters})
 }
 
 // UnmarshalJSON reads the replay's "map" shape, strictly like ParseMap
@@ -82,7 +89,7 @@ func (m *Map) UnmarshalJSON(data []byte) error {
 	if err := engine.DecodeStrict(data, &w); err != nil {
 		return err
 	}
-	*m = Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
+	*m = Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores, ZoneCenters: w.ZoneCenters}
 	return nil
 }
 
@@ -96,7 +103,7 @@ func ParseMap(data []byte) (*Map, error) {
 	if err := engine.DecodeStrict(data, &w); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	m := &Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
+	m := &Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores, ZoneCenters: w.ZoneCenters}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -148,6 +155,17 @@ func (m *Map) normalize() {
 	slices.SortFunc(m.Walls, cmpPos)
 	slices.SortFunc(m.Energy, cmpPos)
 	slices.SortFunc(m.Cores, func(a, b Core) int { return a.ID - b.ID })
+	slices.SortFunc(m.ZoneCenters, cmpPos)
+}
+
+// Centers returns the storm's centres: ZoneCenters, or the map centre
+// (rows/2, cols/2) alone when the map lists none (a map file written
+// without them).
+func (m *Map) Centers() []Pos {
+	if len(m.ZoneCenters) > 0 {
+		return m.ZoneCenters
+	}
+	return []Pos{MapCenter(m.Rows, m.Cols)}
 }
 
 // Players returns the number of seats of the map: the number of distinct
@@ -250,6 +268,16 @@ func (m *Map) Validate() error {
 	}
 	if per[0] > 8 {
 		return fmt.Errorf("map: %d cores per player is outside the allowed range 1..8", per[0])
+	}
+	for i, p := range m.ZoneCenters {
+		if p.Row < 0 || p.Row >= m.Rows || p.Col < 0 || p.Col >= m.Cols {
+			return fmt.Errorf("map: zone_centers[%d] at (%d,%d) is outside the %dx%d grid", i, p.Row, p.Col, m.Rows, m.Cols)
+		}
+		for j, q := range m.ZoneCenters[:i] {
+			if p == q {
+				return fmt.Errorf("map: zone_centers[%d] at (%d,%d) repeats zone_centers[%d]", i, p.Row, p.Col, j)
+			}
+		}
 	}
 	// Reachability from core 0 over non-wall tiles on the wrapping grid.
 	blocked := make([]bool, len(kind))
@@ -355,5 +383,7 @@ func (m *Map) Clone() *Map {
 		Walls:  slices.Clone(m.Walls),
 		Energy: slices.Clone(m.Energy),
 		Cores:  slices.Clone(m.Cores),
+
+		ZoneCenters: slices.Clone(m.ZoneCenters),
 	}
 }

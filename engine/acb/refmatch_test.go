@@ -11,6 +11,7 @@ import (
 type refMatch struct {
 	cfg        Config
 	rows, cols int
+	centres    []Pos // the map's zone centres, or its centre when it lists none
 	np         int
 	wall       map[Pos]bool
 	energy     []Pos // energy tiles, sorted
@@ -37,7 +38,7 @@ type refUnit struct {
 }
 
 func newRefMatch(cfg Config, mp *Map, np int) *refMatch {
-	r := &refMatch{cfg: cfg, rows: mp.Rows, cols: mp.Cols, np: np,
+	r := &refMatch{cfg: cfg, rows: mp.Rows, cols: mp.Cols, np: np, centres: mp.ZoneCenters,
 		wall: map[Pos]bool{}, full: map[Pos]bool{}, emptied: map[Pos]int{},
 		score: make([]int, np), stock: make([]int, np), eliminated: make([]bool, np)}
 	for _, w := range mp.Walls {
@@ -138,10 +139,17 @@ func (r *refMatch) turn(t int, orders map[int]Dir) (over bool, winner int, reaso
 	if r.cfg.ZoneEnabled && t >= r.cfg.ZoneStartTurn {
 		r0 := max(r.rows, r.cols) / 2
 		rad := max(r.cfg.ZoneMinRadius, r0-r.cfg.ZoneShrinkStep*((t-r.cfg.ZoneStartTurn)/r.cfg.ZoneShrinkInterval))
-		centre := Pos{Row: r.rows / 2, Col: r.cols / 2}
+		centres := r.centres
+		if len(centres) == 0 {
+			centres = []Pos{{Row: r.rows / 2, Col: r.cols / 2}}
+		}
 		survivors = nil
 		for _, u := range alive {
-			if Dist2(u.pos, centre, r.rows, r.cols) > rad*rad {
+			safe := false
+			for _, c := range centres {
+				safe = safe || Dist2(u.pos, c, r.rows, r.cols) <= rad*rad
+			}
+			if !safe {
 				r.died(u, CauseStorm)
 			} else {
 				survivors = append(survivors, u)

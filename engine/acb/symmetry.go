@@ -1,6 +1,9 @@
 package acb
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The symmetries of maps: the isometries of the wrapping grid that carry
 // one seat onto another (shared/specs/acb.md, "Maps"). GenerateMap builds
@@ -97,6 +100,20 @@ func MapSymmetries(players, rows, cols int) ([]Symmetry, error) {
 		return g, nil
 	}
 	return nil, fmt.Errorf("acb: maps exist for 2, 3, 4 or 6 players, not %d", players)
+}
+
+// Orbit returns the images of p under the symmetries of group on a rows x
+// cols grid, duplicates removed, sorted by (row, col): the zone's centres
+// are the orbit of the map centre under the map's symmetry group.
+func Orbit(p Pos, group []Symmetry, rows, cols int) []Pos {
+	out := []Pos{p}
+	for _, s := range group {
+		if q := s.Apply(p, rows, cols); !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	slices.SortFunc(out, cmpPos)
+	return out
 }
 
 // The linear parts a map symmetry may have: the identity and the rotation

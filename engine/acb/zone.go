@@ -1,8 +1,10 @@
 package acb
 
 // Phase 3, Zone (only when zone_enabled): from zone_start_turn on, every
-// unit farther than the safe radius from the centre dies (storm). The radius
-// is ZoneRadius; the centre is zoneCenter.
+// unit farther than the safe radius from the nearest of the zone's centres
+// dies (storm). The radius is ZoneRadius; the centres are the map's
+// (Map.Centers: the orbit of the map centre under the map's symmetries, so
+// every seat stands in the same relation to the storm).
 
 // ZoneRadius is the safe radius of the storm in turn (a turn as executed,
 // 1 for the first): from zone_start_turn on,
@@ -21,8 +23,16 @@ func ZoneRadius(cfg Config, turn int) int {
 	return max(cfg.ZoneMinRadius, r0-cfg.ZoneShrinkStep*((turn-cfg.ZoneStartTurn)/interval))
 }
 
-// zoneCenter is the centre of the storm: (rows/2, cols/2).
-func (m *Match) zoneCenter() Pos { return MapCenter(m.rows, m.cols) }
+// InZone reports whether p lies within the safe radius r of the nearest of
+// centres on a rows x cols grid: dist2 <= r*r.
+func InZone(p Pos, centres []Pos, r, rows, cols int) bool {
+	for _, c := range centres {
+		if Dist2(p, c, rows, cols) <= r*r {
+			return true
+		}
+	}
+	return false
+}
 
 // phaseZone kills every unit outside the safe circle, from zone_start_turn
 // on, when the zone is enabled.
@@ -33,13 +43,13 @@ func (m *Match) phaseZone(t int) {
 	}
 	r := ZoneRadius(m.cfg, t)
 	m.zoneR = r
-	centre := m.zoneCenter()
+	centres := m.mp.Centers()
 	for i := range m.units {
 		u := &m.units[i]
 		if u.cause != "" {
 			continue
 		}
-		if Dist2(Pos{Row: int(u.row), Col: int(u.col)}, centre, m.rows, m.cols) > r*r {
+		if !InZone(Pos{Row: int(u.row), Col: int(u.col)}, centres, r, m.rows, m.cols) {
 			m.died(i, CauseStorm)
 		}
 	}

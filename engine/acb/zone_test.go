@@ -161,6 +161,30 @@ func TestPhaseZone(t *testing.T) {
 			        . . . . . . .
 			        . . . . . . .`,
 			died: []string{"p1 (0,1) storm"}, radius: 3},
+		// Zone: "a unit dies when it is outside r of the nearest centre".
+		{name: "with several centres a unit within the radius of any of them is safe",
+			enabled: true, start: 1, turn: 1, step: 1, before: ring,
+			prep:  func(m *Match) { m.mp.ZoneCenters = []Pos{{Row: 0, Col: 0}, {Row: 3, Col: 3}} },
+			after: ring, died: []string{}, radius: 3},
+		{name: "a unit outside the radius of every centre dies, the grid wrapping",
+			enabled: true, start: 1, turn: 1, step: 1, before: `
+				. . . . . . .
+				. . . . . . .
+				. . . . . . .
+				. . . . . . .
+				. . . . . . .
+				. . . . 0 . .
+				. . . . . 1 .`,
+			prep: func(m *Match) { m.mp.ZoneCenters = []Pos{{Row: 0, Col: 0}, {Row: 2, Col: 2}} },
+			// (6,6) is within the radius of (0,0) across the wrap.
+			after: `. . . . . . .
+			        . . . . . . .
+			        . . . . . . .
+			        . . . . . . .
+			        . . . . . . .
+			        . . . . . . .
+			        . . . . . 1 .`,
+			died: []string{"p0 (5,4) storm"}, radius: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
