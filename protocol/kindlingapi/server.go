@@ -149,7 +149,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, matches: map[string]*match{}, creates: map[string]*window{}, bodies: make(chan struct{}, cfg.MaxBodies),
-		missingHint: "match codes are 5 characters, as returned by create; finished matches are deleted after " + spell(cfg.Retention) +
+		missingHint: fmt.Sprintf("match codes are %d characters, as returned by create; finished matches are deleted after ", codeLength) + spell(cfg.Retention) +
 			", lobbies not started within " + spell(cfg.LobbyExpiry)}
 	s.routes()
 	return s, nil
@@ -447,8 +447,11 @@ func newToken() string {
 // codeAlphabet has no look-alikes (I, O, 0, 1).
 const codeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
+// codeLength is the number of characters of a match code.
+const codeLength = 5
+
 func newCode() string {
-	var b [5]byte
+	var b [codeLength]byte
 	rand.Read(b[:])
 	for i := range b {
 		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
@@ -458,7 +461,7 @@ func newCode() string {
 
 // checkName validates a player name: 1 to 32 printable characters.
 func checkName(name string) *apiError {
-	const hint = "name: 1 to 32 printable characters"
+	hint := fmt.Sprintf("name: 1 to %d printable characters", MaxNameRunes)
 	n := utf8.RuneCountInString(name)
 	if n == 0 || strings.TrimSpace(name) == "" {
 		return errorf(http.StatusBadRequest, hint, "name is required")
@@ -497,7 +500,8 @@ type createFields struct {
 	Kind        *string `json:"kind"`
 }
 
-const createHint = `{"name":"MyAgent","seats":2,"bots":1,"turnSeconds":45,"botLevel":"normal"}: seats 2-4, bots 0..seats-1, turnSeconds 10-120, botLevel normal or easy, name 1-32 printable characters`
+var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel normal or easy, name 1-%d printable characters`,
+	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, MaxNameRunes)
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	body, e := s.readBody(w, r)
@@ -747,7 +751,7 @@ func (s *Server) logReply(w http.ResponseWriter, code string) *apiError {
 	return nil
 }
 
-const bidHint = `{"bids":[0,1,3,1,0],"turn":3}: 5 whole numbers >= 0 adding up to at most you.sparks; turn is optional`
+var bidHint = fmt.Sprintf(`{"bids":[0,1,3,1,0],"turn":3}: %d whole numbers >= 0 adding up to at most you.sparks; turn is optional`, kindling.Beacons)
 
 func (s *Server) bid(w http.ResponseWriter, r *http.Request, code string) *apiError {
 	body, m, now, e := s.openPost(w, r, code)
