@@ -239,6 +239,19 @@ func (t *trackingWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
+// unwrap returns the server's own writer under w, which http.MaxBytesReader
+// needs to close the connection of a body over its limit (it does not
+// unwrap).
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
+
 func health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, "ok\n")
@@ -333,7 +346,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		return nil, errors.New("the request ended before its body was read")
 	}
 	defer func() { <-s.bodies }()
-	body, err := readAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody), r.ContentLength)
+	body, err := readAll(http.MaxBytesReader(unwrap(w), r.Body, s.cfg.MaxBody), r.ContentLength)
 	if err == nil {
 		return body, nil
 	}

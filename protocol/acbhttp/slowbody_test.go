@@ -89,6 +89,18 @@ func TestServerCutsOffAStalledBody(t *testing.T) {
 	}
 }
 
+// A body over MaxBody is refused 400 and its connection closed, not
+// drained for the next request.
+func TestServerClosesTheConnectionOfAnOversizedBody(t *testing.T) {
+	rec := &recorder{}
+	_, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: rec.factory, MaxBody: 64 << 10})
+	c := rawTurn(t, ts.Listener.Addr().String(), 74<<10, 74<<10)
+	got, closed := awaitClose(c, 5*time.Second)
+	if !closed || !bytes.HasPrefix(got, []byte("HTTP/1.1 400")) || !bytes.Contains(got, []byte("body is over 65536 bytes")) {
+		t.Fatalf("reply %q (closed %v), want 400 naming the limit, then the connection closed", got, closed)
+	}
+}
+
 // Headers that stall are cut off too (Serve's header timeout).
 func TestServeCutsOffStalledHeaders(t *testing.T) {
 	rec := &recorder{}

@@ -125,6 +125,18 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	}
 }
 
+// A body over MaxBody is answered 413 and its connection closed, not
+// drained for the next request.
+func TestOversizedBodyClosesTheConnection(t *testing.T) {
+	_, ts := newServer(t, ServerConfig{})
+	c := rawPost(t, ts.Listener.Addr().String(), "/api/matches", MaxBody+10<<10, MaxBody)
+	go c.Write(spaces[:10<<10])
+	got, closed := awaitClose(c, 5*time.Second)
+	if !closed || !bytes.HasPrefix(got, []byte("HTTP/1.1 413")) {
+		t.Fatalf("reply %q (closed %v), want 413, then the connection closed", got, closed)
+	}
+}
+
 // Headers that stall are cut off by Serve's header timeout.
 func TestServeCutsOffStalledHeaders(t *testing.T) {
 	srv, err := NewServer(ServerConfig{HouseBot: testHouse, HeaderTimeout: 200 * time.Millisecond})

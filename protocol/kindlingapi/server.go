@@ -273,6 +273,19 @@ func (t *trackingWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
+// unwrap returns the server's own writer under w, which http.MaxBytesReader
+// needs to close the connection of a body over its limit (it does not
+// unwrap).
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
+
 const pathHint = "paths: POST /api/matches, POST /api/matches/{code}/join|start|bids, GET /api/matches/{code}[/log], GET /api/rules"
 
 // routes registers every endpoint with its method, and the same path
@@ -324,7 +337,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiE
 		return nil, errorf(http.StatusBadRequest, "send a JSON object", "the request ended before its body was read")
 	}
 	defer func() { <-s.bodies }()
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	b, err := io.ReadAll(http.MaxBytesReader(unwrap(w), r.Body, MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		var netErr net.Error
