@@ -41,8 +41,9 @@ type ServerConfig struct {
 	// CreateWindow before it gets 429; defaults 10 per minute.
 	CreateLimit  int
 	CreateWindow time.Duration
-	// Retention is how long a finished match is kept (default 7 days); an
-	// unfinished match is dropped the same time after its last change.
+	// Retention is how long a finished match is kept (default 7 days); a
+	// match abandoned in play is dropped the same time after its last
+	// deadline (a lobby, after LobbyExpiry).
 	Retention time.Duration
 	// LobbyExpiry is how long a lobby may wait for its start (default
 	// DefaultLobbyExpiry): a lobby not started by then is deleted, so that
