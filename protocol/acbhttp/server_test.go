@@ -111,6 +111,11 @@ func TestServerRejections(t *testing.T) {
 		{"body without turn is 400", func() *http.Request {
 			return signedWith("m1", "0", []byte(`{"match_id":"m1","config":{"rows":40,"cols":40}}`))
 		}, 400},
+		{"zone centre outside the grid is 400", func() *http.Request {
+			v := sampleView("m1", 3, 2)
+			v.Zone = &acb.Zone{Center: acb.Pos{Row: 20, Col: 20}, Centers: []acb.Pos{{Row: 20, Col: 20}, {Row: 3, Col: 41}}, Radius: 9}
+			return signedWith("m1", "3", mustJSON(t, v))
+		}, 400},
 		{"unit outside the grid is 400", func() *http.Request {
 			v := sampleView("m1", 3, 2)
 			v.Bots[0].Position.Row = 40

@@ -122,6 +122,14 @@ func checkGeometry(v *acb.View) error {
 		if z.Radius < 0 {
 			return fmt.Errorf("zone.radius = %d is negative", z.Radius)
 		}
+		if err := in("zone.center", 0, z.Center); err != nil {
+			return err
+		}
+		for i, p := range z.Centers {
+			if err := in("zone.centers", i, p); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
