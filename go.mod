@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/MaxHalford/eaopt v0.4.2
+	github.com/google/renameio/v2 v2.0.2
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/schollz/progressbar/v3 v3.19.1

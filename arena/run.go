@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"crucible/engine"
-	"crucible/strategies"
+	"crucible/internal/atomicfile"
 )
 
 // Options tune Run.
@@ -292,7 +292,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 	rec.Scores, rec.Ranks, rec.Turns, rec.Reason, rec.Crashed = res.Scores, res.Ranks, res.Turns, res.Reason, res.Crashed
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
-		if err := strategies.WriteFileAtomic(path, replay.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(path, replay.Bytes()); err != nil {
 			return false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
 		}
 	}
