@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOutputFlagNamingADirectory checks defect 7 of issue 10: an output
+// file flag that names an existing directory says so with the flag's name
+// (it used to say "rename .m.json.tmp123 DIR: file exists" after playing),
+// and nothing is written beside it.
+func TestOutputFlagNamingADirectory(t *testing.T) {
+	results := rateFixture(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "taken")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		flag string
+	}{
+		{"rate --out", []string{"rate", "--results", results, "--out", target}, "--out"},
+		{"report --out", []string{"report", "--results", results, "--out", target}, "--out"},
+		{"map --out", []string{"map", "--out", target}, "--out"},
+		{"match kindling --log", []string{"match", "kindling", "--players", "normal,easy", "--log", target}, "--log"},
+		{"match acb --replay", []string{"match", "acb", "--players", "random,idle", "--replay", target}, "--replay"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := execRoot(t, tt.args...)
+			want := tt.flag + " " + target + " is a directory; name the file to write"
+			if err == nil || err.Error() != want {
+				t.Fatalf("error %v, want %q", err, want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Fatalf("%d entries beside the directory, want none", len(entries)-1)
+			}
+		})
+	}
+}
