@@ -11,8 +11,10 @@ import (
 // Job is one match to play.
 type Job struct {
 	// ID is stable for a given schedule and names the job in results and
-	// replays: "r<round>-<seat0>v<seat1>[v...]" with entrant indices in
-	// seat order, e.g. "r0-2v5". --resume matches results to jobs by it.
+	// replay files: "r<round>-<seat0>v<seat1>[v...]" with entrant indices
+	// in seat order, e.g. "r0-2v5". --resume matches results to jobs by
+	// it. The match itself is played under an id unique to the run (see
+	// Run), which begins with the job's.
 	ID string
 	// Round is the rating period: one round of the schedule, which is one
 	// seed of the seed list.
