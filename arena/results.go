@@ -178,6 +178,8 @@ func LoadResults(path string) (Results, error) {
 // results and resuming was not asked for.
 var ErrResultsExist = errors.New("results file exists and is not empty")
 
+var _ io.Closer = (*ResultsWriter)(nil)
+
 // ResultsWriter appends records to a results file, one line per Write, each
 // line handed to the operating system as soon as it is written.
 type ResultsWriter struct {

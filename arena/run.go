@@ -10,9 +10,10 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"crucible/engine"
 	"crucible/internal/atomicfile"
@@ -72,10 +73,13 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	if err != nil {
 		return err
 	}
+	// The workers stop when the caller cancels, when one of them fails
+	// (the group cancels) or when emit fails (cancel).
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	group, groupCtx := errgroup.WithContext(runCtx)
 
-	p := &pool{g: g, name: g.Name(), configID: cfgID, entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx, workers: workers,
+	p := &pool{g: g, name: g.Name(), configID: cfgID, entrants: entrants, jobs: jobs, opt: opt, ctx: groupCtx, workers: workers,
 		free: make(chan []Record, 2*workers)}
 	p.refs = make([]PlayerRef, len(entrants))
 	for i, e := range entrants {
@@ -83,20 +87,12 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	}
 	p.runKey = runKey(p.name, cfgID, p.refs)
 	out := make(chan []Record, workers)
-	errc := make(chan error, workers)
-	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := p.work(out); err != nil {
-				errc <- err
-				cancel()
-			}
-		}()
+		group.Go(func() error { return p.work(out) })
 	}
+	workErr := make(chan error, 1)
 	go func() {
-		wg.Wait()
+		workErr <- group.Wait()
 		close(out)
 	}()
 
@@ -123,11 +119,10 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 		default:
 		}
 	}
-	close(errc)
 	if emitErr != nil {
 		return emitErr
 	}
-	if err := <-errc; err != nil {
+	if err := <-workErr; err != nil {
 		return err
 	}
 	return ctx.Err()

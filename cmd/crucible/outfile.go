@@ -42,3 +42,18 @@ func writeOutFile(flag, path string, data []byte) error {
 	}
 	return nil
 }
+
+// checkNotInput refuses an output file that is one of the command's input
+// files: writing it would destroy what was read (crucible rate --results
+// r.jsonl --out r.jsonl replaced the results by ratings).
+func checkNotInput(outFlag, out, inFlag, in string) error {
+	if out == "" || in == "" {
+		return nil
+	}
+	a, errA := os.Stat(out)
+	b, errB := os.Stat(in)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return fmt.Errorf("%s %s is the %s file; choose another file to write", outFlag, out, inFlag)
+	}
+	return nil
+}

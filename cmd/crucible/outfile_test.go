@@ -41,3 +41,25 @@ func TestOutputFlagNamingADirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputFlagNamingAnInput checks that rate and report refuse to write
+// over the file they read (rate --out r.jsonl replaced the results with
+// ratings), while rate may still replace its --prior file.
+func TestOutputFlagNamingAnInput(t *testing.T) {
+	results := rateFixture(t)
+	before, _ := os.ReadFile(results)
+	for _, command := range []string{"rate", "report"} {
+		_, _, err := execRoot(t, command, "--results", results, "--out", results)
+		if want := "--out " + results + " is the --results file; choose another file to write"; err == nil || err.Error() != want {
+			t.Fatalf("%s: error %v, want %q", command, err, want)
+		}
+	}
+	if after, _ := os.ReadFile(results); string(after) != string(before) {
+		t.Fatal("the results file changed")
+	}
+	prior := filepath.Join(t.TempDir(), "ladder.json")
+	os.WriteFile(prior, []byte(`{"normal": {"rating": 1600, "rd": 80, "volatility": 0.06}}`), 0o644)
+	if _, _, err := execRoot(t, "rate", "--results", results, "--prior", prior, "--out", prior, "--format", "csv"); err != nil {
+		t.Fatalf("rate --out its --prior: %v", err)
+	}
+}

@@ -48,6 +48,9 @@ A ratings file maps player names to their state:
 				if err := checkOutPath("--out", out); err != nil {
 					return err
 				}
+				if err := checkNotInput("--out", out, "--results", results); err != nil {
+					return err
+				}
 			}
 			tally, err := loadTally(cmd.ErrOrStderr(), results)
 			if err != nil {

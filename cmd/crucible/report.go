@@ -98,6 +98,12 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	if err := checkOutPath("--out", f.out); err != nil {
 		return err
 	}
+	if err := checkNotInput("--out", f.out, "--results", f.results); err != nil {
+		return err
+	}
+	if err := checkNotInput("--out", f.out, "--prior", f.prior); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	stderr := cmd.ErrOrStderr()
 	if f.results != "" {
