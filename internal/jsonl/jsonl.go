@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 )
 
 // Stop, returned by a decode function, ends Decode without an error; the
@@ -83,14 +82,4 @@ func Decode(data []byte, name string, decode func(n int, line []byte) error) (Re
 		res.Size = int64(next)
 	}
 	return res, nil
-}
-
-// DecodeFile reads the file at path and decodes it with Decode, naming the
-// file by its path in messages.
-func DecodeFile(path string, decode func(n int, line []byte) error) (Result, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Result{}, err
-	}
-	return Decode(data, path, decode)
 }

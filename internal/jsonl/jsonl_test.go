@@ -2,10 +2,7 @@ package jsonl_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,20 +95,6 @@ func TestDecodeStop(t *testing.T) {
 	wrapped := fmt.Errorf("enough: %w", jsonl.Stop)
 	if res, err := jsonl.Decode(data, "f", func(int, []byte) error { return wrapped }); err != nil || res.Lines != 0 || res.Size != 0 {
 		t.Fatalf("a wrapped Stop: %+v, %v", res, err)
-	}
-}
-
-// TestDecodeFile checks that a file's errors name its path and a missing
-// file is os.ErrNotExist.
-func TestDecodeFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "g.jsonl")
-	os.WriteFile(path, []byte("1\nnope\n"), 0o644)
-	var got []int
-	if _, err := jsonl.DecodeFile(path, number(&got)); err == nil || !strings.HasPrefix(err.Error(), path+":2: ") {
-		t.Fatalf("error %v, want it to start with %s:2:", err, path)
-	}
-	if _, err := jsonl.DecodeFile(path+".none", number(&got)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("missing file: %v", err)
 	}
 }
 
