@@ -87,7 +87,7 @@ func acbPlayers(ctx context.Context, reg *strategies.Registry, names []string, s
 		if name == "all" {
 			return nil, fmt.Errorf("player all: name the players of a match one by one")
 		}
-		es, err := resolvePlayer(reg, "acb", name, secret)
+		es, err := resolvePlayer(reg, "acb", name, secret, nil)
 		if err != nil {
 			if !isBotURL(name) && !strings.HasSuffix(name, ".json") {
 				known := append(reg.Names("acb"), "idle")
@@ -113,6 +113,11 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	names := strings.Split(o.players, ",")
 	if o.players == "" || len(names) < 2 || len(names) > 6 {
 		return fmt.Errorf("--players needs 2..6 comma-separated names, got %d (%q)", len(names), o.players)
+	}
+	if o.replayPath != "" {
+		if err := checkOutPath("--replay", o.replayPath); err != nil {
+			return err
+		}
 	}
 	cfg := acb.DefaultConfig()
 	if o.configPath != "" {
@@ -161,8 +166,8 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		return err
 	}
 	if o.replayPath != "" {
-		if err := strategies.WriteFileAtomic(o.replayPath, replay.Bytes()); err != nil {
-			return fmt.Errorf("writing the replay: %w", err)
+		if err := writeOutFile("--replay", o.replayPath, replay.Bytes()); err != nil {
+			return err
 		}
 	}
 	det := res.Detail.(acb.Detail)

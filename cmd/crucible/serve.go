@@ -12,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"crucible/arena"
-	"crucible/engine"
 	"crucible/protocol/acbhttp"
 	"crucible/strategies"
 )
@@ -147,39 +145,4 @@ func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
 // isBotURL reports whether a player item names a remote bot.
 func isBotURL(s string) bool {
 	return len(s) > 7 && (s[:7] == "http://" || (len(s) > 8 && s[:8] == "https://"))
-}
-
-// remoteStartTimeout is how long a remote bot may take to answer
-// GET /health before its match.
-const remoteStartTimeout = 30 * time.Second
-
-// remoteACBBot checks a remote bot URL and its secret: the given one, else
-// the environment's ($ACB_SECRET, else $SHARED_SECRET).
-func remoteACBBot(url, secret string) (*acbhttp.RemoteBot, error) {
-	if secret == "" {
-		secret = acbhttp.SecretFromEnv()
-	}
-	if secret == "" {
-		return nil, fmt.Errorf("remote bot %s: give its shared secret with --secret or set ACB_SECRET (or SHARED_SECRET)", url)
-	}
-	return acbhttp.NewRemoteBot(url, secret, remoteStartTimeout)
-}
-
-// remoteACBEntrant is an arena entrant for a remote AI Code Battle bot:
-// each match gets its own HTTP player, health-checked before the match.
-func remoteACBEntrant(game, url, secret string) (arena.Entrant, error) {
-	if game != "acb" {
-		return arena.Entrant{}, fmt.Errorf("player %s: remote HTTP bots play acb; for kindling use crucible kindling play", url)
-	}
-	bot, err := remoteACBBot(url, secret)
-	if err != nil {
-		return arena.Entrant{}, err
-	}
-	return arena.Entrant{
-		Name:     url,
-		Strategy: "remote",
-		New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
-			return bot.NewPlayer(ctx, seat)
-		},
-	}, nil
 }

@@ -2,14 +2,13 @@ package acb
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"crucible/engine"
+	"crucible/internal/atomicfile"
 )
 
 // Core is one core of a map: its id, the seat that owns it and its tile.
@@ -125,29 +124,14 @@ func LoadMap(path string) (*Map, error) {
 }
 
 // Save writes the map as a JSON map file readable by everyone (0644),
-// atomically: it writes a temporary file beside path and renames it, so a
-// failure never leaves a partial file behind.
+// atomically (see atomicfile.WriteFile): a failure never leaves a partial
+// file behind.
 func (m *Map) Save(path string) error {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(data, '\n'))
-	merr := f.Chmod(0o644) // CreateTemp makes files private; a map is an output
-	cerr := f.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, append(data, '\n'))
 }
 
 // normalize sorts walls and energy by (row, col) and cores by id.
