@@ -37,6 +37,9 @@ func defs() []def {
 		growthDef(),
 		dumpDef(),
 		bestRespDef(),
+		lottoDef(),
+		cfrDef(),
+		modellerDef(),
 		easyDef(),
 		normalDef(),
 	}
