@@ -146,7 +146,7 @@ func farmerDef() def {
 
 type saverBidder struct {
 	rng      *rand.Rand
-	jitter   int // most sparks the strike threshold moves by either way, each turn
+	jitter   int // most sparks the strike threshold moves by either way, each turn (and a tenth of noise per unit on the ranking)
 	strikeAt int // sparks held before it strikes
 	targets  int // beacons struck at once
 	trickle  int // sparks spent while saving
@@ -157,7 +157,7 @@ func (s *saverBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	rival := rivalEmbers(v)
 	var key [nb]float64
 	for i := range key {
-		key[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i))
+		key[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i)) * (1 + 0.1*float64(s.jitter)*noise(s.rng))
 	}
 	order := byKey(key)
 	if b < s.strikeAt+spin(s.rng, s.jitter) && !lastTurn(v) {
@@ -178,7 +178,7 @@ func saverDef() def {
 		param("strikeAt", "sparks it banks before striking with all of them (it always strikes on the last turn)", 5, 12, 8, true),
 		param("targets", "how many beacons a strike is split over, by value", 1, 3, 3, true),
 		param("trickle", "sparks spent while saving, on the beacon with the most value per visible cost", 0, 3, 1, true),
-		param("jitter", "most sparks the strike threshold is moved up or down by at random each turn (0: a fixed threshold)", 0, 3, 1, true),
+		param("jitter", "most sparks the strike threshold is moved up or down by at random each turn; each beacon's value per visible cost is also judged up to 10% off per unit (0: fixed)", 0, 3, 1, true),
 	}
 	return def{name: "saver", schema: schema,
 		desc: "banks sparks toward the cap, then strikes with everything on the best beacons",

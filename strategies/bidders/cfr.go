@@ -16,7 +16,7 @@ import (
 // cfrIterations is the number of CFR+ iterations per turn: enough to bring
 // the first turn's game within about 0.1 point of an equilibrium (see
 // TestStageGameConverges), few enough to keep a match cheap.
-const cfrIterations = 12
+const cfrIterations = 16
 
 type cfrBidder struct {
 	rng        *rand.Rand
@@ -86,7 +86,7 @@ func sum(b *kindling.Bid) int {
 func cfrDef() def {
 	schema := strategies.Schema{
 		param("price", "points a spark kept for a later turn is worth, to itself", 0.3, 4, 1.6, false),
-		param("ember", "points an ember left on a beacon it does not light is worth, as a share of a spark's", 0, 2, 1.5, false),
+		param("ember", "points an ember left on a beacon it does not light is worth, as a share of a spark's", 0, 2, 0.75, false),
 		param("rivalPrice", "the price of a kept spark assumed for its rival, as a multiple of its own", 0.5, 2, 1, false),
 	}
 	return def{name: "cfr", schema: schema,

@@ -213,9 +213,9 @@ func (l *lottoBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func lottoDef() def {
 	schema := strategies.Schema{
-		param("price", "points a spark is worth when kept for a later turn: the higher, the less it bids and the more it saves", 0.3, 4, 2, false),
-		param("rivalPrice", "the price of a spark assumed for its rivals, as a multiple of its own (below 1: rivals bid more freely)", 0.5, 2, 1, false),
-		param("crowd", "how much each rival beyond the first cheapens the rival's sparks at a beacon (0: a crowd is read as one rival)", 0, 1, 0.5, false),
+		param("price", "points a spark is worth when kept for a later turn: the higher, the less it bids and the more it saves", 0.3, 4, 1.8, false),
+		param("rivalPrice", "the price of a spark assumed for its rivals, as a multiple of its own (below 1: rivals bid more freely)", 0.5, 2, 1.3, false),
+		param("crowd", "how much each rival beyond the first cheapens the rival's sparks at a beacon (0: a crowd is read as one rival)", 0, 1, 0.6, false),
 	}
 	return def{name: "lotto", schema: schema,
 		desc: "equilibrium bidder: draws each beacon's bid from the mixed equilibrium of its one-beacon contest (General Lotto, solved offline by regret matching), priced so its expected spend fits its sparks",

@@ -25,12 +25,40 @@ type move struct {
 	rank   [nb]int // beacons by value that turn, most valuable first
 }
 
+// The rival's bid at a beacon is also predicted by a linear model of what
+// it saw: its sparks split by value, its sparks if the beacon is the
+// first, second or third most valuable, its own bid there last turn, the
+// others' bids there last turn, its embers there and the most embers any
+// other seat holds there.
+const features = 8
+
+// row is one observed bid of a rival at one beacon and its features.
+type row struct {
+	f [features]float64
+	y float64
+}
+
+// ways of predicting a rival's move.
+const (
+	bySame  = iota // its latest moves, beacon by beacon
+	byRank         // its latest moves, by the beacons' value rank
+	byModel        // the linear model, with its past errors drawn at random
+	ways
+)
+
 // rivalLog is what the modeller knows of one rival.
 type rivalLog struct {
-	moves []move
-	// errSame and errRank are running errors of two ways of carrying a past
-	// move to a new turn: beacon by beacon, or by the beacons' value rank.
-	errSame, errRank float64
+	moves []move            // up to a match's worth, in moveBuf
+	rows  []row             // in rowBuf
+	beta  [features]float64 // the linear model's weights
+	resid []float64         // its errors on rows, in residBuf
+	// err is the running error of each way of predicting, scored on every
+	// move before it was added.
+	err [ways]float64
+
+	moveBuf  [kindling.Turns]move
+	rowBuf   [kindling.Turns * nb]row
+	residBuf [kindling.Turns * nb]float64
 }
 
 type modellerBidder struct {
@@ -41,9 +69,8 @@ type modellerBidder struct {
 	price   float64 // points a kept spark is worth
 	ember   float64 // worth of an ember left behind, as a share of price
 
-	log   [kindling.MaxSeats]rivalLog
-	prev  kindling.View // the view of the previous turn (Turn 0: none)
-	store [kindling.MaxSeats][kindling.Turns]move
+	log  [kindling.MaxSeats]rivalLog
+	prev kindling.View // the view of the previous turn (Turn 0: none)
 }
 
 // valueRank returns the beacons ordered by value, most valuable first,
@@ -56,9 +83,101 @@ func valueRank(values [nb]int) [nb]int {
 	return byKey(key)
 }
 
+// featuresOf returns the features of seat p's bid at every beacon in view
+// w (w.Last is the turn before it).
+func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
+	rank := valueRank(w.Values)
+	sumV := 0
+	for _, x := range w.Values {
+		sumV += x
+	}
+	b := float64(w.Sparks[p])
+	for r, i := range rank {
+		f[i][0] = b * float64(w.Values[i]) / float64(max(1, sumV))
+		if r < 3 {
+			f[i][1+r] = b
+		}
+	}
+	for i := 0; i < nb; i++ {
+		if w.Last.Turn > 0 {
+			f[i][4] = float64(w.Last.Bids[p][i])
+			for q := 0; q < w.Last.Seats; q++ {
+				if q != p {
+					f[i][5] += float64(w.Last.Bids[q][i])
+				}
+			}
+		}
+		f[i][6] = float64(w.Embers[p][i])
+		for q := 0; q < w.Seats; q++ {
+			if q != p {
+				f[i][7] = max(f[i][7], float64(w.Embers[q][i]))
+			}
+		}
+	}
+	return f
+}
+
+// fit solves the ridge regression of lg.rows, pulled toward splitting the
+// sparks by value (weight 1 on the first feature, 0 elsewhere), and
+// records its errors.
+func (lg *rivalLog) fit() {
+	const ridge = 2.0
+	var a [features][features + 1]float64
+	for j := 0; j < features; j++ {
+		a[j][j] = ridge
+	}
+	a[0][features] = ridge // the pull toward beta = (1, 0, ...)
+	for _, r := range lg.rows {
+		for j := 0; j < features; j++ {
+			for k := 0; k < features; k++ {
+				a[j][k] += r.f[j] * r.f[k]
+			}
+			a[j][features] += r.f[j] * r.y
+		}
+	}
+	// Gaussian elimination with partial pivoting (the matrix is positive
+	// definite, so it never meets a zero pivot).
+	for c := 0; c < features; c++ {
+		p := c
+		for r := c + 1; r < features; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := c + 1; r < features; r++ {
+			m := a[r][c] / a[c][c]
+			for k := c; k <= features; k++ {
+				a[r][k] -= m * a[c][k]
+			}
+		}
+	}
+	for c := features - 1; c >= 0; c-- {
+		x := a[c][features]
+		for k := c + 1; k < features; k++ {
+			x -= a[c][k] * lg.beta[k]
+		}
+		lg.beta[c] = x / a[c][c]
+	}
+	lg.resid = lg.resid[:0]
+	for _, r := range lg.rows {
+		lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+	}
+}
+
+// predict returns the model's bid for features f.
+func (lg *rivalLog) predict(f *[features]float64) float64 {
+	y := 0.0
+	for j, x := range f {
+		y += lg.beta[j] * x
+	}
+	return y
+}
+
 // carry maps past move m to a turn with the given rank and budget: by
-// beacon (same) or by value rank, each bid scaled by the change of sparks
-// and rounded at random, capped by the budget.
+// beacon (same) or by value rank, each bid scaled by the change of sparks.
+// With rng it rounds at random and caps the total by the budget; without,
+// it rounds to the nearest.
 func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *kindling.Bid) {
 	scale := 1.0
 	if m.budget > 0 {
@@ -71,6 +190,10 @@ func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *ki
 			from, to = m.rank[r], rank[r]
 		}
 		x := float64(m.bids[from]) * scale
+		if rng == nil {
+			out[to] = int(math.Round(x))
+			continue
+		}
 		b := int(x)
 		if rng.Float64() < x-float64(b) {
 			b++
@@ -81,7 +204,42 @@ func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *ki
 	}
 }
 
-// observe records the moves of v.Last, made from the previous view.
+// fromModel draws rival p's move from its linear model in view v:
+// each bid is the model's plus one of its past errors drawn at random
+// (none without rng), rounded at random, and the total scaled down to the
+// rival's sparks.
+func (lg *rivalLog) fromModel(rng *rand.Rand, f *[nb][features]float64, budget int, out *kindling.Bid) {
+	var y [nb]float64
+	total := 0.0
+	for i := 0; i < nb; i++ {
+		y[i] = lg.predict(&f[i])
+		if rng != nil && len(lg.resid) > 0 {
+			y[i] += lg.resid[rng.IntN(len(lg.resid))]
+		}
+		y[i] = max(0, y[i])
+		total += y[i]
+	}
+	scale := 1.0
+	if total > float64(budget) {
+		scale = float64(budget) / total
+	}
+	left := budget
+	for i := 0; i < nb; i++ {
+		x := y[i] * scale
+		b := int(x)
+		if rng == nil {
+			b = int(math.Round(x))
+		} else if rng.Float64() < x-float64(b) {
+			b++
+		}
+		b = min(b, left)
+		out[i] = b
+		left -= b
+	}
+}
+
+// observe records the moves of v.Last, made from the previous view, and
+// scores each way of predicting on them first.
 func (m *modellerBidder) observe(v *kindling.View) {
 	last := &v.Last
 	if last.Turn == 0 || m.prev.Turn != last.Turn {
@@ -93,37 +251,29 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			continue
 		}
 		lg := &m.log[p]
+		if lg.moves == nil {
+			lg.moves, lg.rows, lg.resid = lg.moveBuf[:0], lg.rowBuf[:0], lg.residBuf[:0]
+		}
 		mv := move{bids: last.Bids[p], budget: m.prev.Sparks[p], rank: rank}
+		f := featuresOf(&m.prev, p)
 		if n := len(lg.moves); n > 0 {
-			// Score both ways of carrying the latest move against this one.
-			prevMove := &lg.moves[n-1]
-			var same, byRank kindling.Bid
-			carryMean(prevMove, true, rank, mv.budget, &same)
-			carryMean(prevMove, false, rank, mv.budget, &byRank)
-			lg.errSame = 0.7*lg.errSame + l1(same, mv.bids)
-			lg.errRank = 0.7*lg.errRank + l1(byRank, mv.bids)
-		}
-		if len(lg.moves) < cap(m.store[p]) {
-			if lg.moves == nil {
-				lg.moves = m.store[p][:0]
+			var guess [ways]kindling.Bid
+			carry(nil, &lg.moves[n-1], true, rank, mv.budget, &guess[bySame])
+			carry(nil, &lg.moves[n-1], false, rank, mv.budget, &guess[byRank])
+			lg.fromModel(nil, &f, mv.budget, &guess[byModel])
+			for w := range guess {
+				lg.err[w] = 0.7*lg.err[w] + l1(guess[w], mv.bids)
 			}
-			lg.moves = append(lg.moves, mv)
 		}
-	}
-}
-
-// carryMean is carry without the random rounding (rounded to nearest).
-func carryMean(m *move, same bool, rank [nb]int, budget int, out *kindling.Bid) {
-	scale := 1.0
-	if m.budget > 0 {
-		scale = float64(budget) / float64(m.budget)
-	}
-	for r := 0; r < nb; r++ {
-		from, to := r, r
-		if !same {
-			from, to = m.rank[r], rank[r]
+		if len(lg.moves) == kindling.Turns { // a match has no more; drop the oldest
+			lg.moves = lg.moves[:copy(lg.moves, lg.moves[1:])]
+			lg.rows = lg.rows[:copy(lg.rows, lg.rows[nb:])]
 		}
-		out[to] = int(math.Round(float64(m.bids[from]) * scale))
+		lg.moves = append(lg.moves, mv)
+		for i := 0; i < nb; i++ {
+			lg.rows = append(lg.rows, row{f: f[i], y: float64(mv.bids[i])})
+		}
+		lg.fit()
 	}
 }
 
@@ -135,35 +285,42 @@ func l1(a, b kindling.Bid) float64 {
 	return float64(d)
 }
 
-// scenario draws one move of rival p for this turn into out.
-func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, eq *situation, eqLevels [2]int, out *kindling.Bid) {
+// scenario draws one move of rival p for this turn into out: from the
+// equilibrium prior, or by one of the ways of predicting, chosen with
+// weights that fall with its running error.
+func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb][features]float64, eq *situation, eqLevels [2]int, out *kindling.Bid) {
 	lg := &m.log[p]
 	n := len(lg.moves)
 	budget := v.Sparks[p]
-	// Weights: the prior, then each recorded move by age.
-	total := m.prior
-	w := 1.0
-	for k := n - 1; k >= 0; k-- {
-		total += w
-		w *= m.memory
-	}
-	r := m.rng.Float64() * total
-	if r < m.prior || n == 0 {
+	if n == 0 || m.rng.Float64()*(m.prior+float64(n)) < m.prior {
 		*out = kindling.Bid{}
 		eq.draw(m.rng, eqLevels[0], eqLevels[1], 0, out)
 		return
 	}
-	r -= m.prior
-	w = 1.0
-	k := n - 1
-	for ; k > 0; k-- {
-		if r -= w; r < 0 {
+	var wt [ways]float64
+	total := 0.0
+	for w := range wt {
+		e := 1 + lg.err[w]
+		wt[w] = 1 / (e * e)
+		total += wt[w]
+	}
+	r := m.rng.Float64() * total
+	way := 0
+	for ; way < ways-1; way++ {
+		if r -= wt[way]; r < 0 {
 			break
 		}
-		w *= m.memory
 	}
-	same := m.rng.Float64()*(lg.errSame+lg.errRank+2) < lg.errRank+1
-	carry(m.rng, &lg.moves[k], same, rank, budget, out)
+	if way == byModel {
+		lg.fromModel(m.rng, f, budget, out)
+		return
+	}
+	// A recorded move, the latest most likely.
+	k := n - 1
+	for k > 0 && m.rng.Float64() > 1/(1+m.memory) {
+		k--
+	}
+	carry(m.rng, &lg.moves[k], way == bySame, rank, budget, out)
 }
 
 func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
@@ -179,10 +336,12 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	var cnt [nb][maxStrength + 1]int
 	var eq [kindling.MaxSeats]situation
 	var eqLevels [kindling.MaxSeats][2]int
+	var f [kindling.MaxSeats][nb][features]float64
 	for p := 0; p < v.Seats; p++ {
-		if p == v.You || (len(m.log[p].moves) > 0 && m.prior == 0) {
+		if p == v.You {
 			continue
 		}
+		f[p] = featuresOf(v, p)
 		eq[p] = situationOf(v, p)
 		want := level(m.price)
 		floorA := 0.0
@@ -201,7 +360,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 				continue
 			}
 			var bid kindling.Bid
-			m.scenario(v, p, rank, &eq[p], eqLevels[p], &bid)
+			m.scenario(v, p, rank, &f[p], &eq[p], eqLevels[p], &bid)
 			for i := 0; i < nb; i++ {
 				top[i] = max(top[i], bid[i]+v.Embers[p][i])
 			}
@@ -300,11 +459,11 @@ func knapsack(worth *[nb][levels]float64, budget int, keep func(int) float64, ou
 
 func modellerDef() def {
 	schema := strategies.Schema{
-		param("memory", "weight of a rival's move one turn older when drawing its likely moves (1: every past move alike)", 0.1, 1, 0.6, false),
-		param("prior", "weight, in moves, of the lotto equilibrium among a rival's likely moves (it fades as the log grows)", 0, 4, 1, false),
-		param("samples", "scenarios of the rivals' moves drawn each turn (fewer: a noisier, more varied response)", 4, 48, 16, true),
-		param("price", "points a spark kept for a later turn is worth", 0.3, 3, 1.6, false),
-		param("ember", "points an ember left on a beacon it does not light is worth, as a share of a spark's", 0, 2, 1, false),
+		param("memory", "how far back it reaches for a rival's recorded move: the chance of stepping one more turn back is memory/(1+memory)", 0, 1, 0.25, false),
+		param("prior", "weight, in moves, of the lotto equilibrium among a rival's likely moves (it fades as the log grows)", 0, 4, 2.8, false),
+		param("samples", "scenarios of the rivals' moves drawn each turn (fewer: a noisier, more varied response)", 4, 48, 24, true),
+		param("price", "points a spark kept for a later turn is worth", 0.3, 3, 2.1, false),
+		param("ember", "points an ember left on a beacon it does not light is worth, as a share of a spark's", 0, 2, 1.1, false),
 	}
 	return def{name: "modeller", schema: schema,
 		desc: "rival modeller: draws likely moves of every rival from its revealed bids (or the lotto equilibrium while its log is short) and bids the best response to them",

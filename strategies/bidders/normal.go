@@ -171,11 +171,11 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func normalDef() def {
 	schema := strategies.Schema{
-		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.6, false),
-		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.3, false),
-		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.6, false),
-		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2, false),
-		param("jitter", "how much each beacon's value is randomly weighed up or down (as a share) before it picks its bids, so its choice among near-equal plans varies", 0, 0.5, 0.2, false),
+		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.3, false),
+		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.75, false),
+		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.85, false),
+		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2.7, false),
+		param("jitter", "how much each beacon's value is randomly weighed up or down (as a share) before it picks its bids, so its choice among near-equal plans varies", 0, 0.5, 0.1, false),
 	}
 	return def{name: "normal", schema: schema,
 		desc: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",

@@ -20,10 +20,11 @@ import (
 // stageSeat is one side of a stage game and its CFR+ state.
 type stageSeat struct {
 	budget int
-	emb    [nb]int // embers at each beacon
-	cap    [nb]int // most it bids at each beacon
-	keep   float64 // points per spark kept (up to carry sparks)
-	carry  int     // sparks that can be kept without loss
+	emb    [nb]int     // embers at each beacon
+	cap    [nb]int     // most it bids at each beacon
+	keep   float64     // points per spark kept (up to carry sparks)
+	carry  int         // sparks that can be kept without loss
+	hi     [nb + 1]int // the most sparks bid before beacon k (no move reaches more)
 
 	w     [nb][levels]float64         // expected payoff of each bid at each beacon
 	reg   [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
@@ -43,8 +44,10 @@ type stageGame struct {
 
 // reset prepares s for solving: a uniform current strategy, no regrets.
 func (s *stageSeat) reset() {
+	s.hi[0] = 0
 	for k := 0; k < nb; k++ {
-		for t := 0; t <= s.budget; t++ {
+		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
+		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
 			for x := 0; x < n; x++ {
 				s.reg[k][t][x] = 0
@@ -69,7 +72,7 @@ func (s *stageSeat) forward() {
 		for x := 0; x <= s.budget; x++ {
 			s.marg[k][x] = 0
 		}
-		for t := 0; t <= s.budget; t++ {
+		for t := 0; t <= s.hi[k]; t++ {
 			r := s.reach[k][t]
 			if r == 0 {
 				continue
@@ -124,7 +127,7 @@ func (s *stageSeat) update(weight float64) {
 	var q [levels]float64
 	for k := nb - 1; k >= 0; k-- {
 		w, next := &s.w[k], &s.val[k+1]
-		for t := 0; t <= s.budget; t++ {
+		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t)
 			sig, reg, cum := &s.sigma[k][t], &s.reg[k][t], &s.cum[k][t]
 			if n == 0 { // one move only: bid nothing
