@@ -75,10 +75,10 @@ func (s *sniperBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func sniperDef() def {
 	schema := strategies.Schema{
-		param("margin", "sparks bid above the strongest visible threat at a beacon", 0, 4, 2, true),
-		param("threatShare", "share of a rival's sparks assumed to land on any one beacon, on top of its embers there", 0, 1, 0.15, false),
-		param("minValue", "beacons worth less than this are never targeted", 1, 6, 2, true),
-		param("reserve", "sparks kept back every turn but the last", 0, 6, 0, true),
+		param("margin", "sparks bid above the strongest visible threat at a beacon", 0, 4, 1, true),
+		param("threatShare", "share of a rival's sparks assumed to land on any one beacon, on top of its embers there", 0, 1, 0, false),
+		param("minValue", "beacons worth less than this are never targeted", 1, 6, 3, true),
+		param("reserve", "sparks kept back every turn but the last", 0, 6, 2, true),
 		param("jitter", "most sparks the margin is moved up or down by at random at each beacon, each turn (0: always the margin)", 0, 3, 1, true),
 	}
 	return def{name: "sniper", schema: schema,
@@ -132,7 +132,7 @@ func farmerDef() def {
 	schema := strategies.Schema{
 		param("fields", "how many beacons it keeps farming (the most valuable, counting its own embers)", 1, 3, 3, true),
 		param("sow", "sparks sown on a field each turn it does not strike there", 1, 5, 2, true),
-		param("strike", "share of a rival's sparks assumed to defend a field when deciding to light it", 0, 1, 0.1, false),
+		param("strike", "share of a rival's sparks assumed to defend a field when deciding to light it", 0, 1, 0.2, false),
 		param("jitter", "most sparks a sowing is raised or lowered by at random (0: always sow exactly)", 0, 2, 1, true),
 	}
 	return def{name: "farmer", schema: schema,
@@ -177,7 +177,7 @@ func saverDef() def {
 	schema := strategies.Schema{
 		param("strikeAt", "sparks it banks before striking with all of them (it always strikes on the last turn)", 5, 12, 8, true),
 		param("targets", "how many beacons a strike is split over, by value", 1, 3, 3, true),
-		param("trickle", "sparks spent while saving, on the beacon with the most value per visible cost", 0, 3, 1, true),
+		param("trickle", "sparks spent while saving, on the beacon with the most value per visible cost", 0, 3, 2, true),
 		param("jitter", "most sparks the strike threshold is moved up or down by at random each turn; each beacon's value per visible cost is also judged up to 10% off per unit (0: fixed)", 0, 3, 1, true),
 	}
 	return def{name: "saver", schema: schema,
@@ -191,7 +191,7 @@ func saverDef() def {
 
 type growthBidder struct {
 	rng       *rand.Rand
-	jitter    int     // most sparks the overbid moves by at random
+	jitter    int     // most sparks the overbid (or the idle spend) moves by at random
 	minGrowth int     // points above base before a beacon is hunted
 	overbid   int     // sparks above the visible threat
 	idle      float64 // share of sparks spent when nothing has grown
@@ -225,7 +225,7 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			k2[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i))
 		}
 		o2 := byKey(k2)
-		n := share(gh.idle, b)
+		n := min(b, max(0, share(gh.idle, b)+spin(gh.rng, gh.jitter)))
 		spread(out, o2, 2, n)
 		spent = n
 	}
@@ -235,10 +235,10 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func growthDef() def {
 	schema := strategies.Schema{
-		param("minGrowth", "points a beacon must have grown above its base before it is hunted", 0, 4, 3, true),
+		param("minGrowth", "points a beacon must have grown above its base before it is hunted", 0, 4, 4, true),
 		param("overbid", "sparks bid above the best rival embers at a hunted beacon", 0, 4, 3, true),
-		param("idle", "share of its sparks spent on the best value per visible cost when nothing has grown", 0, 1, 0.7, false),
-		param("jitter", "most sparks the overbid is moved up or down by at random at each hunted beacon (0: always the overbid)", 0, 3, 1, true),
+		param("idle", "share of its sparks spent on the best value per visible cost when nothing has grown", 0, 1, 0.9, false),
+		param("jitter", "most sparks moved up or down at random: the overbid at each hunted beacon, or the spend when nothing has grown (0: none)", 0, 3, 1, true),
 	}
 	return def{name: "growth", schema: schema,
 		desc: "growth hunter: targets beacons that went unlit and grew above their base",
@@ -286,7 +286,7 @@ func dumpDef() def {
 	schema := strategies.Schema{
 		param("dumpTurns", "how many final turns it empties its bank on", 1, 3, 3, true),
 		param("early", "share of its sparks spent before the dump, on cheap uncontested beacons", 0, 0.8, 0.45, false),
-		param("width", "how many beacons a dump is split over, by value per visible cost", 1, 5, 4, true),
+		param("width", "how many beacons a dump is split over, by value per visible cost", 1, 5, 3, true),
 		param("jitter", "random relative change (up to this share either way) of each beacon's value as it judges it and of the early spend, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "dump", schema: schema,
@@ -326,8 +326,8 @@ func (br *bestRespBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func bestRespDef() def {
 	schema := strategies.Schema{
-		param("alpha", "weight of the latest revealed bids in each rival's running average (1: only last turn counts)", 0.05, 1, 0.45, false),
-		param("safety", "sparks bid above each rival's predicted strength", 0, 3, 1, true),
+		param("alpha", "weight of the latest revealed bids in each rival's running average (1: only last turn counts)", 0.05, 1, 0.25, false),
+		param("safety", "sparks bid above each rival's predicted strength", 0, 3, 0, true),
 		param("stretch", "share of the sparks left after buying that is added to the bought beacons as insurance", 0, 1, 0.3, false),
 		param("jitter", "most sparks the safety is moved up or down by at random at each beacon, each turn (0: always the safety)", 0, 3, 1, true),
 	}

@@ -24,9 +24,11 @@ type def struct {
 	build      func(d strategies.Decoder, seed uint64) kindling.Bidder
 }
 
-// defs lists the bidders, the house bots easy and normal last.
+// defs lists the bidders, the house bots easy and normal and then the
+// evolver's reference variant tuned last. It panics if the checked-in
+// variant of tuned does not fit its base (see tunedDef): a build defect.
 func defs() []def {
-	return []def{
+	list := []def{
 		randomDef(),
 		evenDef(),
 		greedyDef(),
@@ -43,6 +45,11 @@ func defs() []def {
 		easyDef(),
 		normalDef(),
 	}
+	tuned, err := tunedDef(list)
+	if err != nil {
+		panic(fmt.Sprintf("kindling bidder tuned: %v", err))
+	}
+	return append(list, tuned)
 }
 
 // All returns every Kindling bidder of the package, the house bots easy

@@ -101,9 +101,9 @@ func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func evenDef() def {
 	schema := strategies.Schema{
-		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.8, false),
+		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.9, false),
 		param("width", "how many of the most valuable beacons the sparks are split over", 1, 5, 4, true),
-		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.4, false),
+		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.7, false),
 		param("jitter", "random relative change (up to this share either way) of each beacon's weight, the ranking and the share spent, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "even", schema: schema,
@@ -141,7 +141,7 @@ func greedyDef() def {
 	schema := strategies.Schema{
 		param("targets", "how many top beacons it goes all-in on", 1, 3, 2, true),
 		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.2, 1, 0.55, false),
-		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0.6, false),
+		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0, false),
 		param("jitter", "random relative change (up to this share either way) of each beacon's appeal and of the share spent, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "greedy", schema: schema,
@@ -185,9 +185,9 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func contrarianDef() def {
 	schema := strategies.Schema{
-		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.25, false),
-		param("width", "how many of the least contested beacons it bids on", 1, 4, 2, true),
-		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.9, false),
+		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.17, false),
+		param("width", "how many of the least contested beacons it bids on", 1, 4, 3, true),
+		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.75, false),
 		param("jitter", "random relative change (up to this share either way) of each beacon's appeal, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "contrarian", schema: schema,

@@ -1,7 +1,10 @@
 package bidders
 
 import (
+	"maps"
 	"math"
+	"os"
+	"slices"
 	"testing"
 
 	"crucible/engine"
@@ -282,9 +285,9 @@ func TestCFRResistsABestResponder(t *testing.T) {
 
 // TestModellerBeatsWhatItCanModel: against every hand-rule bidder with its
 // mixing turned off (jitter 0: the same move in the same position), the
-// modeller wins at least 80% of its matches.
+// modeller wins at least 75% of its matches.
 func TestModellerBeatsWhatItCanModel(t *testing.T) {
-	const seeds = 40
+	const seeds = 60
 	for _, name := range []string{"even", "greedy", "sniper", "farmer", "saver", "contrarian", "growth", "dump", "bestresp"} {
 		s := mustLookup(t, name)
 		g := s.Schema.Defaults()
@@ -298,8 +301,8 @@ func TestModellerBeatsWhatItCanModel(t *testing.T) {
 			names[seat] = "modeller"
 			w += winShare(play(t, k, names, genomes), seat)
 		}
-		if rate := w / seeds; rate < 0.8 {
-			t.Errorf("modeller won %.2f against %s without mixing, want at least 0.80", rate, name)
+		if rate := w / seeds; rate < 0.75 {
+			t.Errorf("modeller won %.2f against %s without mixing, want at least 0.75", rate, name)
 		}
 	}
 }
@@ -373,4 +376,61 @@ func playSeats(t testing.TB, seed uint64, seats []engine.Seat) engine.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestTunedIsTheCheckedInVariant: strategy tuned is its base with the
+// checked-in variant's values as defaults, so it bids exactly as the base
+// does at the variant's genome, seed for seed.
+func TestTunedIsTheCheckedInVariant(t *testing.T) {
+	data, err := os.ReadFile("variants/tuned.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := strategies.ParseVariant(data, "variants/tuned.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuned, base := mustLookup(t, "tuned"), mustLookup(t, v.Base)
+	if got := tuned.Schema.Map(tuned.Schema.Defaults()); !maps.Equal(got, v.Params) {
+		t.Fatalf("tuned's defaults %v, the variant's params %v", got, v.Params)
+	}
+	g, err := base.Schema.FromMap(v.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := bidsOf(t, tuned, tuned.Schema.Defaults()), bidsOf(t, base, g); !slices.Equal(a, b) {
+		t.Fatalf("tuned and %s at the variant's genome bid differently: %v vs %v", v.Base, a[:4], b[:4])
+	}
+}
+
+// TestTunedBeatsItsBase: against every other bidder at its defaults, on
+// the same seeds in both seat orders, tuned scores more than its base at
+// its defaults: the variant still improves on the base's code as it is
+// (change the base, and this says when to tune it again).
+func TestTunedBeatsItsBase(t *testing.T) {
+	const seeds = 16
+	tuned := mustLookup(t, "tuned")
+	v, err := strategies.ParseVariant(tunedJSON, "tuned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := func(name string) float64 {
+		w, n := 0.0, 0
+		for _, opp := range All() {
+			if opp.Name == "tuned" || opp.Name == v.Base {
+				continue
+			}
+			for k := uint64(0); k < seeds; k++ {
+				w += winShare(play(t, k, []string{name, opp.Name}, nil), 0)
+				w += winShare(play(t, k, []string{opp.Name, name}, nil), 1)
+				n += 2
+			}
+		}
+		return w / float64(n)
+	}
+	rt, rb := rate(tuned.Name), rate(v.Base)
+	if rt <= rb {
+		t.Errorf("tuned scores %.3f against the field, its base %s %.3f: the variant no longer improves on its base", rt, v.Base, rb)
+	}
+	t.Logf("against the field: tuned %.3f, %s %.3f", rt, v.Base, rb)
 }
