@@ -3,7 +3,9 @@ package bidders
 // normal, the house bot: it keeps a decaying histogram of every rival's
 // bids per beacon, turns it into the chance that each bid of its own wins,
 // and chooses the bids with a small dynamic programme over its sparks,
-// weighing points won against sparks saved and embers left behind.
+// weighing points won against sparks saved and embers left behind. Each
+// beacon's value is weighed by a random factor near 1 every turn (a
+// perturbed best response), so a rival cannot count on its exact move.
 
 import (
 	"math/rand/v2"
