@@ -109,47 +109,57 @@ func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int
 	return la, lb
 }
 
-// draw bids for the seat at levels la, lb: the five bids drawn from the
-// beacons' equilibrium distributions as if independently, conditioned on
-// their sum lying in floor..budget (the relaxation keeps the budget only
-// in expectation; this puts it back). Each beacon's bid is first capped by
-// what surely wins there (one more than the rival's embers and all its
-// sparks). It returns the sparks bid.
-func (s *situation) draw(rng *rand.Rand, la, lb, floor int, out *kindling.Bid) int {
+// lottoDraw is a seat's move in the lotto relaxation, ready to be drawn:
+// the five bids drawn from the beacons' equilibrium distributions as if
+// independently, conditioned on their sum lying in floor..budget (the
+// relaxation keeps the budget only in expectation; this puts it back).
+// Each beacon's bid is first capped by what surely wins there (one more
+// than the rival's embers and all its sparks).
+type lottoDraw struct {
+	p             [nb][levels]float64 // each beacon's distribution, mass above the cap moved to it
+	cap           [nb]int
+	f             [nb + 1][levels]float64 // f[k][t]: the chance that beacons k..4 sum to t
+	floor, budget int
+	total         float64 // the chance that the sum lies in floor..budget
+}
+
+// prepare sets d to the seat's move at levels la, lb, its sum at least
+// floor (when it can be).
+func (s *situation) prepare(la, lb, floor int, d *lottoDraw) {
 	budget := s.budget
-	floor = min(floor, budget)
-	// p[i][x]: beacon i's distribution, mass above the cap moved to it.
-	var p [nb][levels]float64
-	var cap [nb]int
+	d.budget, d.floor = budget, min(floor, budget)
 	for i := 0; i < nb; i++ {
-		cap[i] = min(budget, max(0, s.rivalEmb[i]+s.rivalBudget+1-s.own[i]))
+		d.cap[i] = min(budget, max(0, s.rivalEmb[i]+s.rivalBudget+1-s.own[i]))
+		d.p[i] = [levels]float64{}
 		q := s.table.Probs(s.lead[i], la-s.lv[i], lb-s.lv[i], false)
 		for x := 0; x < lotto.Bids; x++ {
-			p[i][min(x, cap[i])] += float64(q[x]) / 255
+			d.p[i][min(x, d.cap[i])] += float64(q[x]) / 255
 		}
 	}
-	// f[k][t]: the chance that beacons k..4 sum to t.
-	var f [nb + 1][levels]float64
-	f[nb][0] = 1
+	d.f[nb] = [levels]float64{0: 1}
 	for k := nb - 1; k >= 0; k-- {
 		for t := 0; t <= budget; t++ {
 			acc := 0.0
-			for x := 0; x <= min(t, cap[k]); x++ {
-				acc += p[k][x] * f[k+1][t-x]
+			for x := 0; x <= min(t, d.cap[k]); x++ {
+				acc += d.p[k][x] * d.f[k+1][t-x]
 			}
-			f[k][t] = acc
+			d.f[k][t] = acc
 		}
 	}
-	// The total, then each bid given what is left of it.
-	total := 0.0
-	for t := floor; t <= budget; t++ {
-		total += f[0][t]
+	d.total = 0
+	for t := d.floor; t <= budget; t++ {
+		d.total += d.f[0][t]
 	}
-	want := budget
-	if total > 0 {
-		r := rng.Float64() * total
-		for t := floor; t <= budget; t++ {
-			if r -= f[0][t]; r < 0 {
+}
+
+// draw sets out to a move drawn from d with rng and returns the sparks it
+// bids.
+func (d *lottoDraw) draw(rng *rand.Rand, out *kindling.Bid) int {
+	want := d.budget
+	if d.total > 0 {
+		r := rng.Float64() * d.total
+		for t := d.floor; t <= d.budget; t++ {
+			if r -= d.f[0][t]; r < 0 {
 				want = t
 				break
 			}
@@ -158,26 +168,26 @@ func (s *situation) draw(rng *rand.Rand, la, lb, floor int, out *kindling.Bid) i
 		// No sum in range has any chance (every cap is tiny): bid the caps.
 		want = 0
 		for i := 0; i < nb; i++ {
-			want += cap[i]
+			want += d.cap[i]
 		}
-		want = min(want, budget)
+		want = min(want, d.budget)
 	}
 	left := want
 	for k := 0; k < nb; k++ {
 		norm := 0.0
-		for x := 0; x <= min(left, cap[k]); x++ {
-			norm += p[k][x] * f[k+1][left-x]
+		for x := 0; x <= min(left, d.cap[k]); x++ {
+			norm += d.p[k][x] * d.f[k+1][left-x]
 		}
 		x := 0
 		if norm > 0 {
 			r := rng.Float64() * norm
-			for x = 0; x < min(left, cap[k]); x++ {
-				if r -= p[k][x] * f[k+1][left-x]; r < 0 {
+			for x = 0; x < min(left, d.cap[k]); x++ {
+				if r -= d.p[k][x] * d.f[k+1][left-x]; r < 0 {
 					break
 				}
 			}
 		} else {
-			x = min(left, cap[k]) // the fallback: fill the caps in order
+			x = min(left, d.cap[k]) // the fallback: fill the caps in order
 		}
 		out[k] = x
 		left -= x
@@ -206,7 +216,9 @@ func (l *lottoBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		floorB = float64(max(0, s.rivalBudget+kindling.Income-kindling.SparkCap))
 	}
 	la, lb := s.prices(wantA, wantB, floorA, floorB)
-	spent := s.draw(l.rng, la, lb, overflow(v), out)
+	var d lottoDraw
+	s.prepare(la, lb, overflow(v), &d)
+	spent := d.draw(l.rng, out)
 	topUp(v, out, mustSpend(v, spent))
 	fit(out, v.Budget())
 }

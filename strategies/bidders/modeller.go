@@ -51,7 +51,9 @@ type rivalLog struct {
 	moves []move            // up to a match's worth, in moveBuf
 	rows  []row             // in rowBuf
 	beta  [features]float64 // the linear model's weights
-	resid []float64         // its errors on rows, in residBuf
+	// gram holds the sums of f f' and f y over rows, kept as rows come and go.
+	gram  [features][features + 1]float64
+	resid []float64 // its errors on rows, in residBuf
 	// err is the running error of each way of predicting, scored on every
 	// move before it was added.
 	err [ways]float64
@@ -70,7 +72,8 @@ type modellerBidder struct {
 	ember   float64 // worth of an ember left behind, as a share of price
 
 	log  [kindling.MaxSeats]rivalLog
-	prev kindling.View // the view of the previous turn (Turn 0: none)
+	prev kindling.View                // the view of the previous turn (Turn 0: none)
+	eq   [kindling.MaxSeats]lottoDraw // this turn's equilibrium prior of each rival
 }
 
 // valueRank returns the beacons ordered by value, most valuable first,
@@ -122,19 +125,11 @@ func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
 // records its errors.
 func (lg *rivalLog) fit() {
 	const ridge = 2.0
-	var a [features][features + 1]float64
+	a := lg.gram
 	for j := 0; j < features; j++ {
-		a[j][j] = ridge
+		a[j][j] += ridge
 	}
-	a[0][features] = ridge // the pull toward beta = (1, 0, ...)
-	for _, r := range lg.rows {
-		for j := 0; j < features; j++ {
-			for k := 0; k < features; k++ {
-				a[j][k] += r.f[j] * r.f[k]
-			}
-			a[j][features] += r.f[j] * r.y
-		}
-	}
+	a[0][features] += ridge // the pull toward beta = (1, 0, ...)
 	// Gaussian elimination with partial pivoting (the matrix is positive
 	// definite, so it never meets a zero pivot).
 	for c := 0; c < features; c++ {
@@ -162,6 +157,17 @@ func (lg *rivalLog) fit() {
 	lg.resid = lg.resid[:0]
 	for _, r := range lg.rows {
 		lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+	}
+}
+
+// tally adds row r to the sums of the normal equations (sign 1) or takes
+// it out (sign -1).
+func (lg *rivalLog) tally(r *row, sign float64) {
+	for j := 0; j < features; j++ {
+		for k := 0; k < features; k++ {
+			lg.gram[j][k] += sign * r.f[j] * r.f[k]
+		}
+		lg.gram[j][features] += sign * r.f[j] * r.y
 	}
 }
 
@@ -266,12 +272,17 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			}
 		}
 		if len(lg.moves) == kindling.Turns { // a match has no more; drop the oldest
+			for _, r := range lg.rows[:nb] {
+				lg.tally(&r, -1)
+			}
 			lg.moves = lg.moves[:copy(lg.moves, lg.moves[1:])]
 			lg.rows = lg.rows[:copy(lg.rows, lg.rows[nb:])]
 		}
 		lg.moves = append(lg.moves, mv)
 		for i := 0; i < nb; i++ {
-			lg.rows = append(lg.rows, row{f: f[i], y: float64(mv.bids[i])})
+			r := row{f: f[i], y: float64(mv.bids[i])}
+			lg.rows = append(lg.rows, r)
+			lg.tally(&r, 1)
 		}
 		lg.fit()
 	}
@@ -288,13 +299,12 @@ func l1(a, b kindling.Bid) float64 {
 // scenario draws one move of rival p for this turn into out: from the
 // equilibrium prior, or by one of the ways of predicting, chosen with
 // weights that fall with its running error.
-func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb][features]float64, eq *situation, eqLevels [2]int, out *kindling.Bid) {
+func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb][features]float64, eq *lottoDraw, out *kindling.Bid) {
 	lg := &m.log[p]
 	n := len(lg.moves)
 	budget := v.Sparks[p]
 	if n == 0 || m.rng.Float64()*(m.prior+float64(n)) < m.prior {
-		*out = kindling.Bid{}
-		eq.draw(m.rng, eqLevels[0], eqLevels[1], 0, out)
+		eq.draw(m.rng, out)
 		return
 	}
 	var wt [ways]float64
@@ -334,24 +344,26 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	// Strength tallies over the scenarios: cnt[i][s] scenarios in which the
 	// strongest rival reaches strength s at beacon i.
 	var cnt [nb][maxStrength + 1]int
-	var eq [kindling.MaxSeats]situation
-	var eqLevels [kindling.MaxSeats][2]int
+	eq := &m.eq
 	var f [kindling.MaxSeats][nb][features]float64
 	for p := 0; p < v.Seats; p++ {
 		if p == v.You {
 			continue
 		}
 		f[p] = featuresOf(v, p)
-		eq[p] = situationOf(v, p)
+		if m.prior == 0 && len(m.log[p].moves) > 0 {
+			continue // the prior is never drawn
+		}
+		sit := situationOf(v, p)
 		want := level(m.price)
-		floorA := 0.0
+		floorA := 0
 		if lastTurn(v) {
 			want = levelLo
 		} else {
-			floorA = float64(max(0, v.Sparks[p]+kindling.Income-kindling.SparkCap))
+			floorA = max(0, v.Sparks[p]+kindling.Income-kindling.SparkCap)
 		}
-		la, lb := eq[p].prices(want, want, floorA, 0)
-		eqLevels[p] = [2]int{la, lb}
+		la, lb := sit.prices(want, want, float64(floorA), 0)
+		sit.prepare(la, lb, floorA, &eq[p])
 	}
 	for s := 0; s < m.samples; s++ {
 		var top [nb]int
@@ -360,7 +372,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 				continue
 			}
 			var bid kindling.Bid
-			m.scenario(v, p, rank, &f[p], &eq[p], eqLevels[p], &bid)
+			m.scenario(v, p, rank, &f[p], &eq[p], &bid)
 			for i := 0; i < nb; i++ {
 				top[i] = max(top[i], bid[i]+v.Embers[p][i])
 			}
@@ -461,7 +473,7 @@ func modellerDef() def {
 	schema := strategies.Schema{
 		param("memory", "how far back it reaches for a rival's recorded move: the chance of stepping one more turn back is memory/(1+memory)", 0, 1, 0.25, false),
 		param("prior", "weight, in moves, of the lotto equilibrium among a rival's likely moves (it fades as the log grows)", 0, 4, 2.8, false),
-		param("samples", "scenarios of the rivals' moves drawn each turn (fewer: a noisier, more varied response)", 4, 48, 24, true),
+		param("samples", "scenarios of the rivals' moves drawn each turn (fewer: a noisier, more varied response)", 4, 48, 16, true),
 		param("price", "points a spark kept for a later turn is worth", 0.3, 3, 2.1, false),
 		param("ember", "points an ember left on a beacon it does not light is worth, as a share of a spark's", 0, 2, 1.1, false),
 	}
