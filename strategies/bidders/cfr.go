@@ -67,12 +67,18 @@ func (c *cfrBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	if b == 0 {
 		return
 	}
-	c.g.setup(v, c.price, c.ember, c.rivalPrice)
+	c.g.setup(v, perRival(c.price, v.Seats), c.ember, c.rivalPrice)
 	c.g.solve(cfrIterations)
 	c.g.a.sample(c.rng, out)
 	topUp(v, out, mustSpend(v, sum(out)))
 	fit(out, b)
 }
+
+// perRival returns what a kept spark is worth at a table of seats seats
+// when it is worth price with one rival: price/(seats-1). The more rivals
+// contest each beacon, the less a spark kept for later can buy, and every
+// bidder that prices kept sparks bids more freely at a crowded table.
+func perRival(price float64, seats int) float64 { return price / float64(max(1, seats-1)) }
 
 // sum returns the sparks a bid spends.
 func sum(b *kindling.Bid) int {

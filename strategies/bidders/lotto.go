@@ -207,8 +207,9 @@ func (l *lottoBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		return
 	}
 	s := situationOf(v, v.You)
-	wantA := level(l.price)
-	wantB := level(l.price*l.rivalPrice) - int(math.Round(l.crowd*math.Log(float64(max(1, v.Seats-1)))/math.Log(lotto.PriceRatio)))
+	price := perRival(l.price, v.Seats)
+	wantA := level(price)
+	wantB := level(price*l.rivalPrice) - int(math.Round(l.crowd*math.Log(float64(max(1, v.Seats-1)))/math.Log(lotto.PriceRatio)))
 	floorA, floorB := float64(overflow(v)), 0.0
 	if lastTurn(v) {
 		wantA, wantB = levelLo, levelLo // a spark kept is worth only a tie-break

@@ -355,7 +355,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			continue // the prior is never drawn
 		}
 		sit := situationOf(v, p)
-		want := level(m.price)
+		want := level(perRival(m.price, v.Seats))
 		floorA := 0
 		if lastTurn(v) {
 			want = levelLo
@@ -381,19 +381,22 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			cnt[i][min(top[i], maxStrength)]++
 		}
 	}
-	bestResponse(v, &cnt, m.samples, m.price, m.ember, out)
+	bestResponse(v, &cnt, m.samples, perRival(m.price, v.Seats), m.ember, out)
 }
 
 // bestResponse bids the spread of the seat's sparks that maximises, against
 // rival strengths tallied in cnt over n scenarios, the expected points won
-// (less a share of the points a rival wins: all of them with one rival),
+// (less the points the rival wins, with one rival),
 // plus ember*price for each ember left on a beacon it does not light, plus
 // price for each spark kept that the cap lets through (on the last turn a
 // kept spark only breaks ties).
 func bestResponse(v *kindling.View, cnt *[nb][maxStrength + 1]int, n int, price, ember float64, out *kindling.Bid) {
 	budget := v.Budget()
 	final := lastTurn(v)
-	deny := 1 / float64(max(1, v.Seats-1))
+	deny := 1.0
+	if v.Seats > 2 {
+		deny = 0 // at a crowded table, a point one rival takes is mostly another rival's loss
+	}
 	me := v.Embers[v.You]
 	var worth [nb][levels]float64
 	for i := 0; i < nb; i++ {
