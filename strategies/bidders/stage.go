@@ -77,11 +77,12 @@ func (s *stageSeat) forward() {
 			if r == 0 {
 				continue
 			}
-			n := min(s.cap[k], s.budget-t)
-			for x := 0; x <= n; x++ {
-				f := r * s.sigma[k][t][x]
-				s.marg[k][x] += f
-				s.reach[k+1][t+x] += f
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
+			for x, p := range sig {
+				f := r * p
+				marg[x] += f
+				reach[x] += f
 			}
 		}
 	}
@@ -124,49 +125,44 @@ func (s *stageSeat) update(weight float64) {
 	for t := 0; t <= s.budget; t++ {
 		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
 	}
-	var q [levels]float64
+	var buf [levels]float64
 	for k := nb - 1; k >= 0; k-- {
-		w, next := &s.w[k], &s.val[k+1]
 		for t := 0; t <= s.hi[k]; t++ {
-			n := min(s.cap[k], s.budget-t)
-			sig, reg, cum := &s.sigma[k][t], &s.reg[k][t], &s.cum[k][t]
-			if n == 0 { // one move only: bid nothing
-				s.val[k][t] = w[0] + next[t]
+			// Slices of exactly the node's moves, so the loops below need
+			// no bounds checks.
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
+			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
+			if n == 1 { // one move only: bid nothing
+				s.val[k][t] = w[0] + next[0]
 				cum[0] += weight * s.reach[k][t]
 				continue
 			}
 			v := 0.0
-			for x := 0; x <= n; x++ {
-				q[x] = w[x] + next[t+x]
+			for x := range q {
+				q[x] = w[x] + next[x]
 				v += sig[x] * q[x]
 			}
 			s.val[k][t] = v
 			total := 0.0
 			cw := weight * s.reach[k][t]
-			for x := 0; x <= n; x++ {
+			for x := range q {
 				cum[x] += cw * sig[x]
-				r := reg[x] + q[x] - v
-				if r < 0 {
-					r = 0
-				}
+				r := max(0, reg[x]+q[x]-v)
 				reg[x] = r
 				// Predictive RM+: the next strategy leans on the regret
 				// just observed as a forecast of the next one.
-				if p := r + q[x] - v; p > 0 {
-					q[x] = p
-				} else {
-					q[x] = 0
-				}
+				q[x] = max(0, r+q[x]-v)
 				total += q[x]
 			}
 			if total > 0 {
 				inv := 1 / total
-				for x := 0; x <= n; x++ {
+				for x := range sig {
 					sig[x] = q[x] * inv
 				}
 			} else {
-				u := 1 / float64(n+1)
-				for x := 0; x <= n; x++ {
+				u := 1 / float64(n)
+				for x := range sig {
 					sig[x] = u
 				}
 			}
