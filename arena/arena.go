@@ -6,7 +6,7 @@
 // The arena knows games only through engine.Game and players only through
 // Entrant constructors: it never imports a game's package or one of the
 // strategy packages (only package strategies, the contract of every
-// strategy: StrategyEntrant, and its atomic file write).
+// strategy, for StrategyEntrant).
 package arena
 
 import (

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"crucible/engine"
+	"crucible/internal/jsonl"
 )
 
 // Results is the content of a results file.
@@ -23,41 +25,27 @@ type Results struct {
 }
 
 // ParseResults decodes a results file: one JSON Record per line, blank
-// lines ignored. name is used in messages. A last line that has no newline
-// and does not decode is what a killed run leaves behind: it is skipped
-// with a warning. Any other line that does not decode, or a record that is
-// inconsistent, is an error naming the line number.
+// lines ignored (see package crucible/internal/jsonl). name is used in
+// messages. A last line that has no newline and does not decode is what a
+// killed run leaves behind: it is skipped with a warning. Any other line
+// that does not decode, or a record that is inconsistent, is an error
+// naming the line number.
 func ParseResults(data []byte, name string) (Results, error) {
 	var res Results
-	line := 0
-	for off := 0; off < len(data); {
-		line++
-		end := bytes.IndexByte(data[off:], '\n')
-		complete := end >= 0
-		if !complete {
-			end = len(data) - off
-		}
-		text := data[off : off+end]
-		next := off + end
-		if complete {
-			next++
-		}
-		if len(bytes.TrimSpace(text)) == 0 {
-			off = next
-			res.Size = int64(next)
-			continue
-		}
-		rec, err := decodeRecord(text)
+	got, err := jsonl.Decode(data, name, func(_ int, line []byte) error {
+		rec, err := decodeRecord(line)
 		if err != nil {
-			if !complete {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: skipping a half-written last line (%d bytes) left by an interrupted run", name, line, len(text)))
-				break
-			}
-			return Results{}, fmt.Errorf("%s:%d: %w", name, line, err)
+			return err
 		}
 		res.Records = append(res.Records, rec)
-		off = next
-		res.Size = int64(next)
+		return nil
+	})
+	if err != nil {
+		return Results{}, err
+	}
+	res.Size = got.Size
+	if w := got.Warning(name); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
 }
@@ -73,14 +61,26 @@ func decodeRecord(text []byte) (Record, error) {
 	if dec.More() {
 		return Record{}, errors.New("not a result record: more than one JSON value on the line")
 	}
+	if err := checkLine(text); err != nil {
+		return Record{}, fmt.Errorf("not a result record: %w", err)
+	}
 	if r.Job == "" {
 		return Record{}, errors.New("result record has no job id")
+	}
+	if r.Game == "" {
+		return Record{}, fmt.Errorf("result record of job %s names no game", r.Job)
+	}
+	if r.Round < 0 {
+		return Record{}, fmt.Errorf("result record of job %s: round %d is negative", r.Job, r.Round)
 	}
 	if len(r.Players) == 0 {
 		return Record{}, fmt.Errorf("result record of job %s has no players", r.Job)
 	}
+	// Versions before every seat was named left the seats after a player
+	// that failed to build unnamed; such a failed match is still read (and
+	// skipped by the readers).
 	for i, p := range r.Players {
-		if p.Name == "" {
+		if p.Name == "" && r.Error == "" {
 			return Record{}, fmt.Errorf("result record of job %s: player %d has no name", r.Job, i)
 		}
 	}
@@ -99,6 +99,72 @@ func decodeRecord(text []byte) (Record, error) {
 	return r, nil
 }
 
+// recordKeys and playerKeys are the keys of a record line and of one of
+// its players, as the writer spells them; nullable are the keys whose
+// value the writer may leave null (those of a failed match).
+var (
+	recordKeys = []string{"job", "game", "config", "round", "seed", "players", "scores", "ranks", "turns", "reason", "crashed", "error", "duration_ms"}
+	playerKeys = []string{"name", "strategy", "variant"}
+	nullable   = []string{"scores", "ranks", "crashed"}
+)
+
+// checkLine refuses what encoding/json lets through on a line that
+// decoded: keys spelled in another case than the writer's ("JOB" sets Job
+// too) and null values, which leave a field at zero (a null seed is seed
+// 0). Only a failed match's scores, ranks and crash flags may be null. It
+// walks the line's bytes once.
+func checkLine(line []byte) error {
+	depth := 0     // 1 inside the record, 3 inside one of its players
+	key := ""      // the last key read at depth 1
+	inStr := false // inside a string
+	start := 0     // where the current string started
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+				// A string followed by a colon is a key.
+				j := i + 1
+				for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+					j++
+				}
+				if j < len(line) && line[j] == ':' {
+					k := string(line[start:i])
+					switch {
+					case depth == 1 && slices.Contains(recordKeys, k):
+						key = k
+					case depth == 3 && slices.Contains(playerKeys, k):
+					default:
+						return fmt.Errorf("unknown field %q (fields are spelled in lower case)", line[start:i])
+					}
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr, start = true, i+1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case 'n':
+			switch {
+			case depth == 0:
+				return errors.New("the line is null; want a record (a JSON object)")
+			case depth > 1:
+				return fmt.Errorf("an element of field %q is null; want a value", key)
+			case !slices.Contains(nullable, key):
+				return fmt.Errorf("field %q is null; want a value", key)
+			}
+		}
+	}
+	return nil
+}
+
 // LoadResults reads and parses a results file.
 func LoadResults(path string) (Results, error) {
 	data, err := os.ReadFile(path)
@@ -111,6 +177,8 @@ func LoadResults(path string) (Results, error) {
 // ErrResultsExist is returned by OpenResults when the file already holds
 // results and resuming was not asked for.
 var ErrResultsExist = errors.New("results file exists and is not empty")
+
+var _ io.Closer = (*ResultsWriter)(nil)
 
 // ResultsWriter appends records to a results file, one line per Write, each
 // line handed to the operating system as soon as it is written.
@@ -190,13 +258,16 @@ func (w *ResultsWriter) Written() int { return w.n }
 // Close closes the file.
 func (w *ResultsWriter) Close() error { return w.f.Close() }
 
-// Remaining returns the jobs that have no record in done, checking that
-// every record of done belongs to this run: a job id that is not in jobs,
-// a different seed or different players (name, strategy or variant) mean
-// the file was made by another schedule, another game or configuration
-// (config as Options.Config, see ConfigID) by another run, and a job
-// recorded twice means it was edited; all are errors. Records without a
-// configuration id (written before ids existed) are taken as matching.
+// Remaining returns the jobs that have no finished match in done, checking
+// that every record of done belongs to this run: a job id that is not in
+// jobs, a different seed or different players (name, strategy or variant)
+// mean the file was made by another schedule, another game or
+// configuration (config as Options.Config, see ConfigID) by another run,
+// and a job finished twice means it was edited; all are errors. A failed
+// match (a record with an Error) is not done: its job is played again, and
+// its record stays in the file for readers to skip (see NewTally). Records
+// without a configuration id (written before ids existed) are taken as
+// matching.
 func Remaining(g engine.Game, config any, jobs []Job, entrants []Entrant, done []Record) ([]Job, error) {
 	cfgID, err := ConfigID(g, config)
 	if err != nil {
@@ -218,10 +289,6 @@ func Remaining(g engine.Game, config any, jobs []Job, entrants []Entrant, done [
 		if !ok {
 			return nil, fmt.Errorf("recorded job %s is not in this schedule (the results come from other players, seeds or schedule)", r.Job)
 		}
-		if seen[r.Job] {
-			return nil, fmt.Errorf("job %s is recorded twice", r.Job)
-		}
-		seen[r.Job] = true
 		j := jobs[i]
 		if r.Seed != j.Seed {
 			return nil, fmt.Errorf("recorded job %s has seed %d but this schedule gives it seed %d (was --seed different?)", r.Job, r.Seed, j.Seed)
@@ -231,6 +298,9 @@ func Remaining(g engine.Game, config any, jobs []Job, entrants []Entrant, done [
 		}
 		for s, ei := range j.Seats {
 			got, want := r.Players[s], entrants[ei].Ref()
+			if got.Name == "" && r.Error != "" {
+				continue // a failed match of an earlier version: the seat was never named
+			}
 			if got.Name != want.Name {
 				return nil, fmt.Errorf("recorded job %s has %s in seat %d but this schedule seats %s there (were the players different?)", r.Job, got.Name, s, want.Name)
 			}
@@ -238,6 +308,13 @@ func Remaining(g engine.Game, config any, jobs []Job, entrants []Entrant, done [
 				return nil, fmt.Errorf("recorded job %s has %s in seat %d as strategy %s variant %q but this run's %s is strategy %s variant %q", r.Job, got.Name, s, got.Strategy, got.VariantID, want.Name, want.Strategy, want.VariantID)
 			}
 		}
+		if r.Error != "" {
+			continue
+		}
+		if seen[r.Job] {
+			return nil, fmt.Errorf("job %s is recorded twice", r.Job)
+		}
+		seen[r.Job] = true
 	}
 	var out []Job
 	for _, j := range jobs {

@@ -51,6 +51,23 @@ func TestParseResults(t *testing.T) {
 		{"a record needs a job", strings.Replace(goodLine, `"job":"r0-0v1"`, `"job":""`, 1) + "\n", 0, 0, "",
 			"res.jsonl:1: result record has no job id"},
 		{"two values on a line", goodLine + goodLine + "\n", 0, 0, "", "res.jsonl:1: not a result record: more than one JSON value"},
+		{"a negative round is an error", strings.Replace(goodLine, `"round":0`, `"round":-1`, 1) + "\n", 0, 0, "",
+			"res.jsonl:1: result record of job r0-0v1: round -1 is negative"},
+		{"a record names its game", strings.Replace(goodLine, `"game":"toy"`, `"game":""`, 1) + "\n", 0, 0, "",
+			"res.jsonl:1: result record of job r0-0v1 names no game"},
+		{"a key in another case is an error", strings.Replace(goodLine, `"seed"`, `"SEED"`, 1) + "\n", 0, 0, "",
+			`res.jsonl:1: not a result record: unknown field "SEED"`},
+		{"a player key in another case is an error", strings.Replace(goodLine, `{"name":"b"`, `{"Name":"b"`, 1) + "\n", 0, 0, "",
+			`res.jsonl:1: not a result record: unknown field "Name"`},
+		{"a null seed is an error", strings.Replace(goodLine, `"seed":5`, `"seed":null`, 1) + "\n", 0, 0, "",
+			`res.jsonl:1: not a result record: field "seed" is null`},
+		{"a null score is an error", strings.Replace(goodLine, `"scores":[1,2]`, `"scores":[null,2]`, 1) + "\n", 0, 0, "",
+			`res.jsonl:1: not a result record: an element of field "scores" is null`},
+		{"a null line is an error", "null\n", 0, 0, "", "res.jsonl:1: not a result record: the line is null"},
+		{"keys and nulls inside strings are text", strings.Replace(goodLine, `"reason":"toy"`, `"reason":"null \\\"SEED\\\": x"`, 1) + "\n", 1, -1, "", ""},
+		{"a finished match names every player", strings.Replace(goodLine, `{"name":"b"`, `{"name":""`, 1) + "\n", 0, 0, "",
+			"res.jsonl:1: result record of job r0-0v1: player 1 has no name"},
+		{"a failed match of an earlier version may leave seats unnamed", strings.Replace(errLine, `{"name":"b"`, `{"name":""`, 1) + "\n", 1, -1, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,16 +3,20 @@ package arena
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"crucible/engine"
-	"crucible/strategies"
+	"crucible/internal/atomicfile"
 )
 
 // Options tune Run.
@@ -48,7 +52,11 @@ const maxBatch = 4096
 // that panics or fails ends its match as a Record with Error set and the
 // run goes on. Run returns when every job is done, when emit returns an
 // error (that error), or when ctx is cancelled (ctx.Err()): matches already
-// finished are emitted, matches in flight are dropped.
+// finished are emitted, matches in flight are dropped. Each match is played
+// under a match id unique to the run, "<job id>-<12 hex digits>" (the hex
+// digits hash the game, its configuration, the entrants and the match
+// seed), so that runs sharing a remote bot never reuse one another's ids;
+// the same run gives the same ids, resumed or not, at any worker count.
 func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt Options, emit func(Record) error) error {
 	if err := Validate(g, entrants, jobs); err != nil {
 		return err
@@ -65,30 +73,26 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 	if err != nil {
 		return err
 	}
+	// The workers stop when the caller cancels, when one of them fails
+	// (the group cancels) or when emit fails (cancel).
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	group, groupCtx := errgroup.WithContext(runCtx)
 
-	p := &pool{g: g, name: g.Name(), configID: cfgID, entrants: entrants, jobs: jobs, opt: opt, ctx: runCtx, workers: workers,
+	p := &pool{g: g, name: g.Name(), configID: cfgID, entrants: entrants, jobs: jobs, opt: opt, ctx: groupCtx, workers: workers,
 		free: make(chan []Record, 2*workers)}
 	p.refs = make([]PlayerRef, len(entrants))
 	for i, e := range entrants {
 		p.refs[i] = e.Ref()
 	}
+	p.runKey = runKey(p.name, cfgID, p.refs)
 	out := make(chan []Record, workers)
-	errc := make(chan error, workers)
-	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := p.work(out); err != nil {
-				errc <- err
-				cancel()
-			}
-		}()
+		group.Go(func() error { return p.work(out) })
 	}
+	workErr := make(chan error, 1)
 	go func() {
-		wg.Wait()
+		workErr <- group.Wait()
 		close(out)
 	}()
 
@@ -115,11 +119,10 @@ func Run(ctx context.Context, g engine.Game, entrants []Entrant, jobs []Job, opt
 		default:
 		}
 	}
-	close(errc)
 	if emitErr != nil {
 		return emitErr
 	}
-	if err := <-errc; err != nil {
+	if err := <-workErr; err != nil {
 		return err
 	}
 	return ctx.Err()
@@ -172,6 +175,7 @@ type pool struct {
 	jobs     []Job
 	opt      Options
 	ctx      context.Context
+	runKey   uint64
 	next     atomic.Int64
 	// free returns emitted batches to the workers for reuse.
 	free chan []Record
@@ -270,7 +274,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 		}
 		seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: pl}
 	}
-	spec := engine.MatchSpec{Seed: job.Seed, MatchID: job.ID, Config: p.opt.Config, Seats: seats}
+	spec := engine.MatchSpec{Seed: job.Seed, MatchID: matchID(p.runKey, job), Config: p.opt.Config, Seats: seats}
 	var replay *bytes.Buffer
 	if p.opt.ReplayDir != "" {
 		replay = new(bytes.Buffer)
@@ -292,11 +296,49 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 	rec.Scores, rec.Ranks, rec.Turns, rec.Reason, rec.Crashed = res.Scores, res.Ranks, res.Turns, res.Reason, res.Crashed
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")
-		if err := strategies.WriteFileAtomic(path, replay.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(path, replay.Bytes()); err != nil {
 			return false, fmt.Errorf("keeping the replay of job %s: %w", job.ID, err)
 		}
 	}
 	return true, nil
+}
+
+// runKey identifies a run for its match ids: the first 8 bytes of the
+// SHA-256 of the game, its configuration id and the entrants in order
+// (name, strategy, variant). A resumed run has the same key (--resume
+// refuses other entrants or configurations), and so does the same run with
+// more seeds.
+func runKey(game, configID string, refs []PlayerRef) uint64 {
+	h := sha256.New()
+	io.WriteString(h, game)
+	h.Write([]byte{0})
+	io.WriteString(h, configID)
+	for _, r := range refs {
+		for _, s := range [...]string{r.Name, r.Strategy, r.VariantID} {
+			h.Write([]byte{0})
+			io.WriteString(h, s)
+		}
+	}
+	return binary.BigEndian.Uint64(h.Sum(nil))
+}
+
+// matchID is the id a match is played under (MatchSpec.MatchID: replays,
+// logs, and the protocol of remote bots): the job's id, then 12 hex
+// digits of the run's key mixed with the match seed, e.g.
+// "r0-0v1-3fa9c2e1b0d4". Job ids repeat from run to run; match ids of runs
+// with other entrants, configuration or seeds differ, so two arenas that
+// share a served bot do not mix its per-match state. The same run (resumed
+// or not, at any worker count) gives the same ids.
+func matchID(key uint64, job Job) string {
+	const hexDigits = "0123456789abcdef"
+	buf := make([]byte, 0, len(job.ID)+13)
+	buf = append(buf, job.ID...)
+	buf = append(buf, '-')
+	h := engine.Mix(key, job.Seed)
+	for shift := 44; shift >= 0; shift -= 4 {
+		buf = append(buf, hexDigits[(h>>uint(shift))&0xf])
+	}
+	return string(buf)
 }
 
 // describe turns a match error into the record's message, naming the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -320,7 +321,7 @@ func TestRunReplays(t *testing.T) {
 			Match string
 			Seed  uint64
 		}
-		if err := json.Unmarshal(data, &rep); err != nil || rep.Match != j.ID || rep.Seed != j.Seed {
+		if err := json.Unmarshal(data, &rep); err != nil || !strings.HasPrefix(rep.Match, j.ID+"-") || rep.Seed != j.Seed {
 			t.Fatalf("replay of %s: %s (%v)", j.ID, data, err)
 		}
 		if info, _ := os.Stat(filepath.Join(dir, j.ID+".json")); info.Mode().Perm() != 0o644 {
@@ -402,5 +403,61 @@ func TestPlaySequential(t *testing.T) {
 	err := arena.PlaySequential(context.Background(), toyGame{}, es, jobs)
 	if err == nil || !strings.Contains(err.Error(), "job r0-0v1: building p1: no memory") {
 		t.Fatalf("PlaySequential with a failing constructor = %v", err)
+	}
+}
+
+// TestRunMatchIDs checks defect 10 of issue 10: the id a match is played
+// under (here read back from the toy game's replay) is unique to the run:
+// it differs between runs on other seeds or with other entrants, where the
+// job ids repeat, and it is the same for the same run at another worker
+// count and for the matches of a resumed run.
+func TestRunMatchIDs(t *testing.T) {
+	ids := func(es []arena.Entrant, jobs []arena.Job, workers int) map[string]string {
+		t.Helper()
+		dir := t.TempDir()
+		if _, err := runAll(t, context.Background(), toyGame{}, es, jobs, arena.Options{Workers: workers, ReplayDir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, j := range jobs {
+			data, err := os.ReadFile(filepath.Join(dir, j.ID+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Match string `json:"match"`
+			}
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatal(err)
+			}
+			out[j.ID] = rep.Match
+		}
+		return out
+	}
+	es := toyEntrants(3)
+	jobs := arena.RoundRobin(3, arena.Seeds(1, 2))
+	a := ids(es, jobs, 1)
+	seen := map[string]bool{}
+	for job, id := range a {
+		if !strings.HasPrefix(id, job+"-") || len(id) != len(job)+13 || seen[id] {
+			t.Fatalf("job %s played as %q: want %s-<12 hex digits>, unique in the run", job, id, job)
+		}
+		seen[id] = true
+	}
+	if b := ids(es, jobs, 3); !maps.Equal(a, b) {
+		t.Fatal("3 workers played under other match ids than 1 worker")
+	}
+	// The resumed half of a run plays under the ids of the whole run.
+	if rest := ids(es, jobs[5:], 2); rest[jobs[7].ID] != a[jobs[7].ID] {
+		t.Fatalf("a resumed run played job %s as %s, the whole run as %s", jobs[7].ID, rest[jobs[7].ID], a[jobs[7].ID])
+	}
+	otherSeeds := ids(es, arena.RoundRobin(3, arena.Seeds(2, 2)), 1)
+	renamed := toyEntrants(3)
+	renamed[2].Name = "q2"
+	otherPlayers := ids(renamed, jobs, 1)
+	for job, id := range a {
+		if otherSeeds[job] == id || otherPlayers[job] == id {
+			t.Fatalf("job %s played as %s in runs on other seeds (%s) or with other players (%s): the ids must differ", job, id, otherSeeds[job], otherPlayers[job])
+		}
 	}
 }

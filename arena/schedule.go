@@ -11,8 +11,10 @@ import (
 // Job is one match to play.
 type Job struct {
 	// ID is stable for a given schedule and names the job in results and
-	// replays: "r<round>-<seat0>v<seat1>[v...]" with entrant indices in
-	// seat order, e.g. "r0-2v5". --resume matches results to jobs by it.
+	// replay files: "r<round>-<seat0>v<seat1>[v...]" with entrant indices
+	// in seat order, e.g. "r0-2v5". --resume matches results to jobs by
+	// it. The match itself is played under an id unique to the run (see
+	// Run), which begins with the job's.
 	ID string
 	// Round is the rating period: one round of the schedule, which is one
 	// seed of the seed list.
@@ -82,6 +84,44 @@ func Gauntlet(players, pool []int, seeds []uint64) []Job {
 		}
 	}
 	return jobs
+}
+
+// GauntletEntrants joins a gauntlet's players and pool into the one list
+// of entrants Run takes: the players in order, then the pool members that
+// are not among them (matched by name, duplicates in the pool kept once).
+// It returns the list and the indices of the players and of the pool
+// members in it, for Gauntlet. A pool member named like an earlier entrant
+// but with another identity (strategy or variant) is an error: names
+// identify entrants in results.
+func GauntletEntrants(players, pool []Entrant) (entrants []Entrant, playerIdx, poolIdx []int, err error) {
+	index := make(map[string]int, len(players)+len(pool))
+	add := func(e Entrant) (int, error) {
+		if i, ok := index[e.Name]; ok {
+			if got := entrants[i].Ref(); got != e.Ref() {
+				return 0, fmt.Errorf("entrant %s is strategy %s variant %q and strategy %s variant %q: give them different names",
+					e.Name, got.Strategy, got.VariantID, e.Strategy, e.VariantID)
+			}
+			return i, nil
+		}
+		index[e.Name] = len(entrants)
+		entrants = append(entrants, e)
+		return len(entrants) - 1, nil
+	}
+	for _, e := range players {
+		i, err := add(e)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		playerIdx = append(playerIdx, i)
+	}
+	for _, e := range pool {
+		i, err := add(e)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		poolIdx = append(poolIdx, i)
+	}
+	return entrants, playerIdx, poolIdx, nil
 }
 
 // FreeForAll schedules every group of `seats` entrants out of n (3 or 4

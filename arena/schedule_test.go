@@ -182,3 +182,39 @@ func TestFreeForAllErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGauntletEntrants checks the merging of a gauntlet's players and pool
+// into one entrant list: players first, pool members that are players
+// reuse their index, a pool member listed twice is one entrant, and a pool
+// member named like a player with another identity is refused.
+func TestGauntletEntrants(t *testing.T) {
+	es := toyEntrants(4)
+	players := []arena.Entrant{es[2], es[0]}
+	pool := []arena.Entrant{es[1], es[2], es[3], es[1]}
+	got, pi, qi, err := arena.GauntletEntrants(players, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := arena.Names(got); !slices.Equal(names, []string{"p2", "p0", "p1", "p3"}) {
+		t.Fatalf("entrants %v, want p2 p0 p1 p3", names)
+	}
+	if !slices.Equal(pi, []int{0, 1}) || !slices.Equal(qi, []int{2, 0, 3, 2}) {
+		t.Fatalf("indices players %v pool %v, want [0 1] and [2 0 3 2]", pi, qi)
+	}
+	jobs := arena.Gauntlet(pi, qi, arena.Seeds(1, 1))
+	// p2 meets p1, p3 (not itself); p0 meets p1, p2, p3 where p0-p2 was
+	// already paired: 5 pairings, both seat orders.
+	if len(jobs) != 10 {
+		t.Fatalf("%d jobs, want 10", len(jobs))
+	}
+	impostor := es[1]
+	impostor.VariantID = "abc"
+	if _, _, _, err := arena.GauntletEntrants(players, []arena.Entrant{impostor, es[0]}); err != nil {
+		t.Fatalf("a pool member not among the players: %v", err)
+	}
+	impostor.Name = "p0"
+	_, _, _, err = arena.GauntletEntrants(players, []arena.Entrant{impostor})
+	if err == nil || !strings.Contains(err.Error(), `entrant p0 is strategy toy variant "" and strategy toy variant "abc"`) {
+		t.Fatalf("a pool member named like a player: %v", err)
+	}
+}

@@ -20,6 +20,8 @@ type toyGame struct {
 	work int
 }
 
+var _ engine.Game = toyGame{}
+
 // toyPlayer is a toy seat: strength is its mean score; a non-empty panics
 // makes it panic with that text, and fail makes it return an error.
 type toyPlayer struct {

@@ -95,6 +95,7 @@ var algorithms = []AlgorithmSpec{
 			if opt.Progress == nil {
 				opt.Progress = cfg.Progress
 			}
+			opt = opt.withRun(cfg)
 			return NewLLM(space, population, seed, opt)
 		},
 	},

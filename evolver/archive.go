@@ -25,6 +25,8 @@ type Entry struct {
 	Points float64 `json:"points"`
 	// Games is the number of pairwise results.
 	Games float64 `json:"games"`
+	// Versus splits Points and Games by opponent name (see Measure.Versus).
+	Versus map[string]Tally `json:"versus,omitempty"`
 	// Adv is the sum, over the generations it played, of its score rate
 	// less the generation's effect (see Fitness).
 	Adv float64 `json:"adv"`

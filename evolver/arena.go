@@ -95,6 +95,7 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 	for i := range out {
 		out[i].SeedPoints = make([]float64, len(b.Seeds))
 		out[i].SeedGames = make([]float64, len(b.Seeds))
+		out[i].Versus = map[string]Tally{}
 	}
 	err := arena.Run(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
 		j, ok := byID[r.Job]
@@ -121,6 +122,10 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 		m.Matches++
 		m.SeedPoints[j.Round] += pts
 		m.SeedGames[j.Round]++
+		vs := m.Versus[entrants[j.Seats[1-seat]].Name]
+		vs.Points += pts
+		vs.Games++
+		m.Versus[entrants[j.Seats[1-seat]].Name] = vs
 		return nil
 	})
 	if err != nil {

@@ -1,16 +1,12 @@
 package evolver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"math/rand/v2"
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 
@@ -53,9 +49,29 @@ type LLMOptions struct {
 	SkipAfter, RetryEvery int
 	// HTTPClient is the client requests go through (default a new one).
 	HTTPClient *http.Client
-	// Progress receives a ModelNote for every clamped value, failed
+	// Progress receives a ModelNote for every rejected genome, failed
 	// attempt and fallback (nil: none).
 	Progress func(Event)
+	// Opponents are the reference opponents, whose descriptions the
+	// prompt lists; GameConfig is the run's game configuration as JSON,
+	// which the prompt shows when it changes a default. Evolve fills both
+	// from its Config (nil: not shown).
+	Opponents  []Opponent
+	GameConfig json.RawMessage
+}
+
+// withRun fills what the prompt says about the run (opponents, game
+// configuration) from cfg where o leaves it unset.
+func (o LLMOptions) withRun(cfg Config) LLMOptions {
+	if o.GameConfig == nil {
+		o.GameConfig = cfg.GameConfigJSON
+	}
+	if o.Opponents == nil && cfg.Registry != nil && cfg.Game != nil {
+		if pool, err := ReferencePool(cfg.Registry, cfg.Game.Name(), cfg.Pool); err == nil {
+			o.Opponents = pool
+		}
+	}
+	return o
 }
 
 func (o LLMOptions) withDefaults() LLMOptions {
@@ -96,13 +112,19 @@ func (o LLMOptions) withDefaults() LLMOptions {
 }
 
 // LLM asks a language model for new genomes each generation. The prompt
-// gives the schema (names, descriptions, bounds, defaults), the best and
-// the worst genomes measured so far with their fitness, and asks for N new
-// genomes as JSON. Replies are parsed strictly (see ParseReply); values out
-// of bounds are clamped and logged. A reply that fails to parse, a timeout
-// or an HTTP error is retried with backoff, and when every attempt fails
-// the generation is made of mutations of the elite, so a run never stalls
-// on the model; the generation's note says so.
+// (see Prompt) states the game's rules, the strategy's parameters (names,
+// descriptions, bounds, defaults), what fitness is and the base's, the
+// best genomes with their results against each opponent, the worst ones
+// and the trend of the last generations, and asks for N new genomes as
+// JSON. Replies are read as real models write them (see ParseReply); each
+// rejected genome is reported with its reason through Progress. A reply
+// with no acceptable genome, a timeout or an HTTP error is retried with
+// backoff, and when every attempt fails the generation is made of
+// mutations of the elite, so a run never stalls on the model; the
+// generation's note says so. Missing genomes of a short reply are made by
+// mutation too. Requests ask for JSON mode (response_format json_object);
+// a server that refuses it is asked again at once, and from then on, for
+// plain text.
 //
 // Model replies are not reproducible, so a resumed llm run continues from
 // its checkpoint but need not end as an uninterrupted one would.
@@ -114,6 +136,12 @@ type LLM struct {
 	client   *openai.Client
 	failures int // consecutive generations without a usable reply
 	note     string
+	// fromModel is how many proposals of the last Ask came from the model.
+	fromModel int
+	// trend holds the last generations (at most trendRows), oldest first.
+	trend []llmGen
+	// plainText is set once the server refused JSON mode.
+	plainText bool
 }
 
 // NewLLM returns the model-driven proposer of n genomes per generation.
@@ -145,6 +173,7 @@ func (l *LLM) remark(gen int, format string, args ...any) {
 // Ask requests n genomes from the model, falling back to mutations of the
 // elite when the model gives none.
 func (l *LLM) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+	l.observe(h)
 	var parents []string
 	for _, e := range h.Hall[:min(2, len(h.Hall))] {
 		parents = append(parents, e.ID)
@@ -167,6 +196,7 @@ func (l *LLM) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
 	for _, g := range got {
 		out = append(out, Proposal{X: l.space.Point(g), Parents: parents})
 	}
+	l.fromModel = len(got)
 	if len(got) > 0 {
 		l.failures = 0
 		l.note = fmt.Sprintf("%d genomes from %s", len(got), l.opt.Model)
@@ -210,17 +240,19 @@ func (l *LLM) mutants(gen int, h History, k int) []Proposal {
 // request asks the model, retrying with backoff, and returns the genomes of
 // the first usable reply.
 func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Genome, error) {
-	prompt := l.Prompt(h)
+	prompt := l.Prompt(gen, h)
 	seed := int(engine.Mix(l.seed, uint64(gen)) >> 33)
 	req := openai.ChatCompletionRequest{
 		Model: l.opt.Model,
 		Messages: []openai.ChatCompletionMessage{
-			{Role: openai.ChatMessageRoleSystem, Content: "You tune the numeric parameters of a game-playing strategy. You answer with JSON only."},
+			{Role: openai.ChatMessageRoleSystem, Content: llmSystem},
 			{Role: openai.ChatMessageRoleUser, Content: prompt},
 		},
-		Temperature:    l.opt.Temperature,
-		Seed:           &seed,
-		ResponseFormat: &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject},
+		Temperature: l.opt.Temperature,
+		Seed:        &seed,
+	}
+	if !l.plainText {
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	var last error
 	wait := l.opt.Backoff
@@ -233,9 +265,14 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 			}
 			wait *= 2
 		}
-		rctx, cancel := context.WithTimeout(ctx, l.opt.Timeout)
-		resp, err := l.client.CreateChatCompletion(rctx, req)
-		cancel()
+		resp, err := l.complete(ctx, req)
+		if err != nil && req.ResponseFormat != nil && refusesJSONMode(err) {
+			// Some OpenAI-compatible servers know no JSON mode: ask them
+			// for text, which the parser reads as well.
+			l.plainText, req.ResponseFormat = true, nil
+			l.remark(gen, "the server refuses JSON mode (%v): asking for plain text from now on", describeRequestError(err, l.opt.Timeout))
+			resp, err = l.complete(ctx, req)
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -244,6 +281,8 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 			last = describeRequestError(err, l.opt.Timeout)
 		case len(resp.Choices) == 0:
 			last = errors.New("reply has no choices")
+		case resp.Choices[0].FinishReason == openai.FinishReasonLength && resp.Choices[0].Message.Content == "":
+			last = errors.New("reply was cut at the token limit before any answer")
 		default:
 			gs, notes, perr := ParseReply([]byte(resp.Choices[0].Message.Content), l.space.Base.Schema, l.n)
 			for _, n := range notes {
@@ -257,6 +296,27 @@ func (l *LLM) request(ctx context.Context, gen int, h History) ([]strategies.Gen
 		l.remark(gen, "attempt %d of %d: %v", attempt, l.opt.Attempts, last)
 	}
 	return nil, last
+}
+
+// complete sends one request, bounded by the timeout.
+func (l *LLM) complete(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	rctx, cancel := context.WithTimeout(ctx, l.opt.Timeout)
+	defer cancel()
+	return l.client.CreateChatCompletion(rctx, req)
+}
+
+// refusesJSONMode reports whether err is a server's refusal of the
+// request's response_format (HTTP 400 or 422 naming it).
+func refusesJSONMode(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return (apiErr.HTTPStatusCode == 400 || apiErr.HTTPStatusCode == 422) && strings.Contains(apiErr.Message, "response_format")
+	case errors.As(err, &reqErr):
+		return (reqErr.HTTPStatusCode == 400 || reqErr.HTTPStatusCode == 422) && strings.Contains(string(reqErr.Body), "response_format")
+	}
+	return false
 }
 
 // describeRequestError shortens the client's errors to what a user needs.
@@ -274,156 +334,16 @@ func describeRequestError(err error, timeout time.Duration) error {
 	return fmt.Errorf("model server unreachable: %w", err)
 }
 
-// Prompt builds the user message of a request from the history.
-func (l *LLM) Prompt(h History) string {
-	s := l.space.Base
-	var b strings.Builder
-	fmt.Fprintf(&b, "Strategy %q of the game %q: %s\n\n", s.Name, s.Game, s.Description)
-	b.WriteString("Parameters (name: range, kind, default — what it does):\n")
-	for _, p := range s.Schema {
-		kind := "real"
-		if p.Integer {
-			kind = "integer"
-		}
-		fmt.Fprintf(&b, "- %s: %s, %s, default %v — %s\n", p.Name, p.Range(), kind, p.Default, p.Description)
-	}
-	b.WriteString("\nFitness is the score rate against a pool of opponents (win 1, draw 0.5, loss 0 per game), from 0 to 1; higher is better. Each fitness is an estimate from the games shown and is noisy.\n")
-	var measured []*Entry
-	for _, e := range h.Entries {
-		if e.Games > 0 {
-			measured = append(measured, e)
-		}
-	}
-	sortByFitness(measured)
-	show := func(title string, es []*Entry) {
-		fmt.Fprintf(&b, "\n%s:\n", title)
-		for _, e := range es {
-			params, _ := json.Marshal(s.Schema.Map(l.space.Genome(e.X)))
-			fmt.Fprintf(&b, "{\"params\": %s, \"fitness\": %.4f, \"games\": %.0f}\n", params, e.Fitness, e.Games)
-		}
-	}
-	if len(measured) == 0 {
-		defaults, _ := json.Marshal(s.Schema.Map(s.Schema.Defaults()))
-		fmt.Fprintf(&b, "\nNothing has been measured yet. The defaults are %s.\n", defaults)
-	} else {
-		k := min(l.opt.Show, len(measured))
-		show("Best genomes so far", measured[:k])
-		if rest := measured[k:]; len(rest) > 0 {
-			worst := rest[max(0, len(rest)-l.opt.Show):]
-			show("Worst genomes so far", worst)
-		}
-	}
-	fmt.Fprintf(&b, "\nPropose %d new genomes, different from those above, that you expect to score higher than the best. "+
-		"Reply with one JSON object and nothing else, of exactly this shape, giving every parameter a number within its range:\n", l.n)
-	example := map[string]float64{}
-	for _, p := range s.Schema {
-		example[p.Name] = p.Default
-	}
-	ex, _ := json.Marshal(map[string]any{"genomes": []any{example}})
-	b.Write(ex)
-	b.WriteString("\n")
-	return b.String()
-}
-
-// ParseReply decodes a model's reply strictly: one JSON object
-// {"genomes": [{name: number, ...}, ...]} with no other field, optionally
-// inside a single Markdown code fence, and nothing after it. A genome that
-// names an unknown parameter, leaves one out or gives a non-number is
-// dropped with a note; a value out of bounds is clamped, and a fractional
-// value of an integer parameter rounded, with a note each. At most n
-// genomes are returned (extra ones are dropped with a note). A reply that
-// does not decode, or yields no genome, is an error.
-func ParseReply(reply []byte, schema strategies.Schema, n int) ([]strategies.Genome, []string, error) {
-	body := bytes.TrimSpace(reply)
-	if bytes.HasPrefix(body, []byte("```")) {
-		nl := bytes.IndexByte(body, '\n')
-		if nl < 0 || !bytes.HasSuffix(body, []byte("```")) || len(body) < nl+1+3 {
-			return nil, nil, errors.New("reply opens a code fence it does not close")
-		}
-		body = bytes.TrimSpace(body[nl+1 : len(body)-3])
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	var doc struct {
-		Genomes []map[string]any `json:"genomes"`
-	}
-	if err := dec.Decode(&doc); err != nil {
-		return nil, nil, fmt.Errorf("reply is not the JSON object asked for: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, errors.New("reply has text after its JSON object")
-	}
-	if doc.Genomes == nil {
-		return nil, nil, errors.New(`reply has no "genomes" array`)
-	}
-	var out []strategies.Genome
-	var notes []string
-	for i, m := range doc.Genomes {
-		if len(out) == n {
-			notes = append(notes, fmt.Sprintf("reply has %d genomes, %d asked for: the rest are dropped", len(doc.Genomes), n))
-			break
-		}
-		g, gnotes, err := parseGenome(m, schema)
-		for _, s := range gnotes {
-			notes = append(notes, fmt.Sprintf("genome %d: %s", i+1, s))
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("genome %d dropped: %v", i+1, err))
-			continue
-		}
-		out = append(out, g)
-	}
-	if len(out) == 0 {
-		return nil, notes, fmt.Errorf("reply has no usable genome (%d given)", len(doc.Genomes))
-	}
-	return out, notes, nil
-}
-
-func parseGenome(m map[string]any, schema strategies.Schema) (strategies.Genome, []string, error) {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if schema.Index(k) < 0 {
-			return nil, nil, fmt.Errorf("unknown parameter %q (known: %s)", k, strings.Join(schema.Names(), ", "))
-		}
-	}
-	g := make(strategies.Genome, len(schema))
-	var notes []string
-	for i, p := range schema {
-		raw, ok := m[p.Name]
-		if !ok {
-			return nil, nil, fmt.Errorf("parameter %s is missing", p.Name)
-		}
-		num, ok := raw.(json.Number)
-		if !ok {
-			return nil, nil, fmt.Errorf("parameter %s is %v, not a number", p.Name, raw)
-		}
-		v, err := num.Float64()
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, nil, fmt.Errorf("parameter %s = %s is not a finite number", p.Name, num)
-		}
-		c := p.Clamp(v)
-		switch {
-		case v < p.Min || v > p.Max:
-			notes = append(notes, fmt.Sprintf("%s = %v is outside %s, clamped to %v", p.Name, v, p.Range(), c))
-		case c != v:
-			notes = append(notes, fmt.Sprintf("%s = %v must be whole, rounded to %v", p.Name, v, c))
-		}
-		g[i] = c
-	}
-	return g, notes, nil
-}
-
 type llmState struct {
-	Failures int `json:"failures"`
+	Failures int      `json:"failures"`
+	Trend    []llmGen `json:"trend,omitempty"`
 }
 
-// State returns the count of consecutive failed generations.
-func (l *LLM) State() (json.RawMessage, error) { return json.Marshal(llmState{Failures: l.failures}) }
+// State returns the count of consecutive failed generations and the
+// trend the next prompts show.
+func (l *LLM) State() (json.RawMessage, error) {
+	return json.Marshal(llmState{Failures: l.failures, Trend: l.trend})
+}
 
 // Restore continues from a State.
 func (l *LLM) Restore(done int, state json.RawMessage) error {
@@ -431,17 +351,33 @@ func (l *LLM) Restore(done int, state json.RawMessage) error {
 	if err := json.Unmarshal(state, &st); err != nil {
 		return fmt.Errorf("llm: checkpoint state: %w", err)
 	}
-	l.failures = st.Failures
+	l.failures, l.trend = st.Failures, st.Trend
 	return nil
 }
 
-// Tell only checks the count of values: the model sees the measured
-// genomes in the next prompt.
+// Tell records the generation's fitness for the trend; the model sees the
+// measured genomes in the next prompt.
 func (l *LLM) Tell(gen int, fitness []float64) error {
 	if len(fitness) != l.n {
 		return fmt.Errorf("llm: told %d fitness values for %d proposals", len(fitness), l.n)
 	}
+	l.trend = append(l.trend, llmGen{Generation: gen, Model: l.fromModel, Fitness: append([]float64(nil), fitness...)})
+	if len(l.trend) > trendRows {
+		l.trend = l.trend[len(l.trend)-trendRows:]
+	}
 	return nil
+}
+
+// observe records, in the last generation of the trend, the base's and
+// the leader's fitness after it, read from the history of the next Ask.
+func (l *LLM) observe(h History) {
+	baseID := l.space.ID(l.space.Origin())
+	for _, e := range h.Entries {
+		if e.ID == baseID && e.Games > 0 {
+			l.trend = l.trendView(h, e)
+			return
+		}
+	}
 }
 
 // Close releases idle connections.

@@ -4,16 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"crucible/engine/kindling"
 	"crucible/strategies"
 )
 
@@ -24,6 +31,10 @@ type fakeModel struct {
 	calls   int
 	prompts []string
 	reply   func(call int) (status int, content string, delay time.Duration)
+	// noJSONMode makes it refuse requests with a response_format, as some
+	// OpenAI-compatible servers do.
+	noJSONMode bool
+	formats    []string // each request's response_format type ("" for none)
 }
 
 func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -36,12 +47,27 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Messages []struct {
 			Role, Content string
 		} `json:"messages"`
+		ResponseFormat *struct {
+			Type string `json:"type"`
+		} `json:"response_format"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
 	}
+	format := ""
+	if req.ResponseFormat != nil {
+		format = req.ResponseFormat.Type
+	}
 	f.mu.Lock()
+	f.formats = append(f.formats, format)
+	if f.noJSONMode && format != "" {
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(400)
+		fmt.Fprint(w, `{"error":{"message":"'response_format.type' must be 'json_schema' or 'text'","type":"invalid_request_error"}}`)
+		return
+	}
 	f.calls++
 	call := f.calls
 	f.prompts = append(f.prompts, req.Messages[len(req.Messages)-1].Content)
@@ -102,6 +128,12 @@ const goodReply = `{"genomes": [
  {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2},
  {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`
 
+// paramsReply is goodReply in the shape the prompt shows: each genome
+// wrapped as {"params": ...} with fields beside it.
+const paramsReply = `{"genomes": [
+ {"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, "why": "closer to the best"},
+ {"params": {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}, "fitness": 0.5}]}`
+
 func hallHistory(space Space) History {
 	e := &Entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
 	return History{Entries: []*Entry{e}, Hall: []*Entry{e}}
@@ -110,6 +142,9 @@ func hallHistory(space Space) History {
 func TestLLMServerCases(t *testing.T) {
 	space := Space{Base: testStrategy()}
 	fromModel := []strategies.Genome{{0.7, 3, 25, 1.2}, {0.6, 4, 20, 1.3}}
+	always := func(content string) func(int) (int, string, time.Duration) {
+		return func(int) (int, string, time.Duration) { return 200, content, 0 }
+	}
 	tests := []struct {
 		name      string
 		reply     func(call int) (int, string, time.Duration)
@@ -120,12 +155,34 @@ func TestLLMServerCases(t *testing.T) {
 		wantNote  string
 		wantLog   []string
 	}{
-		{"good reply is used as is",
-			func(int) (int, string, time.Duration) { return 200, goodReply, 0 },
+		{"good reply is used as is", always(goodReply),
 			1, fromModel, "2 genomes from fake", nil},
-		{"reply in a code fence is accepted",
-			func(int) (int, string, time.Duration) { return 200, "```json\n" + goodReply + "\n```", 0 },
+		{"reply in a code fence is accepted", always("```json\n" + goodReply + "\n```"),
 			1, fromModel, "2 genomes from fake", nil},
+		{"prose before and after a fenced answer is skipped",
+			always("Looking at the table, the best genomes push aggression up and keep reserve low, so I move further that way.\n\n```json\n" +
+				paramsReply + "\n```\n\nBoth stay inside the ranges [0, 1] and [0, 10]."),
+			1, fromModel, "2 genomes from fake", nil},
+		{"prose then bare JSON, no fence", always("Here are my proposals: " + goodReply + " Good luck!"),
+			1, fromModel, "2 genomes from fake", nil},
+		{"a top-level reasoning field is ignored",
+			always(`{"reasoning": "reserve matters most; horizon second", "genomes": [{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}], "confidence": 0.6}`),
+			1, fromModel, "2 genomes from fake", nil},
+		{"genomes wrapped as params, as the prompt shows them", always(paramsReply),
+			1, fromModel, "2 genomes from fake", nil},
+		{"a bare list of params objects",
+			always(`[{"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}}, {"params": {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}}]`),
+			1, fromModel, "2 genomes from fake", nil},
+		{"a think block with a draft is skipped",
+			always("<think>\nMaybe {\"genomes\": [{\"aggression\": 0.1}, {\"aggression\": 0.2}, {\"aggression\": 0.3}]} ... no, go higher.\n</think>\n" + goodReply),
+			1, fromModel, "2 genomes from fake", nil},
+		{"a genome quoted from the prompt before the answer is not the answer",
+			always(`The best so far is {"params": {"aggression": 0.5, "reserve": 5, "horizon": 0, "greed": 1}, "fitness": 0.61}. I propose: ` + goodReply),
+			1, fromModel, "2 genomes from fake", nil},
+		{"missing parameters take their defaults, with a note",
+			always(`{"genomes": [{"params": {"aggression": 0.7, "reserve": 3}}, {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`),
+			1, []strategies.Genome{{0.7, 3, -30, 2.3}, fromModel[1]}, "2 genomes from fake",
+			[]string{"genome 1: not given, so at the default: horizon = -30, greed = 2.3"}},
 		{"malformed reply is retried, then the good one used",
 			func(call int) (int, string, time.Duration) {
 				if call == 1 {
@@ -133,30 +190,31 @@ func TestLLMServerCases(t *testing.T) {
 				}
 				return 200, goodReply, 0
 			},
-			2, fromModel, "2 genomes from fake", []string{"attempt 1 of 3", "not the JSON object"}},
-		{"out-of-bounds values are clamped and logged",
-			func(int) (int, string, time.Duration) {
-				return 200, `{"genomes": [{"aggression": 1.7, "reserve": 14, "horizon": -80, "greed": 1.5}]}`, 0
-			},
-			1, []strategies.Genome{{1, 10, -50, 1.5}}, "1 genomes from fake, 1 by mutation of the elite",
-			[]string{"aggression = 1.7 is outside [0, 1], clamped to 1", "reserve = 14 is outside [0, 10], clamped to 10", "horizon = -80 is outside [-50, 50], clamped to -50"}},
-		{"genome with an unknown parameter is dropped",
-			func(int) (int, string, time.Duration) {
-				return 200, `{"genomes": [{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2, "speed": 3},
-				 {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`, 0
-			},
-			1, fromModel[1:], "1 genomes from fake, 1 by mutation of the elite", []string{`genome 1 dropped: unknown parameter "speed"`}},
+			2, fromModel, "2 genomes from fake", []string{"attempt 1 of 3: reply holds no JSON with genomes", `it begins "Sure! Here are genomes:`}},
+		{"a value out of its range rejects the genome, naming the range",
+			always(`{"genomes": [{"aggression": 0.7, "reserve": 14, "horizon": 25, "greed": 1.2}, {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`),
+			1, fromModel[1:], "1 genomes from fake, 1 by mutation of the elite",
+			[]string{"genome 1 rejected: parameter reserve = 14 is outside its range [0, 10]"}},
+		{"a fractional integer is rounded, with a note",
+			always(`{"genomes": [{"aggression": 0.7, "reserve": 2.6, "horizon": 25, "greed": 1.2}, {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`),
+			1, fromModel, "2 genomes from fake", []string{"genome 1: reserve = 2.6 must be whole, rounded to 3"}},
+		{"a genome with an unknown parameter is rejected, naming it and its value",
+			always(`{"genomes": [{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2, "speed": 3},
+				 {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}]}`),
+			1, fromModel[1:], "1 genomes from fake, 1 by mutation of the elite", []string{`genome 1 rejected: unknown parameter "speed" = 3 (known: aggression, reserve, horizon, greed)`}},
+		{"numbers as strings are refused, naming the parameter; no genome left is a failed attempt",
+			always(`{"genomes": [{"aggression": "0.7", "reserve": 3, "horizon": 25, "greed": 1.2}, {"params": {"aggression": 0.6, "reserve": "4", "horizon": 20, "greed": 1.3}}]}`),
+			3, nil, "model failed after 3 attempts: reply has no acceptable genome (2 given)",
+			[]string{`genome 1 rejected: parameter aggression = "0.7" is a string, not a number`, `genome 2 rejected: parameter reserve = "4" is a string, not a number`, "proposed by mutation of the elite"}},
+		{"extra genomes are dropped with a note",
+			always(`{"genomes": [{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}, {"aggression": 0.5}]}`),
+			1, fromModel, "2 genomes from fake", []string{"reply has 3 genomes, 2 asked for: genomes 3 to 3 are dropped"}},
 		{"HTTP 500 is retried, then the generation is mutation",
 			func(int) (int, string, time.Duration) { return 500, "", 0 },
 			3, nil, "model failed after 3 attempts: HTTP 500", []string{"attempt 3 of 3", "proposed by mutation of the elite"}},
 		{"timeout is retried, then the generation is mutation",
 			func(int) (int, string, time.Duration) { return 200, goodReply, 2 * time.Second },
 			3, nil, "no reply within 300ms", []string{"attempt 1 of 3: no reply within 300ms"}},
-		{"string value is a parse failure",
-			func(int) (int, string, time.Duration) {
-				return 200, `{"genomes": [{"aggression": "high", "reserve": 3, "horizon": 25, "greed": 1.2}]}`, 0
-			},
-			3, nil, "no usable genome", []string{`aggression is high, not a number`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,6 +261,91 @@ func TestLLMServerCases(t *testing.T) {
 	}
 }
 
+// Rule: every rejected genome's reason names the parameter and the value
+// (and the range when it is out of it); a reply that holds no answer says
+// what it holds.
+func TestParseReplyReasons(t *testing.T) {
+	schema := testStrategy().Schema
+	for _, tc := range []struct {
+		reply string
+		want  string // a note, or the error when no note is expected
+	}{
+		{`{"genomes": [{"aggression": 1.7, "reserve": 3, "horizon": 0, "greed": 1}]}`, "genome 1 rejected: parameter aggression = 1.7 is outside its range [0, 1]"},
+		{`{"genomes": [{"aggression": 0.5, "reserve": 3, "horizon": -80, "greed": 1}]}`, "genome 1 rejected: parameter horizon = -80 is outside its range [-50, 50]"},
+		{`{"genomes": [{"aggression": 0.5, "reserv": 3}]}`, `genome 1 rejected: unknown parameter "reserv" = 3 (known: aggression, reserve, horizon, greed)`},
+		{`{"genomes": [{"params": {"aggression": 0.5, "style": "bold"}}]}`, `genome 1 rejected: unknown parameter "style" = "bold"`},
+		{`{"genomes": [{"aggression": "high"}]}`, `genome 1 rejected: parameter aggression = "high" is a string, not a number`},
+		{`{"genomes": [{"aggression": true}]}`, `genome 1 rejected: parameter aggression = true is a boolean, not a number`},
+		{`{"genomes": [{"aggression": null}]}`, `genome 1 rejected: parameter aggression is null, not a number`},
+		{`{"genomes": [{"aggression": [0.5]}]}`, `genome 1 rejected: parameter aggression = [0.5] is a list, not a number`},
+		{`{"genomes": [{"aggression": 1e400}]}`, `genome 1 rejected: parameter aggression = 1e400 is not a finite number`},
+		{`{"genomes": [{"params": [0.5, 3, 0, 1]}]}`, `genome 1 rejected: "params" is a list, not an object of parameters`},
+		{`{"genomes": [0.5, {"aggression": 0.5}]}`, `genome 1 rejected: it is 0.5, not an object of parameters`},
+		{`{"genomes": [{}]}`, `genome 1 rejected: it names no parameter`},
+		{`{"genomes": {"aggression": 0.5}}`, `genome 1 rejected: "genomes" is an object, not a list`},
+		{`{"genomes": []}`, `reply's "genomes" list is empty`},
+		{`I cannot help with that.`, `reply holds no JSON with genomes ({"genomes": [...]}, a list, or {"params": {...}}); it begins "I cannot help with that."`},
+		{`{"answer": [1, 2]}`, `reply holds no JSON with genomes`},
+		{"   ", `reply is empty`},
+		{"<think>the user wants genomes; let me", `reply has nothing after its <think> block`},
+	} {
+		_, notes, err := ParseReply([]byte(tc.reply), schema, 4)
+		text := strings.Join(notes, "\n")
+		if err != nil {
+			text += "\nerror: " + err.Error()
+		}
+		if !strings.Contains(text, tc.want) {
+			t.Errorf("reply %s: got\n%s\nwant %q", tc.reply, text, tc.want)
+		}
+	}
+}
+
+// Rule: the accepted shapes all read as the same genomes: the object with
+// "genomes", a bare list, {"params": ...} items, a single genome, flat or
+// wrapped, with unknown top-level fields ignored.
+func TestParseReplyShapes(t *testing.T) {
+	schema := testStrategy().Schema
+	one := strategies.Genome{0.7, 3, 25, 1.2}
+	flat := `{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}`
+	wrapped := `{"params": ` + flat + `, "fitness": 0.9, "games": 100}`
+	for _, reply := range []string{
+		`{"genomes": [` + flat + `]}`,
+		`{"genomes": [` + wrapped + `]}`,
+		`{"thoughts": ["a", "b"], "genomes": [` + wrapped + `], "reasoning": {"x": 1}}`,
+		`[` + flat + `]`,
+		`[` + wrapped + `]`,
+		flat,
+		wrapped,
+		"```\n" + wrapped + "\n```",
+		"Answer:\n```json\n[" + wrapped + "]\n```\nDone.",
+	} {
+		gs, notes, err := ParseReply([]byte(reply), schema, 4)
+		if err != nil || len(gs) != 1 || !slices.Equal(gs[0], one) || len(notes) != 0 {
+			t.Errorf("reply %s: got %v, notes %q, error %v; want [%v] and no note", reply, gs, notes, err, one)
+		}
+	}
+}
+
+// Rule: numbers the prompt shows are rounded to 3 significant digits,
+// written without exponent or trailing zeros.
+func TestSig3(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0.30000000000000004, "0.3"}, {0.41666666666666663, "0.417"}, {-0.041666, "-0.0417"},
+		{12.345, "12.3"}, {1234.5, "1230"}, {9.996, "10"}, {0.9996, "1"}, {0.00012345, "0.000123"},
+		{0, "0"}, {-0.0000001, "-0.0000001"}, {100, "100"}, {2.5, "2.5"}, {-30, "-30"},
+	} {
+		if got := sig3(tc.v); got != tc.want {
+			t.Errorf("sig3(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := signed(0.125); got != "+0.125" {
+		t.Errorf("signed(0.125) = %q", got)
+	}
+}
+
 func dist(a, b []float64) float64 {
 	d := 0.0
 	for i := range a {
@@ -211,32 +354,344 @@ func dist(a, b []float64) float64 {
 	return d
 }
 
-// Rule: the prompt carries the schema (names, descriptions, bounds) and the
-// best and worst measured genomes with their fitness.
-func TestLLMPromptShowsSchemaAndHistory(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1})
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// goldenPrompt builds the prompt of a fixed state of an llm run: Kindling's
+// "easy" searched against even, greedy and sniper, after six generations
+// (one proposed by mutation alone, one half by mutation), with fitness
+// values as the search computes them (long fractions, one below 0).
+func goldenPrompt(t *testing.T) string {
+	t.Helper()
+	reg := kindlingRegistry(t)
+	base, err := reg.Lookup("kindling", "easy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Fitness: 0.9}
-	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Fitness: 0.5}
-	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Fitness: 0.05}
-	p := l.Prompt(History{Entries: []*Entry{worst, best, mid}})
+	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	space := Space{Base: base}
+	l, err := NewLLM(space, 6, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 3, Opponents: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := func(g strategies.Genome, fitness float64, evals int, vs map[string]Tally) *Entry {
+		x := space.Point(g)
+		e := &Entry{ID: space.ID(x), X: x, Evals: evals, Fitness: fitness, Versus: vs}
+		for _, t := range vs {
+			e.Points += t.Points
+			e.Games += t.Games
+		}
+		return e
+	}
+	baseE := entry(base.Schema.Defaults(), 0.20833333333333334, 6, map[string]Tally{
+		"even": {Points: 13, Games: 48}, "greedy": {Points: 4.5, Games: 48}, "sniper": {Points: 19, Games: 48},
+		"hall:easy#4dbf4c3401": {Points: 6, Games: 24}, "hall:easy#2456234fa1": {Points: 4.5, Games: 16}})
+	b1 := entry(strategies.Genome{0.8734567, 0.51234, 1}, 0.41666666666666663, 3, map[string]Tally{
+		"even": {Points: 14, Games: 24}, "greedy": {Points: 9, Games: 24}, "sniper": {Points: 17.5, Games: 24},
+		"hall:easy#4dbf4c3401": {Points: 10, Games: 24}})
+	b2 := entry(strategies.Genome{0.95, 1.25, 2}, 0.38020833333333337, 1, map[string]Tally{
+		"even": {Points: 5, Games: 8}, "greedy": {Points: 3.5, Games: 8}, "sniper": {Points: 6, Games: 8},
+		"hall:easy#4dbf4c3401": {Points: 4, Games: 8}})
+	b3 := entry(strategies.Genome{0.7, 0.30000000000000004, 1}, 0.33124999999999993, 2, map[string]Tally{
+		"even": {Points: 9, Games: 16}, "greedy": {Points: 4, Games: 16}, "sniper": {Points: 11, Games: 16},
+		"hall:easy#4dbf4c3401": {Points: 3, Games: 8}, "hall:easy#2456234fa1": {Points: 2, Games: 8}})
+	w1 := entry(strategies.Genome{0.2, 4, 3}, -0.041666666666666685, 1, map[string]Tally{
+		"even": {Points: 0, Games: 8}, "greedy": {Points: 0.5, Games: 8}, "sniper": {Points: 1, Games: 8}})
+	w2 := entry(strategies.Genome{0.25, 3.5, 3}, 0.0123456789, 1, map[string]Tally{
+		"even": {Points: 1, Games: 8}, "greedy": {Points: 0, Games: 8}, "sniper": {Points: 2, Games: 8},
+		"hall:easy#2456234fa1": {Points: 1, Games: 8}})
+
+	// Six generations told, each observed by the next Ask but the last.
+	fits := [][]float64{
+		{0.1875, 0.25, 0.3125000000000001, 0.0625, 0.125, 0.2},
+		{0.3333333333333333, 0.29166666666666663, 0.1, 0.15, 0.05, 0.0123456789},
+		{0.21, 0.19, 0.2, 0.18, 0.22, 0.205},
+		{0.41666666666666663, 0.35, 0.3, 0.2, 0.15, -0.041666666666666685},
+		{0.38020833333333337, 0.31, 0.29, 0.25, 0.24, 0.23},
+		{0.33124999999999993, 0.3, 0.28, 0.27, 0.2, 0.19},
+	}
+	fromModel := []int{6, 6, 0, 6, 4, 6}
+	baseFit := []float64{0.1875, 0.19791666666666666, 0.2013888888888889, 0.203125, 0.20625}
+	leader := []*Entry{{Fitness: 0.3125}, {Fitness: 0.3333333333333333}, {Fitness: 0.3333333333333333}, {Fitness: 0.41666666666666663}, {Fitness: 0.4010416666666667}}
+	for g := range fits {
+		l.fromModel = fromModel[g]
+		if err := l.Tell(g, fits[g]); err != nil {
+			t.Fatal(err)
+		}
+		if g < len(baseFit) {
+			l.observe(History{Entries: []*Entry{{ID: baseE.ID, Games: 1, Fitness: baseFit[g]}}, Hall: []*Entry{leader[g]}})
+		}
+	}
+	h := History{Entries: []*Entry{b1, b2, b3, baseE, w2, w1}, Hall: []*Entry{b1, b3, b2, baseE}}
+	return "system:\n" + llmSystem + "\n\nuser:\n" + l.Prompt(6, h)
+}
+
+// Rule: the prompt of a fixed state is the golden file (rewrite it with
+// go test -run TestLLMPromptGolden -update): it states the game's rules,
+// the base's fitness, the results of the base and of the best genomes
+// against each opponent, the trend of the last generations, fitness on
+// its true scale, and every measured figure to 3 significant digits.
+func TestLLMPromptGolden(t *testing.T) {
+	got := goldenPrompt(t)
+	path := filepath.Join("testdata", "llm_prompt_kindling.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestLLMPromptGolden -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("prompt differs from %s (rerun with -update if the change is intended):\n%s", path, got)
+	}
+	for _, w := range []string{
+		"Crown 4, Tor 3, Mill 2",     // the rules
+		"gains 5 more, capped at 12", // ...
+		"The base's fitness is 0.208 (score rate 0.255 over 184 games in 6 generations)",
+		"its full range is -1 to 2", // the scale, truthfully
+		`#1 {"params": {"spend": 0.873, "noise": 0.512, "focus": 1}, "fitness": 0.417, "vs_base": 0.208, "se": 0.0503, "score_rate": 0.526, "games": 96, "generations": 3}`,
+		`"fitness": -0.0417, "vs_base": -0.25`, // a fitness below 0, as it is
+		"| opponent | base | #1 | #2 | #3 |",
+		"| greedy | 0.0938 (48) | 0.375 (24) | 0.438 (8) | 0.25 (16) |", // hardest for the base first
+		"| earlier champions of this search | 0.263 (40) | 0.417 (24) | 0.5 (8) | 0.313 (16) |",
+		"- sniper: " + "outbids the strongest visible threat", // the opponents described
+		"| 3 | mutation | 0.22 | 0.201 | 3 of 6 | 0.333 | 0.201 |",
+		"| 5 | model 4, mutation 2 | 0.38 | 0.283 | 6 of 6 | 0.401 | 0.206 |",
+		"| 6 | model | 0.331 | 0.262 | 4 of 6 | 0.417 | 0.208 |", // completed from the history
+		`{"reasoning": "...", "genomes": [{"params": {"spend": 0.6, "noise": 2, "focus": 2}}]}`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("prompt lacks %q", w)
+		}
+	}
+	if strings.Contains(got, "from 0 to 1") {
+		t.Error("prompt still says fitness runs from 0 to 1")
+	}
+	for _, num := range regexp.MustCompile(`-?\d+\.\d+`).FindAllString(got, -1) {
+		digits := strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(num), "0")
+		if len(digits) > 3 {
+			t.Errorf("prompt shows %s, more than 3 significant digits", num)
+		}
+	}
+}
+
+// Rule: the best and worst lists show Show genomes each, the base apart;
+// the opponents are listed with their descriptions, the base among them
+// said to be the base.
+func TestLLMPromptShow(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	other := testStrategy()
+	other.Name, other.Description = "flat", "a flat landscape"
+	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1,
+		Opponents: []Opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Evals: 2, Fitness: 0.9}
+	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Evals: 2, Fitness: 0.5}
+	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Evals: 2, Fitness: 0.05}
+	p := l.Prompt(0, History{Entries: []*Entry{worst, best, mid}})
 	for _, want := range []string{
-		"- reserve: [0, 10], integer, default 8 — sparks kept back",
-		"- horizon: [-50, 50], real, default -30 — turns looked ahead",
-		`{"params": {"aggression":0.7,"greed":1.2,"horizon":25,"reserve":3}, "fitness": 0.9000, "games": 100}`,
-		`{"params": {"aggression":0,"greed":2.5,"horizon":-50,"reserve":10}, "fitness": 0.0500, "games": 100}`,
+		"- reserve: [0, 10], integer, default 8 - sparks kept back",
+		"- horizon: [-50, 50], real, default -30 - turns looked ahead",
+		`#1 {"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, "fitness": 0.9,`,
+		`- {"params": {"aggression": 0, "reserve": 10, "horizon": -50, "greed": 2.5}, "fitness": 0.05,`,
+		"The base has not been measured yet.",
+		"- flat: a flat landscape\n",
+		"- quad: a noisy quadratic (the base itself, at its defaults)\n",
 		"Propose 4 new genomes",
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("prompt lacks %q:\n%s", want, p)
 		}
 	}
-	if strings.Contains(p, `"fitness": 0.5000`) {
+	if strings.Contains(p, `"fitness": 0.5,`) {
 		t.Errorf("prompt shows the middle genome though Show is 1:\n%s", p)
 	}
+	if strings.Contains(p, "## The game") || strings.Contains(p, "## Results against each opponent") {
+		t.Errorf("prompt has a rules or results section for a game without rules or per-opponent results:\n%s", p)
+	}
+}
+
+// kindlingLLMSearch runs an llm search of Kindling's easy against even,
+// greedy and sniper for gens generations in dir (resuming when it holds a
+// checkpoint), the model answering with fixed genomes, and returns the
+// prompts it was sent.
+func kindlingLLMSearch(t *testing.T, dir string, gens int) []string {
+	t.Helper()
+	reg := kindlingRegistry(t)
+	base, err := reg.Lookup("kindling", "easy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeModel{}
+	fake.reply = func(call int) (int, string, time.Duration) {
+		// The reply depends on the generation the prompt names, so that a
+		// resumed run meets the same model.
+		_, prompts := fake.seen()
+		var gen int
+		if m := regexp.MustCompile(`This is generation (\d+) `).FindStringSubmatch(prompts[call-1]); m != nil {
+			gen, _ = strconv.Atoi(m[1])
+		}
+		if gen%3 == 0 { // every third generation's request fails: it is made by mutation
+			return 500, "", 0
+		}
+		return 200, fmt.Sprintf("Raising spend should pay.\n```json\n{\"genomes\": [{\"params\": {\"spend\": %.2f, \"noise\": 1, \"focus\": 1}}, {\"params\": {\"spend\": 0.9, \"noise\": 0.5}}, {\"spend\": 0.3, \"noise\": 3, \"focus\": 3}]}\n```", 0.5+0.05*float64(gen)), 0
+	}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	space := Space{Base: base}
+	l, err := NewLLM(space, 4, 9, LLMOptions{BaseURL: srv.URL + "/v1", Model: "fake", Attempts: 1, SkipAfter: 100, Opponents: pool, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	s := &Search{Space: space, Algorithm: l, Seed: 9, Seeds: 4, Generations: gens, Dir: dir, Resume: true,
+		Evaluator: &ArenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Workers: 2}}
+	if _, err := s.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, prompts := fake.seen()
+	return prompts
+}
+
+// Rule: in a real search the prompt's per-opponent table and trend come
+// from the matches played: the base, which plays every generation, has
+// met each reference opponent on every seed in both seat orders; every
+// entry's per-opponent results add up to its total; and a run resumed
+// from its checkpoint sends the model the same prompts as one left alone.
+func TestLLMPromptFromKindlingSearch(t *testing.T) {
+	dir := t.TempDir()
+	prompts := kindlingLLMSearch(t, dir, 4)
+	if len(prompts) != 4 {
+		t.Fatalf("model asked %d times in 4 generations, want 4", len(prompts))
+	}
+	p := prompts[2] // after 2 generations: 2 x 4 seeds x 2 seat orders per opponent
+	for _, w := range []string{"## The game", "| opponent | base | #1 |", "| earlier champions of this search | ", "The base's fitness is ",
+		"| 1 | model 3, mutation 1 |", "| 2 | model 3, mutation 1 |"} {
+		if !strings.Contains(p, w) {
+			t.Errorf("prompt of generation 3 lacks %q:\n%s", w, p)
+		}
+	}
+	for _, name := range []string{"even", "greedy", "sniper"} {
+		if !regexp.MustCompile(`\| ` + name + ` \| [0-9.]+ \(16\) \|`).MatchString(p) {
+			t.Errorf("prompt of generation 3 has no row of %s with the base's 16 games:\n%s", name, p)
+		}
+	}
+	if !strings.Contains(prompts[3], "| 3 | mutation |") || !strings.Contains(prompts[3], "This is generation 4 of the search.") {
+		t.Errorf("the generation whose request failed is not shown as mutation:\n%s", prompts[3])
+	}
+	cp, err := readCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range cp.Archive {
+		var sum Tally
+		for _, v := range e.Versus {
+			sum.Points += v.Points
+			sum.Games += v.Games
+		}
+		if sum != (Tally{Points: e.Points, Games: e.Games}) || len(e.Versus) < 3 {
+			t.Errorf("entry %s: per-opponent results %v add up to %v, not its %v points over %v games", e.ID, e.Versus, sum, e.Points, e.Games)
+		}
+	}
+
+	resumed := t.TempDir()
+	first := kindlingLLMSearch(t, resumed, 2)
+	rest := kindlingLLMSearch(t, resumed, 4)
+	if got := append(first, rest...); !slices.Equal(got, prompts) {
+		t.Errorf("the resumed run sent other prompts than the uninterrupted one")
+	}
+}
+
+// Rule: the library never prints: rejected genomes, failed attempts and
+// the fallback reach the caller only through Progress.
+func TestLLMDoesNotPrint(t *testing.T) {
+	fake := &fakeModel{reply: func(call int) (int, string, time.Duration) {
+		if call == 1 {
+			return 500, "", 0
+		}
+		return 200, `{"genomes": [{"aggression": "0.7"}]}`, 0
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	space := Space{Base: testStrategy()}
+	var log bytes.Buffer
+	l := newLLMForTest(t, srv.URL, 2, &log)
+	out := captureOutput(t, func() {
+		if _, err := l.Ask(context.Background(), 0, hallHistory(space)); err != nil {
+			t.Error(err)
+		}
+	})
+	if out != "" {
+		t.Errorf("Ask printed %q", out)
+	}
+	if !strings.Contains(log.String(), `aggression = "0.7" is a string`) || !strings.Contains(log.String(), "HTTP 500") {
+		t.Errorf("the remarks did not reach Progress:\n%s", log.String())
+	}
+}
+
+// Rule: a server that refuses JSON mode (HTTP 400 naming response_format)
+// is asked again at once for plain text, and not in JSON mode again; the
+// switch is reported.
+func TestLLMServerWithoutJSONMode(t *testing.T) {
+	fake := &fakeModel{noJSONMode: true, reply: func(int) (int, string, time.Duration) {
+		return 200, "Here you go:\n```json\n" + paramsReply + "\n```", 0
+	}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	space := Space{Base: testStrategy()}
+	var log bytes.Buffer
+	l := newLLMForTest(t, srv.URL, 2, &log)
+	for gen := range 2 {
+		if _, err := l.Ask(context.Background(), gen, hallHistory(space)); err != nil {
+			t.Fatal(err)
+		}
+		if l.Note() != "2 genomes from fake" {
+			t.Errorf("generation %d: note %q, want the model's genomes", gen+1, l.Note())
+		}
+	}
+	fake.mu.Lock()
+	formats := slices.Clone(fake.formats)
+	fake.mu.Unlock()
+	if want := []string{"json_object", "", ""}; !slices.Equal(formats, want) {
+		t.Errorf("requests' response formats %q, want %q", formats, want)
+	}
+	if !strings.Contains(log.String(), "the server refuses JSON mode (HTTP 400: 'response_format.type' must be") {
+		t.Errorf("the switch to plain text is not reported:\n%s", log.String())
+	}
+}
+
+// captureOutput runs fn with the process's standard output and error
+// redirected, and returns what was written to them.
+func captureOutput(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = w, w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	fn()
+	os.Stdout, os.Stderr = stdout, stderr
+	w.Close()
+	return <-done
 }
 
 // Rule: with the model server unreachable the run goes on, every
@@ -328,6 +783,10 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"genomes": [{"aggression": 1e400}]}`))
 	f.Add([]byte(`{"genomes": null}`))
 	f.Add([]byte(`{"genomes": [{"aggression": 0.5, "reserve": 3.5, "horizon": 0, "greed": 1}]} trailing`))
+	f.Add([]byte("Here:\n```json\n" + paramsReply + "\n```\nThat's all."))
+	f.Add([]byte(`<think>{"aggression": 0.1}</think>[{"params": {"aggression": 0.5}}, {"params": [1]}]`))
+	f.Add([]byte(`{"reasoning": "x", "genomes": [{"aggression": "0.5"}, {"reserve": 2.6}]}`))
+	f.Add([]byte(`[[[[[[{"genomes": [{{{{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		gs, _, err := ParseReply(data, schema, 4)
 		if err != nil {

@@ -49,6 +49,16 @@ type Measure struct {
 	// order of Batch.Seeds.
 	SeedPoints []float64
 	SeedGames  []float64
+	// Versus splits Points and Games by opponent, keyed by the opponent's
+	// name (nil when the evaluator does not split them).
+	Versus map[string]Tally
+}
+
+// Tally is a sum of pairwise results: Points (win 1, draw 0.5, loss 0)
+// over Games.
+type Tally struct {
+	Points float64 `json:"points"`
+	Games  float64 `json:"games"`
 }
 
 // Rate is Points/Games, or 0 with no game.
@@ -519,6 +529,15 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		e.Adv += m.Rate() - effect
 		e.Evals++
 		e.Last = gen
+		for name, t := range m.Versus {
+			if e.Versus == nil {
+				e.Versus = map[string]Tally{}
+			}
+			v := e.Versus[name]
+			v.Points += t.Points
+			v.Games += t.Games
+			e.Versus[name] = v
+		}
 		rates[i] = m.Rate()
 		gs.Matches += m.Matches
 	}

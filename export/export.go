@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"text/template"
 
 	"crucible/strategies"
 )
@@ -41,6 +42,9 @@ type Options struct {
 	// Variant is the variant to export; it must resolve in Registry.
 	Variant  strategies.Variant
 	Registry *strategies.Registry
+	// Target is the export of the variant's game (ACB, Kindling; the
+	// table of games gives each game's).
+	Target Target
 	// OutDir is the directory to create. It must not exist, or be empty.
 	OutDir string
 	// Src is the crucible module root; empty means the nearest directory
@@ -75,16 +79,16 @@ func Export(ctx context.Context, o Options) (Result, error) {
 	if o.Registry == nil {
 		return Result{}, errors.New("export: no registry")
 	}
-	s, g, err := o.Registry.Resolve(o.Variant)
+	if o.Target.Game != o.Variant.Game || o.Target.Run == nil {
+		return Result{}, fmt.Errorf("export: a variant of game %q needs that game's target, not %q's", o.Variant.Game, o.Target.Game)
+	}
+	// Normalise: every parameter of the schema written out, id over the
+	// full genome.
+	r, err := o.Registry.Check(o.Variant)
 	if err != nil {
 		return Result{}, fmt.Errorf("export: %w", err)
 	}
-	if o.Variant.Game != "acb" && o.Variant.Game != "kindling" {
-		return Result{}, fmt.Errorf("export: variant of game %q; export knows acb and kindling", o.Variant.Game)
-	}
-	// Normalise: every parameter of the schema written out, id recomputed.
-	v := strategies.NewVariant(s, g, o.Variant.Parents...)
-	v.Note = o.Variant.Note
+	s, v := r.Strategy, r.Variant
 	if o.OutDir == "" {
 		return Result{}, errors.New("export: no output directory (--out)")
 	}
@@ -142,7 +146,7 @@ func Export(ctx context.Context, o Options) (Result, error) {
 	}
 	files := map[string][]byte{"variant.json": variantBytes}
 	page := pageData{V: v, Label: v.Label(), Params: paramRows(s, v), Arch: arch, Description: s.Description}
-	for name, tpl := range templatesFor(v.Game) {
+	for name, tpl := range map[string]*template.Template{"Dockerfile": o.Target.Dockerfile, "README.md": o.Target.README} {
 		var b bytes.Buffer
 		if err := tpl.Execute(&b, page); err != nil {
 			return Result{}, fmt.Errorf("export: writing %s: %w", name, err)

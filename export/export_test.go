@@ -27,6 +27,10 @@ import (
 	"crucible/strategies/bidders"
 )
 
+// targets are the export targets by game (the table of games, which
+// imports this package, gives the same).
+var targets = map[string]Target{"acb": ACB, "kindling": Kindling}
+
 func registry(t *testing.T) *strategies.Registry {
 	t.Helper()
 	reg, err := strategies.NewRegistry(append(bidders.All(), acbstrat.All()...)...)
@@ -156,7 +160,7 @@ func exportDefaults(t *testing.T, ctx context.Context, game, base string) (Resul
 	requireGo(t)
 	reg := registry(t)
 	v := variantOf(t, reg, game, base)
-	res, err := Export(ctx, Options{Variant: v, Registry: reg, OutDir: filepath.Join(t.TempDir(), game+"-bot"), Src: moduleRoot(t)})
+	res, err := Export(ctx, Options{Variant: v, Registry: reg, Target: targets[game], OutDir: filepath.Join(t.TempDir(), game+"-bot"), Src: moduleRoot(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,10 +357,16 @@ func TestExportRefusesBadInputAndLeavesNothing(t *testing.T) {
 		{"a non-empty output directory", Options{Variant: good, OutDir: full}, "not empty"},
 		{"a source tree that is not crucible", Options{Variant: good, OutDir: filepath.Join(dir, "c"), Src: notSrc}, "not the crucible source"},
 		{"no go toolchain", Options{Variant: good, OutDir: filepath.Join(dir, "d"), Src: moduleRoot(t), Go: "no-such-go-command"}, "Go toolchain"},
+		{"another game's target", Options{Variant: good, Target: ACB, OutDir: filepath.Join(dir, "e")}, `a variant of game "kindling" needs that game's target, not "acb"'s`},
+		{"a variant whose id is not its content's", Options{Variant: func() strategies.Variant { v := good; v.ID = "0123456789"; return v }(), OutDir: filepath.Join(dir, "f")},
+			"does not match its content"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
 			tt.o.Registry = reg
+			if tt.o.Target.Game == "" {
+				tt.o.Target = Kindling
+			}
 			_, err := Export(context.Background(), tt.o)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Export = %v, want an error containing %q", err, tt.want)

@@ -39,7 +39,7 @@ var kindlingDockerfile = template.Must(template.New("Dockerfile").Parse(`# Kindl
 FROM ` + baseImage + `
 COPY bot /bot
 COPY variant.json /variant.json
-ENV KINDLING_URL=https://kindling.adamhaleworks.workers.dev
+ENV KINDLING_URL=` + PublicKindling + `
 USER nonroot:nonroot
 ENTRYPOINT ["/bot"]
 `))
@@ -128,7 +128,7 @@ With Docker (the image is distroless and carries the CA certificates for https):
 
 | variable | meaning |
 |---|---|
-| KINDLING_URL | the server (default https://kindling.adamhaleworks.workers.dev; ` + "`-url`" + ` overrides it) |
+| KINDLING_URL | the server (default ` + PublicKindling + `; ` + "`-url`" + ` overrides it) |
 
 ## Try it against crucible
 
@@ -141,11 +141,3 @@ With Docker (the image is distroless and carries the CA certificates for https):
 The same parameters are in ` + "`variant.json`" + `; rebuild with
 ` + "`crucible export --variant variant.json --out DIR`" + ` from the crucible checkout.
 `))
-
-// templatesFor returns the file templates of game's export.
-func templatesFor(game string) map[string]*template.Template {
-	if game == "kindling" {
-		return map[string]*template.Template{"Dockerfile": kindlingDockerfile, "README.md": kindlingReadme}
-	}
-	return map[string]*template.Template{"Dockerfile": acbDockerfile, "README.md": acbReadme}
-}

@@ -88,6 +88,14 @@ func svgOf(w, h vg.Length, drawIt func(c draw.Canvas) error) (out template.HTML,
 	return template.HTML(s[i:]), nil // built by vgsvg, which escapes its texts
 }
 
+// The plots' own tickers and plotters.
+var (
+	_ plot.Ticker  = integerTicks{}
+	_ plot.Ticker  = niceTicks{}
+	_ plot.Plotter = struckCells{}
+	_ plot.Plotter = keyBands{}
+)
+
 // integerTicks labels whole numbers only (generations): every one on a
 // short axis, round steps of at least 2 on a longer one.
 type integerTicks struct{}

@@ -7,25 +7,25 @@ package viewer
 // fitted by fitConditionalLogit (ridge 1e-3) on 1600 matches played by
 // acb.Game.Play (seeds 1..1600, trainingSpec: 2, 3, 4 or 6 of the 21
 // reference strategies, maps of side 32 to 60, one seat in one match in
-// eight stalling): 1351 won matches and 249 draws, 120265 observations (every
-// 5th turn), log-likelihood -98990.4,
-// 12 Newton steps.
+// eight stalling): 1338 won matches and 262 draws, 120265 observations (every
+// 5th turn), log-likelihood -98346.9,
+// 11 Newton steps.
 var winCoef = [numFeatures]float64{
-	3.50387,   // log1p(units) (se 0.0376)
-	-4.37423,  // log1p(units)*tau (se 0.0546)
-	-1.47644,  // unit share (se 0.0832)
-	3.79588,   // unit share*tau (se 0.139)
-	-0.108667, // cores (se 0.0627)
-	0.956369,  // cores*tau (se 0.117)
-	0.527176,  // log1p(energy) (se 0.00884)
-	2.1844,    // score/10 (se 0.0752)
-	-1.34063,  // score/10*tau (se 0.182)
-	2.78334,   // score lead/10*tau^4 (se 0.124)
-	-0.518364, // inactive (se 0.0357)
-	-0.380269, // draw: constant (se 0.23)
-	1.02361,   // draw: tau (se 0.244)
-	0.614715,  // draw: tie at the top (se 0.191)
-	0.515599,  // draw: tie at the top*tau^4 (se 0.0802)
-	-2.26169,  // draw: log1p(top score) (se 0.0648)
-	0.542651,  // draw: players alive (se 0.00762)
+	3.20932,    // log1p(units) (se 0.0356)
+	-4.02866,   // log1p(units)*tau (se 0.0525)
+	-0.581649,  // unit share (se 0.082)
+	2.93512,    // unit share*tau (se 0.137)
+	-0.0258275, // cores (se 0.0627)
+	0.852963,   // cores*tau (se 0.117)
+	0.498469,   // log1p(energy) (se 0.00886)
+	2.21728,    // score/10 (se 0.0738)
+	-1.3335,    // score/10*tau (se 0.178)
+	2.82097,    // score lead/10*tau^4 (se 0.123)
+	-0.502742,  // inactive (se 0.0372)
+	-0.831879,  // draw: constant (se 0.224)
+	0.73431,    // draw: tau (se 0.243)
+	2.1015,     // draw: tie at the top (se 0.183)
+	0.506429,   // draw: tie at the top*tau^4 (se 0.0803)
+	-1.44614,   // draw: log1p(top score) (se 0.0487)
+	0.357119,   // draw: players alive (se 0.00757)
 }

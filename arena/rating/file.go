@@ -10,9 +10,10 @@ import (
 
 // ParseRatings decodes a ratings file: a JSON object from player name to
 // {"rating", "rd", "volatility"}. name is used in errors. Every entry must
-// give all three fields with a finite rating and a positive deviation and
-// volatility; unknown fields are errors. Entries are checked in name
-// order, so a file with several bad ones always names the same one.
+// give all three fields, spelled exactly, as numbers, with a finite rating
+// and a positive deviation and volatility; unknown fields are errors.
+// Entries are checked in name order, so a file with several bad ones
+// always names the same one.
 func ParseRatings(data []byte, name string) (map[string]Rating, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -28,14 +29,38 @@ func ParseRatings(data []byte, name string) (map[string]Rating, error) {
 	}
 	sort.Strings(players)
 	for _, player := range players {
-		msg := raw[player]
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw[player], &fields); err != nil {
+			return nil, fmt.Errorf("ratings %s: player %q: want an object with rating, rd and volatility: %w", name, player, err)
+		}
+		if fields == nil {
+			return nil, fmt.Errorf("ratings %s: player %q is null; want an object with rating, rd and volatility", name, player)
+		}
 		var r struct {
 			Rating, RD, Volatility *float64
 		}
-		dec := json.NewDecoder(bytes.NewReader(msg))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("ratings %s: player %q: %w", name, player, err)
+		keys := make([]string, 0, len(fields))
+		for k := range fields {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var dst **float64
+			switch k { // exact keys: "RD" is not "rd"
+			case "rating":
+				dst = &r.Rating
+			case "rd":
+				dst = &r.RD
+			case "volatility":
+				dst = &r.Volatility
+			default:
+				return nil, fmt.Errorf("ratings %s: player %q: unknown field %q (fields: rating, rd, volatility)", name, player, k)
+			}
+			var v float64
+			if string(bytes.TrimSpace(fields[k])) == "null" || json.Unmarshal(fields[k], &v) != nil {
+				return nil, fmt.Errorf("ratings %s: player %q: %s is %s; want a number", name, player, k, fields[k])
+			}
+			*dst = &v
 		}
 		if r.Rating == nil || r.RD == nil || r.Volatility == nil {
 			return nil, fmt.Errorf("ratings %s: player %q needs rating, rd and volatility", name, player)

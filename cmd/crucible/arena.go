@@ -16,6 +16,7 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/engine"
+	"crucible/games"
 	"crucible/reports"
 	"crucible/strategies"
 )
@@ -49,7 +50,7 @@ Players (--players, comma-separated):
   all            every strategy of the game at its defaults
   NAME           a strategy at its defaults (see crucible strategies --game G)
   FILE.json      a variant file (its name is base#id)
-  http://H:P     a remote AI Code Battle bot, signed with --secret
+  http://H:P     ` + remoteHelp() + `
 
 Schedules:
   round-robin    every pair, both seat orders on the same seed (a paired game)
@@ -59,8 +60,10 @@ Schedules:
 Every pairing is played on --seeds seeds derived from --seed, so the same flags
 give the same matches and the same result lines at any --workers. An existing
 non-empty --out is never overwritten: add --resume to play only the matches it
-lacks (after Ctrl-C, or with more --seeds). A half-written last line left by a
-crash is dropped with a warning.
+lacks (after Ctrl-C, or with more --seeds) and the ones that failed (a remote
+bot down, say); failed matches stay in the file as "error" lines that the
+ratings skip. A half-written last line left by a crash is dropped with a
+warning. An arena in which every match fails exits with an error.
 
   crucible arena --game kindling --players all --seeds 20
   crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
@@ -71,8 +74,8 @@ crash is dropped with a warning.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "kindling", "game to play: "+strings.Join(gameNames, " or "))
-	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT acb bots")
+	fl.StringVar(&f.game, "game", "kindling", "game to play: "+games.List())
+	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(games.Remote(), ", "))
 	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")
@@ -85,7 +88,7 @@ crash is dropped with a warning.
 	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing; a fresh run refuses one that holds replays of its jobs)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
-	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// acb bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
+	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
 	return cmd
 }
@@ -119,11 +122,12 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if err != nil {
 		return err
 	}
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret)
+	stderr := cmd.ErrOrStderr()
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
-	entrants, jobs, err := buildSchedule(reg, game, f, players)
+	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr)
 	if err != nil {
 		return err
 	}
@@ -150,7 +154,13 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 			return fmt.Errorf("--replays: %w", err)
 		}
 	}
+	return playArena(cmd, f, game, cfg, entrants, jobs, format)
+}
 
+// playArena plays the checked schedule into --out (resuming it with
+// --resume) and prints the leaderboard.
+func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entrants []arena.Entrant, jobs []arena.Job, format reports.Format) error {
+	stderr := cmd.ErrOrStderr()
 	_, statErr := os.Stat(f.out)
 	created := errors.Is(statErr, os.ErrNotExist)
 	w, prev, err := arena.OpenResults(f.out, f.resume)
@@ -160,7 +170,6 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	stderr := cmd.ErrOrStderr()
 	for _, warn := range prev.Warnings {
 		fmt.Fprintln(stderr, "warning:", warn)
 	}
@@ -176,13 +185,24 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		discard()
 		return fmt.Errorf("--resume %s: %w", f.out, err)
 	}
-	if len(prev.Records) > 0 {
-		fmt.Fprintf(stderr, "resuming %s: %d of %d matches done, %d to play\n", f.out, len(prev.Records), len(jobs), len(todo))
-	}
-
+	// The finished matches of the file count in the ratings; its failed
+	// ones are played again (their error lines stay for the readers to
+	// skip).
 	var col arena.Collector
+	retry := 0
 	for _, r := range prev.Records {
-		col.Add(r)
+		if r.Error == "" {
+			col.Add(r)
+		} else {
+			retry++
+		}
+	}
+	if len(prev.Records) > 0 {
+		again := ""
+		if retry > 0 {
+			again = fmt.Sprintf(" (%d failed matches skipped: their jobs are played again)", retry)
+		}
+		fmt.Fprintf(stderr, "resuming %s: %d of %d matches done%s, %d to play\n", f.out, col.Matches, len(jobs), again, len(todo))
 	}
 	prev.Records = nil
 	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
@@ -225,7 +245,10 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 			played, elapsed.Round(time.Millisecond), float64(played)/elapsed.Seconds(), min(f.workers, played), f.out)
 	}
 	if col.Failed > 0 {
-		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s); first: %s\n",
+		if played > 0 && col.Failed == played {
+			return fmt.Errorf("every one of the %d matches played failed (see \"error\" in %s); first: %s", played, f.out, col.FirstError)
+		}
+		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s; --resume plays them again); first: %s\n",
 			col.Failed, col.Matches, f.out, col.FirstError)
 	}
 	sum := col.Summary(rating.Default(), arena.Names(entrants), nil)
@@ -257,7 +280,7 @@ func checkNoReplays(dir string, jobs []arena.Job) error {
 
 // buildSchedule returns the entrants of the run and its jobs for the
 // chosen schedule.
-func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant) ([]arena.Entrant, []arena.Job, error) {
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer) ([]arena.Entrant, []arena.Job, error) {
 	seeds := arena.Seeds(f.seed, f.seeds)
 	switch f.schedule {
 	case "round-robin":
@@ -269,25 +292,13 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}
-		entrants := append([]arena.Entrant(nil), players...)
-		index := map[string]int{}
-		var pi, qi []int
-		for i, e := range players {
-			index[e.Name] = i
-			pi = append(pi, i)
-		}
-		for _, e := range pool {
-			i, ok := index[e.Name]
-			if !ok {
-				i = len(entrants)
-				index[e.Name] = i
-				entrants = append(entrants, e)
-			}
-			qi = append(qi, i)
+		entrants, pi, qi, err := arena.GauntletEntrants(players, pool)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}
 		jobs := arena.Gauntlet(pi, qi, seeds)
 		if len(jobs) == 0 {
@@ -324,4 +335,16 @@ func newProgressBar(w io.Writer, total int) *progressbar.ProgressBar {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetPredictTime(true),
 	)
+}
+
+// remoteHelp describes the remote bots the arena plays, from the table of
+// games.
+func remoteHelp() string {
+	var titles []string
+	for _, g := range games.All() {
+		if g.Remote != nil {
+			titles = append(titles, g.Title)
+		}
+	}
+	return "a remote bot of " + strings.Join(titles, " or ") + ", signed with --secret"
 }

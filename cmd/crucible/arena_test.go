@@ -150,7 +150,7 @@ func TestArenaBadInput(t *testing.T) {
 		{"player twice", []string{"--players", "normal,normal"}, "player normal is listed twice"},
 		{"empty item", []string{"--players", "normal,,easy"}, "has an empty item"},
 		{"missing variant file", []string{"--players", "normal," + filepath.Join(dir, "none.json")}, "no such file"},
-		{"variant of another game", []string{"--players", "normal," + acbVariant}, "variant of game acb, but this arena plays kindling"},
+		{"variant of another game", []string{"--players", "normal," + acbVariant}, "a variant of game acb, but the game played is kindling"},
 		{"existing out without resume", []string{"--players", "normal,easy", "--out", existing}, "refusing to overwrite it: add --resume"},
 		{"corrupt out on resume", []string{"--players", "normal,easy", "--out", existing, "--resume"}, existing + ":1: not a result record"},
 		{"missing config", []string{"--players", "normal,easy", "--config", filepath.Join(dir, "none.json")}, "--config: open"},

@@ -10,11 +10,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"crucible/arena"
 	"crucible/engine"
 	"crucible/engine/acb"
+	"crucible/engine/kindling"
+	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -56,7 +60,7 @@ Figures depend on what else the machine is doing; run it on an idle machine.
   crucible bench --game kindling --seeds 20 --workers 1,2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			games, err := benchGames(game)
+			list, err := benchGames(game)
 			if err != nil {
 				return err
 			}
@@ -80,44 +84,74 @@ Figures depend on what else the machine is doing; run it on an idle machine.
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "crucible bench: %s/%s, %d CPUs, GOMAXPROCS %d\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 			ctx := cmd.Context()
-			for _, g := range games {
-				var figs []benchFigure
-				var err error
-				switch g {
-				case "kindling":
-					figs, err = benchKindlingEngine(ctx, reg)
-				case "acb":
-					figs, err = benchACBEngine(ctx, acbPair)
-				}
+			for _, g := range list {
+				b := benches[g.Name]
+				figs, err := b.engine(ctx, benchOptions{reg: reg, acbMatches: acbPair})
 				if err != nil {
 					return err
 				}
-				arenaFigs, err := benchArena(ctx, reg, g, seeds, repeat, ws)
+				s := seeds
+				if s == 0 {
+					s = b.seeds
+				}
+				arenaFigs, err := benchArena(ctx, reg, g, s, repeat, ws)
 				if err != nil {
 					return err
 				}
-				printFigures(out, g, append(figs, arenaFigs...))
+				if err := printFigures(out, g.Name, append(figs, arenaFigs...)); err != nil {
+					return err
+				}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&game, "game", "all", "game to measure: acb, kindling or all")
-	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin, 0 to 10000 (0: 400 for kindling, 1 for acb)")
+	cmd.Flags().StringVar(&game, "game", "all", "game to measure: "+strings.Join(gameNames, ", ")+" or all")
+	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin, 0 to 10000 (0: "+benchSeedsHelp()+")")
 	cmd.Flags().StringVar(&workers, "workers", "", "comma-separated worker counts for the arena, each 1 to 256 (default 1 and the number of CPUs)")
 	cmd.Flags().IntVar(&repeat, "repeat", 3, "times the arena comparison runs, interleaved, 1 to 100; the best rate of each is reported")
 	cmd.Flags().IntVar(&acbPair, "acb-matches", 200, "random-vs-random matches timed for the AI Code Battle engine figure, 1 to 100000")
 	return cmd
 }
 
-// benchGames expands the --game flag.
-func benchGames(game string) ([]string, error) {
-	switch game {
-	case "all":
-		return []string{"kindling", "acb"}, nil
-	case "acb", "kindling":
-		return []string{game}, nil
+// gameBench is how crucible bench measures one game: its engine figure
+// and the default seeds of its arena round robin (about a second of play).
+type gameBench struct {
+	engine func(ctx context.Context, o benchOptions) ([]benchFigure, error)
+	seeds  int
+}
+
+// benchOptions are what the engine figures need from the command.
+type benchOptions struct {
+	reg        *strategies.Registry
+	acbMatches int
+}
+
+// benches holds the bench of every game of the table (a test checks that
+// none is missing).
+var benches = map[string]gameBench{
+	"kindling": {engine: benchKindlingEngine, seeds: 400},
+	"acb":      {engine: benchACBEngine, seeds: 1},
+}
+
+// benchSeedsHelp lists the default seeds of each game for the help text.
+func benchSeedsHelp() string {
+	var parts []string
+	for _, g := range games.All() {
+		parts = append(parts, fmt.Sprintf("%d for %s", benches[g.Name].seeds, g.Name))
 	}
-	return nil, fmt.Errorf("--game %q is not a game (known: acb, kindling, all)", game)
+	return strings.Join(parts, ", ")
+}
+
+// benchGames expands the --game flag: the named game, or all in the table.
+func benchGames(game string) ([]games.Game, error) {
+	if game == "all" {
+		return games.All(), nil
+	}
+	g, err := games.Lookup(game)
+	if err != nil {
+		return nil, fmt.Errorf("--game: %w", err)
+	}
+	return []games.Game{g}, nil
 }
 
 // parseWorkerList reads "1,2"; empty means 1 and NumCPU.
@@ -145,12 +179,9 @@ func parseWorkerList(s string) ([]int, error) {
 
 // benchKindlingEngine times 4-seat matches of cheap bidders for about a
 // second, building players per match as the arena does.
-func benchKindlingEngine(ctx context.Context, reg *strategies.Registry) ([]benchFigure, error) {
-	g, err := lookupGame("kindling")
-	if err != nil {
-		return nil, err
-	}
-	es, err := resolvePlayers(reg, "kindling", "even,greedy,contrarian,sniper", "")
+func benchKindlingEngine(ctx context.Context, o benchOptions) ([]benchFigure, error) {
+	g := kindling.Game{}
+	es, err := resolvePlayers(o.reg, g.Name(), "even,greedy,contrarian,sniper", "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +199,10 @@ func benchKindlingEngine(ctx context.Context, reg *strategies.Registry) ([]bench
 	}}, nil
 }
 
-// benchACBEngine plays random against random on the default map.
-func benchACBEngine(ctx context.Context, matches int) ([]benchFigure, error) {
+// benchACBEngine plays random against random on the default map,
+// --acb-matches times.
+func benchACBEngine(ctx context.Context, o benchOptions) ([]benchFigure, error) {
+	matches := o.acbMatches
 	cfg := acb.DefaultConfig()
 	turns := 0
 	start := time.Now()
@@ -197,20 +230,11 @@ func benchACBEngine(ctx context.Context, matches int) ([]benchFigure, error) {
 
 // benchArena compares the bare match loop with the arena on a round robin
 // of every strategy of game.
-func benchArena(ctx context.Context, reg *strategies.Registry, game string, seeds, repeat int, workers []int) ([]benchFigure, error) {
-	g, err := lookupGame(game)
+func benchArena(ctx context.Context, reg *strategies.Registry, game games.Game, seeds, repeat int, workers []int) ([]benchFigure, error) {
+	g := game.Rules
+	es, err := resolvePlayers(reg, game.Name, "all", "", nil)
 	if err != nil {
 		return nil, err
-	}
-	es, err := resolvePlayers(reg, game, "all", "")
-	if err != nil {
-		return nil, err
-	}
-	if seeds == 0 {
-		seeds = 400
-		if game == "acb" {
-			seeds = 1
-		}
 	}
 	jobs := arena.RoundRobin(len(es), arena.Seeds(1, seeds))
 	label := fmt.Sprintf("round robin of %d strategies, %d seeds, %d matches", len(es), seeds, len(jobs))
@@ -276,10 +300,18 @@ func timeLoop(ctx context.Context, d time.Duration, f func(i int) error) (int, t
 	}
 }
 
-// printFigures writes one game's figures as aligned lines.
-func printFigures(w io.Writer, game string, figs []benchFigure) {
+// printFigures writes one game's figures as a table.
+func printFigures(w io.Writer, game string, figs []benchFigure) error {
 	fmt.Fprintf(w, "\n%s\n", game)
+	t := tablewriter.NewTable(w,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}}),
+	)
+	t.Header("measure", "value", "unit", "note")
 	for _, f := range figs {
-		fmt.Fprintf(w, "  %-66s %10.0f %-10s %s\n", f.what, f.value, f.unit, f.note)
+		if err := t.Append(f.what, strconv.FormatFloat(f.value, 'f', 0, 64), f.unit, f.note); err != nil {
+			return err
+		}
 	}
+	return t.Render()
 }

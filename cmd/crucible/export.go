@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"crucible/export"
+	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -25,11 +27,9 @@ func newExportCmd() *cobra.Command {
 		Long: `Write a directory that deploys one variant as it is:
 
   bot           a static Linux binary (CGO_ENABLED=0) that plays only this variant:
-                the AI Code Battle HTTP bot for an acb variant (reads SHARED_SECRET
-                and PORT), the Kindling agent for a kindling variant (reads
-                KINDLING_URL; creates a match or joins the code given as argument)
+` + exportBotHelp() + `
   variant.json  the variant, with every parameter written out
-  Dockerfile    FROM distroless static, COPY bot, ENV/EXPOSE PORT for acb
+  Dockerfile    FROM distroless static, COPY bot, and the bot's environment
   README.md     the run commands, the environment, the parameters
 
 The binary is built with the Go toolchain from the crucible source tree: 'go
@@ -48,11 +48,18 @@ nothing is left behind on error.
 			if err != nil {
 				return fmt.Errorf("--variant: %w", err)
 			}
+			game, err := games.Lookup(v.Game)
+			if err != nil {
+				return fmt.Errorf("--variant %s: %w", o.variant, err)
+			}
 			reg, err := newRegistry()
 			if err != nil {
 				return err
 			}
-			opt := export.Options{Variant: v, Registry: reg, OutDir: o.out, Src: o.src, GOARCH: o.arch}
+			if _, err := loadVariant(reg, v.Game, o.variant, cmd.ErrOrStderr()); err != nil {
+				return fmt.Errorf("--variant %s: %w", o.variant, err)
+			}
+			opt := export.Options{Variant: v, Registry: reg, Target: game.Export, OutDir: o.out, Src: o.src, GOARCH: o.arch}
 			if o.verbose {
 				opt.Log = cmd.ErrOrStderr()
 			}
@@ -69,11 +76,7 @@ nothing is left behind on error.
 				}
 				fmt.Fprintf(w, "  %-13s %s\n", f, size)
 			}
-			if v.Game == "acb" {
-				fmt.Fprintf(w, "run: cd %s && SHARED_SECRET=... PORT=8080 ./bot\n", res.Dir)
-			} else {
-				fmt.Fprintf(w, "run: cd %s && KINDLING_URL=https://kindling.adamhaleworks.workers.dev ./bot [CODE]\n", res.Dir)
-			}
+			fmt.Fprintf(w, "run: "+game.Export.RunHint+"\n", res.Dir)
 			return nil
 		},
 	}
@@ -84,4 +87,17 @@ nothing is left behind on error.
 	f.StringVar(&o.arch, "arch", "amd64", "target CPU architecture of the Linux binary (amd64, arm64, ...)")
 	f.BoolVar(&o.verbose, "verbose", false, "show the go build output")
 	return cmd
+}
+
+// exportBotHelp says what the exported binary is for each game of the
+// table.
+func exportBotHelp() string {
+	var b strings.Builder
+	for i, g := range games.All() {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "                - %s variants: %s", g.Name, g.Export.Bot)
+	}
+	return b.String()
 }

@@ -1,31 +1,24 @@
 package main
 
 import (
-	"fmt"
-
 	"crucible/engine"
-	"crucible/engine/acb"
-	"crucible/engine/kindling"
+	"crucible/games"
 	"crucible/strategies"
-	"crucible/strategies/acbstrat"
-	"crucible/strategies/bidders"
 )
 
-// gameNames lists the games on the command line.
-var gameNames = []string{"acb", "kindling"}
+// gameNames lists the games on the command line, from the table of games.
+var gameNames = games.Names()
 
-// newRegistry builds the registry of every strategy of both games.
+// newRegistry builds the registry of every strategy of every game.
 func newRegistry() (*strategies.Registry, error) {
-	return strategies.NewRegistry(append(bidders.All(), acbstrat.All()...)...)
+	return games.Registry()
 }
 
 // lookupGame returns the rules of the named game.
 func lookupGame(name string) (engine.Game, error) {
-	switch name {
-	case "acb":
-		return acb.Game{}, nil
-	case "kindling":
-		return kindling.Game{}, nil
+	g, err := games.Lookup(name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown game %q (known: acb, kindling)", name)
+	return g.Rules, nil
 }

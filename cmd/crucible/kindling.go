@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -39,6 +40,7 @@ type kindlingServeOptions struct {
 	createLimit  int
 	createWindow time.Duration
 	retention    time.Duration
+	lobbyExpiry  time.Duration
 	maxMatches   int
 }
 
@@ -47,7 +49,7 @@ func newKindlingServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Host Kindling matches: the seed's JSON API with house bots and deadlines",
-		Long: `Serve the Kindling JSON API of the platform:
+		Long: fmt.Sprintf(`Serve the Kindling JSON API of the platform:
 
   POST /api/matches                 create a match, take seat 0 as host
   POST /api/matches/{code}/join     take the next open seat of a lobby
@@ -60,11 +62,14 @@ func newKindlingServeCmd() *cobra.Command {
 A turn resolves as soon as every seat has moved, or at its deadline
 (turnSeconds), when the seats that did not move bid nothing and are listed in
 lastTurn.missed. House bots are the kindling strategies normal and easy.
-Errors are {"error","hint"} with status 400, 401, 403, 404, 409, 413 or 429.
-Finished matches are deleted after --retention. CORS is open. SIGTERM or
-Ctrl-C stops it gracefully.
+Errors are {"error","hint"} with status 400, 401, 403, 404, 408, 409, 413,
+429 or 503 (500 "internal error" if something fails inside). Finished
+matches are deleted after --retention; a lobby not started within
+--lobby-expiry is deleted then. A request's body must arrive within %v;
+at most %d bodies are read at once. CORS is open. SIGTERM or Ctrl-C stops
+it gracefully.
 
-  crucible kindling serve --addr :8787`,
+  crucible kindling serve --addr :8787`, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runKindlingServe(cmd.Context(), cmd.ErrOrStderr(), o)
@@ -76,6 +81,7 @@ Ctrl-C stops it gracefully.
 	f.IntVar(&o.createLimit, "create-limit", 10, "matches one address may create per --create-window before 429, at least 1")
 	f.DurationVar(&o.createWindow, "create-window", time.Minute, "window of --create-limit, positive")
 	f.DurationVar(&o.retention, "retention", 7*24*time.Hour, "how long finished (and abandoned) matches are kept, positive")
+	f.DurationVar(&o.lobbyExpiry, "lobby-expiry", kindlingapi.DefaultLobbyExpiry, "how long a lobby may wait for its start before it is deleted, positive")
 	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once, at least 1; creates beyond it get 429")
 	return cmd
 }
@@ -90,6 +96,13 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 		return fmt.Errorf("--create-window %v is not positive", o.createWindow)
 	case o.retention <= 0:
 		return fmt.Errorf("--retention %v is not positive", o.retention)
+	case o.lobbyExpiry <= 0:
+		return fmt.Errorf("--lobby-expiry %v is not positive", o.lobbyExpiry)
+	}
+	if o.baseURL != "" {
+		if u, err := url.Parse(o.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--base-url %q is not an http:// or https:// URL with a host", o.baseURL)
+		}
 	}
 	reg, err := newRegistry()
 	if err != nil {
@@ -105,6 +118,7 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 		CreateLimit:  o.createLimit,
 		CreateWindow: o.createWindow,
 		Retention:    o.retention,
+		LobbyExpiry:  o.lobbyExpiry,
 		MaxMatches:   o.maxMatches,
 		BaseURL:      o.baseURL,
 		Logger:       logger,
@@ -135,6 +149,9 @@ type kindlingPlayOptions struct {
 	botLevel          string
 	poll, startAfter  time.Duration
 	quiet             bool
+	// given reports whether a flag was set on the command line (nil: none
+	// was); flags that shape a created match are refused with --join.
+	given func(name string) bool
 }
 
 func newKindlingPlayCmd() *cobra.Command {
@@ -151,7 +168,8 @@ Without --join it creates a match (--seats, --bots house bots, --turn-seconds,
 --bot-level) and plays seat 0, printing the code others can join; a lobby
 that is not full waits for them (--start-after makes the host start it,
 filling open seats with house bots). With --join CODE it takes the next open
-seat of that lobby.
+seat of that lobby; the flags that shape a created match (--seats, --bots,
+--turn-seconds, --bot-level, --start-after) are then the host's, and refused.
 
 The server is --url, else $KINDLING_URL: this project's 'crucible kindling
 serve' or the public one (https://kindling.adamhaleworks.workers.dev).
@@ -161,6 +179,7 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
   crucible kindling play --url http://127.0.0.1:8787 --strategy sniper --join K7QF2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.given = cmd.Flags().Changed
 			return runKindlingPlay(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
 		},
 	}
@@ -169,13 +188,13 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 	f.StringVar(&o.strategy, "strategy", "", "kindling strategy to play at its defaults (see crucible strategies --game kindling)")
 	f.StringVar(&o.variant, "variant", "", "kindling variant file to play")
 	f.StringVar(&o.join, "join", "", "code of a lobby to join instead of creating a match")
-	f.StringVar(&o.name, "name", "", "the seat's name, 1-32 printable characters (default the strategy or variant label)")
-	f.IntVar(&o.seats, "seats", 2, "seats of a created match, 2-4")
+	f.StringVar(&o.name, "name", "", fmt.Sprintf("the seat's name, 1-%d printable characters (default the strategy or variant label)", kindlingapi.MaxNameRunes))
+	f.IntVar(&o.seats, "seats", kindling.MinSeats, fmt.Sprintf("seats of a created match, %d-%d", kindling.MinSeats, kindling.MaxSeats))
 	f.IntVar(&o.bots, "bots", 1, "house bots in a created match, 0..seats-1 (a full table starts at once)")
-	f.IntVar(&o.turnSeconds, "turn-seconds", kindlingapi.DefaultTurnSeconds, "turn deadline of a created match, 10-120")
+	f.IntVar(&o.turnSeconds, "turn-seconds", kindlingapi.DefaultTurnSeconds, fmt.Sprintf("turn deadline of a created match, %d-%d", kindlingapi.MinTurnSeconds, kindlingapi.MaxTurnSeconds))
 	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal or easy")
 	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls, at least 10ms (the seed asks for about 1 s)")
-	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby (0: wait for joins)")
+	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby, 0 or more (0: wait for joins)")
 	f.BoolVar(&o.quiet, "quiet", false, "print only the final standings, not each move")
 	return cmd
 }
@@ -204,6 +223,9 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	}
 	if o.poll < 10*time.Millisecond {
 		return fmt.Errorf("--poll %v is below 10ms; the seed asks agents to poll about once a second", o.poll)
+	}
+	if err := checkKindlingPlayMatch(o); err != nil {
+		return err
 	}
 	reg, err := newRegistry()
 	if err != nil {
@@ -241,4 +263,34 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 		return err
 	}
 	return kindlingapi.WriteStandings(out, final)
+}
+
+// checkKindlingPlayMatch refuses the flags of kindling play that could not
+// mean what they say: a negative --start-after; values of --seats, --bots,
+// --turn-seconds and --bot-level outside the spec's ranges (a zero would
+// be sent as absent and take the server's default); and, with --join, any
+// flag that only shapes a match play creates and hosts.
+func checkKindlingPlayMatch(o kindlingPlayOptions) error {
+	if o.startAfter < 0 {
+		return fmt.Errorf("--start-after %v is negative; give 0 to wait for joins, or how long to wait before starting", o.startAfter)
+	}
+	if o.join != "" {
+		for _, name := range []string{"seats", "bots", "turn-seconds", "bot-level", "start-after"} {
+			if o.given != nil && o.given(name) {
+				return fmt.Errorf("--%s shapes a match play creates and hosts; with --join %s the lobby's host chose it", name, o.join)
+			}
+		}
+		return nil
+	}
+	switch {
+	case o.seats < kindling.MinSeats || o.seats > kindling.MaxSeats:
+		return fmt.Errorf("--seats %d is outside %d..%d", o.seats, kindling.MinSeats, kindling.MaxSeats)
+	case o.bots < 0 || o.bots > o.seats-1:
+		return fmt.Errorf("--bots %d is outside 0..%d (--seats - 1)", o.bots, o.seats-1)
+	case o.turnSeconds < kindlingapi.MinTurnSeconds || o.turnSeconds > kindlingapi.MaxTurnSeconds:
+		return fmt.Errorf("--turn-seconds %d is outside %d..%d", o.turnSeconds, kindlingapi.MinTurnSeconds, kindlingapi.MaxTurnSeconds)
+	case o.botLevel != "normal" && o.botLevel != "easy":
+		return fmt.Errorf("--bot-level %q is not normal or easy", o.botLevel)
+	}
+	return nil
 }

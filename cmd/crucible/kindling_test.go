@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,7 +66,11 @@ func TestKindlingPlayPrintsTheStandings(t *testing.T) {
 func TestKindlingPlayRefusesBadSetups(t *testing.T) {
 	t.Setenv("KINDLING_URL", "")
 	av := writeFile(t, "a.json", `{"game":"acb","base":"gatherer","params":{}}`)
-	base := kindlingPlayOptions{url: "http://127.0.0.1:1", strategy: "greedy", poll: time.Second, seats: 2, bots: 1}
+	base := kindlingPlayOptions{url: "http://127.0.0.1:1", strategy: "greedy", poll: time.Second, seats: 2, bots: 1,
+		turnSeconds: kindlingapi.DefaultTurnSeconds, botLevel: "normal"}
+	given := func(names ...string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
 	tests := []struct {
 		rule  string
 		patch func(*kindlingPlayOptions)
@@ -77,6 +82,20 @@ func TestKindlingPlayRefusesBadSetups(t *testing.T) {
 		{"no strategy", func(o *kindlingPlayOptions) { o.strategy = "" }, "--strategy NAME or --variant FILE"},
 		{"an acb variant", func(o *kindlingPlayOptions) { o.strategy, o.variant = "", av }, "game acb"},
 		{"an unknown strategy", func(o *kindlingPlayOptions) { o.strategy = "nobody" }, "unknown kindling strategy"},
+		{"a negative --start-after", func(o *kindlingPlayOptions) { o.startAfter = -time.Second }, "--start-after -1s is negative"},
+		{"--seats 0 (sent as absent, it meant 2)", func(o *kindlingPlayOptions) { o.seats = 0 }, "--seats 0 is outside 2..4"},
+		{"--seats 5", func(o *kindlingPlayOptions) { o.seats = 5 }, "--seats 5 is outside 2..4"},
+		{"--bots as many as the seats", func(o *kindlingPlayOptions) { o.bots = 2 }, "--bots 2 is outside 0..1"},
+		{"--bots negative", func(o *kindlingPlayOptions) { o.bots = -1 }, "--bots -1 is outside 0..1"},
+		{"--turn-seconds 0 (sent as absent, it meant 45)", func(o *kindlingPlayOptions) { o.turnSeconds = 0 }, "--turn-seconds 0 is outside 10..120"},
+		{"--turn-seconds 121", func(o *kindlingPlayOptions) { o.turnSeconds = 121 }, "--turn-seconds 121 is outside 10..120"},
+		{"--bot-level empty (sent as absent, it meant normal)", func(o *kindlingPlayOptions) { o.botLevel = "" }, `--bot-level "" is not normal or easy`},
+		{"--bot-level hard", func(o *kindlingPlayOptions) { o.botLevel = "hard" }, `--bot-level "hard" is not normal or easy`},
+		{"--join with --seats", func(o *kindlingPlayOptions) { o.join, o.seats, o.given = "K7QF2", 3, given("seats") }, "--seats shapes a match play creates"},
+		{"--join with --start-after", func(o *kindlingPlayOptions) {
+			o.join, o.startAfter, o.given = "K7QF2", time.Second, given("start-after")
+		}, "--start-after shapes a match play creates"},
+		{"--join with a default --seats reaches the server", func(o *kindlingPlayOptions) { o.join, o.given = "K7QF2", given("join") }, "connect"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -91,10 +110,25 @@ func TestKindlingPlayRefusesBadSetups(t *testing.T) {
 	// The server's own validation comes back with its hint.
 	ts := kindlingTestServer(t)
 	o := base
-	o.url, o.seats = ts.URL, 7
+	o.url, o.name = ts.URL, strings.Repeat("n", 40)
 	err := runKindlingPlay(context.Background(), io.Discard, io.Discard, o)
-	if err == nil || !strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "seats = 7") {
-		t.Fatalf("7 seats: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "name has 40 characters") || !strings.Contains(err.Error(), "hint") {
+		t.Fatalf("a 40-character name: %v", err)
+	}
+	// The command line: the flags given are what --join refuses.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--start-after", "-1s"}, "--start-after -1s is negative"},
+		{[]string{"--join", "K7QF2", "--bots", "1"}, "--bots shapes a match play creates"},
+		{[]string{"--join", "K7QF2", "--bot-level", "normal"}, "--bot-level shapes a match play creates"},
+		{[]string{"--seats", "0"}, "--seats 0 is outside 2..4"},
+	} {
+		_, _, err := execRoot(t, append([]string{"kindling", "play", "--url", "http://127.0.0.1:1", "--strategy", "greedy"}, tt.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("kindling play %v = %v, want an error mentioning %q", tt.args, err, tt.want)
+		}
 	}
 }
 
@@ -103,7 +137,7 @@ func TestKindlingServeAnswersAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs bytes.Buffer
 	done := make(chan error, 1)
-	o := kindlingServeOptions{addr: "127.0.0.1:" + strconv.Itoa(port), createLimit: 10, createWindow: time.Minute, retention: time.Hour, maxMatches: 10}
+	o := kindlingServeOptions{addr: "127.0.0.1:" + strconv.Itoa(port), createLimit: 10, createWindow: time.Minute, retention: time.Hour, lobbyExpiry: time.Hour, maxMatches: 10}
 	go func() { done <- runKindlingServe(ctx, &logs, o) }()
 	url := "http://" + o.addr + "/api/rules"
 	var resp *http.Response
@@ -140,8 +174,11 @@ func TestKindlingServeAnswersAndStops(t *testing.T) {
 		{func(o *kindlingServeOptions) { o.maxMatches = -3 }, "--max-matches -3 is below 1"},
 		{func(o *kindlingServeOptions) { o.createWindow = 0 }, "--create-window 0s is not positive"},
 		{func(o *kindlingServeOptions) { o.retention = -time.Hour }, "--retention -1h0m0s is not positive"},
+		{func(o *kindlingServeOptions) { o.lobbyExpiry = 0 }, "--lobby-expiry 0s is not positive"},
+		{func(o *kindlingServeOptions) { o.baseURL = "kindling.example" }, `--base-url "kindling.example" is not an http:// or https:// URL`},
+		{func(o *kindlingServeOptions) { o.baseURL = "ftp://kindling.example" }, `--base-url "ftp://kindling.example" is not an http://`},
 	} {
-		bad := kindlingServeOptions{addr: ":0", createLimit: 10, createWindow: time.Minute, retention: time.Hour, maxMatches: 10}
+		bad := kindlingServeOptions{addr: ":0", createLimit: 10, createWindow: time.Minute, retention: time.Hour, lobbyExpiry: time.Hour, maxMatches: 10}
 		tt.change(&bad)
 		if err := runKindlingServe(context.Background(), io.Discard, bad); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("kindling serve with a bad limit: %v, want %q", err, tt.want)

@@ -252,7 +252,7 @@ func ladderBuilder(reg *strategies.Registry, game, secret string) ladder.Builder
 			}
 			return arena.StrategyEntrant(s, v.Label, vr.ID, g), nil
 		case ladder.KindURL:
-			e, err := remoteACBEntrant(game, v.Content, secret)
+			e, err := remoteEntrant(game, v.Content, secret)
 			e.Name = v.Label
 			return e, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -14,7 +15,6 @@ import (
 	"crucible/arena"
 	"crucible/ladder"
 	"crucible/reports"
-	"crucible/strategies"
 )
 
 func newLadderReportCmd(o *ladderOpts) *cobra.Command {
@@ -35,8 +35,16 @@ regression is flagged at the top. The same ladder gives the same bytes.
   crucible ladder report --out ladder.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutFile(out); err != nil {
+			if out == "" {
+				return errors.New("--out must name the HTML file to write")
+			}
+			if err := checkOutPath("--out", out); err != nil {
 				return err
+			}
+			if !ladder.IsPostgres(o.db) {
+				if err := checkNotInput("--out", out, "--db", o.db); err != nil {
+					return err
+				}
 			}
 			s, err := o.open(cmd.Context())
 			if err != nil {
@@ -51,8 +59,8 @@ regression is flagged at the top. The same ladder gives the same bytes.
 			if err := reports.WriteLadderHTML(&buf, pg); err != nil {
 				return err
 			}
-			if err := strategies.WriteFileAtomic(out, buf.Bytes()); err != nil {
-				return fmt.Errorf("--out %s: %w", out, err)
+			if err := writeOutFile("--out", out, buf.Bytes()); err != nil {
+				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "ladder report written to %s (%d bytes)\n", out, buf.Len())
 			return nil

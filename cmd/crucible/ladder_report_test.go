@@ -248,4 +248,7 @@ func TestLadderReportEmpty(t *testing.T) {
 	if _, _, err := execRoot(t, "ladder", "report", "--out", "/nonexistent/dir/l.html", "--db", db); err == nil || !strings.Contains(err.Error(), "--out /nonexistent/dir/l.html") {
 		t.Errorf("report to a missing directory: %v", err)
 	}
+	if _, _, err := execRoot(t, "ladder", "report", "--out", db, "--db", db); err == nil || !strings.Contains(err.Error(), "is the --db file") {
+		t.Errorf("report over the ladder's own database: %v", err)
+	}
 }

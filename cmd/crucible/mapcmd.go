@@ -63,8 +63,11 @@ func runMap(out io.Writer, o mapOptions) error {
 	summary := fmt.Sprintf("map %dx%d, %d players, seed %d: %d walls (%.1f%%), %d energy tiles, %d cores",
 		m.Rows, m.Cols, m.Players(), o.seed, len(m.Walls), 100*float64(len(m.Walls))/float64(m.Rows*m.Cols), len(m.Energy), len(m.Cores))
 	if o.out != "" {
-		if err := m.Save(o.out); err != nil {
+		if err := checkOutPath("--out", o.out); err != nil {
 			return err
+		}
+		if err := m.Save(o.out); err != nil {
+			return fmt.Errorf("--out %s: %w", o.out, err)
 		}
 		fmt.Fprintf(out, "%s\nwritten to %s\n", summary, o.out)
 		return nil

@@ -20,12 +20,13 @@ import (
 
 // matchACBOptions are the flags of `crucible match acb`.
 type matchACBOptions struct {
-	players    string
-	seed       uint64
-	configPath string
-	mapPath    string
-	replayPath string
-	secret     string
+	players     string
+	seed        uint64
+	configPath  string
+	mapPath     string
+	replayPath  string
+	secret      string
+	allowUnfair bool
 }
 
 func newMatchACBCmd() *cobra.Command {
@@ -45,7 +46,11 @@ secret comes from --secret, else $ACB_SECRET, else $SHARED_SECRET).
 
 2, 3, 4 or 6 players play on a map generated from the seed (rows and cols may
 be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
---map plays a JSON map file instead (any player count its cores allow).
+--map plays a JSON map file instead (any player count its cores allow). A map
+file must be fair like a generated map: every seat equivalent under a symmetry
+of the grid (a rotation by 90 or 180 degrees then a translation, or a
+translation), at least one energy tile, and no open tile the cores cannot
+reach; --allow-unfair-map plays one that is not, with a note saying why.
 
   crucible match acb --players random,idle --seed 42
   crucible match acb --players gatherer,rusher,random --seed 7 --replay m.json
@@ -60,6 +65,7 @@ be adjusted so that every seat is equivalent, e.g. 39x39 for 3 or 6 players);
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
 	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
+	f.BoolVar(&o.allowUnfair, "allow-unfair-map", false, "play a --map that is not fair (seats not equivalent, no energy, unreachable tiles) instead of refusing it")
 	f.StringVar(&o.replayPath, "replay", "", "write the match's replay (crucible-acb-replay/1 JSON) to this file")
 	f.StringVar(&o.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
 	_ = cmd.MarkFlagRequired("players")
@@ -81,7 +87,7 @@ func acbPlayers(ctx context.Context, reg *strategies.Registry, names []string, s
 		if name == "all" {
 			return nil, fmt.Errorf("player all: name the players of a match one by one")
 		}
-		es, err := resolvePlayer(reg, "acb", name, secret)
+		es, err := resolvePlayer(reg, "acb", name, secret, nil)
 		if err != nil {
 			if !isBotURL(name) && !strings.HasSuffix(name, ".json") {
 				known := append(reg.Names("acb"), "idle")
@@ -108,6 +114,11 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	if o.players == "" || len(names) < 2 || len(names) > 6 {
 		return fmt.Errorf("--players needs 2..6 comma-separated names, got %d (%q)", len(names), o.players)
 	}
+	if o.replayPath != "" {
+		if err := checkOutPath("--replay", o.replayPath); err != nil {
+			return err
+		}
+	}
 	cfg := acb.DefaultConfig()
 	if o.configPath != "" {
 		data, err := os.ReadFile(o.configPath)
@@ -119,6 +130,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		}
 	}
 	var mp *acb.Map
+	var unfair error // why the map is unfair, when it is played anyway
 	if o.mapPath != "" {
 		var err error
 		if mp, err = acb.LoadMap(o.mapPath); err != nil {
@@ -126,6 +138,12 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		}
 		if mp.Players() != len(names) {
 			return fmt.Errorf("%s has cores for %d players but --players names %d", o.mapPath, mp.Players(), len(names))
+		}
+		if err := mp.CheckFair(); err != nil {
+			if !o.allowUnfair {
+				return fmt.Errorf("%s is not a fair map (--allow-unfair-map plays it anyway):\n%w", o.mapPath, err)
+			}
+			unfair = err
 		}
 	} else if len(names) == 5 {
 		return fmt.Errorf("5 players need a --map with five owners: generated maps exist for 2, 3, 4 or 6 players")
@@ -148,8 +166,8 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		return err
 	}
 	if o.replayPath != "" {
-		if err := strategies.WriteFileAtomic(o.replayPath, replay.Bytes()); err != nil {
-			return fmt.Errorf("writing the replay: %w", err)
+		if err := writeOutFile("--replay", o.replayPath, replay.Bytes()); err != nil {
+			return err
 		}
 	}
 	det := res.Detail.(acb.Detail)
@@ -158,6 +176,9 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		winner = fmt.Sprintf("seat %d (%s)", det.Winner, seats[det.Winner].Name)
 	}
 	fmt.Fprintf(out, "acb match, seed %d, %d players\n", o.seed, len(seats))
+	if unfair != nil {
+		fmt.Fprintf(out, "note: %s is not a fair map (played with --allow-unfair-map):\n%v\n", o.mapPath, unfair)
+	}
 	fmt.Fprintf(out, "winner: %s   reason: %s   turns: %d\n", winner, res.Reason, res.Turns)
 	tw := tablewriter.NewWriter(out)
 	tw.Header("seat", "player", "rank", "score", "energy", "units", "cores", "crashed")

@@ -77,6 +77,61 @@ func TestMatchACBWithConfigAndMap(t *testing.T) {
 	if !strings.Contains(out, "winner: none (draw)   reason: turns   turns: 25") {
 		t.Fatalf("three idle players over 25 turns should draw:\n%s", out)
 	}
+	if strings.Contains(out, "fair") {
+		t.Fatalf("a generated map is fair, yet the output says:\n%s", out)
+	}
+}
+
+// TestMatchACBRefusesUnfairMaps: a --map that is not fair (defect 12 of
+// issue 10: an asymmetric map, one without energy, one with unreachable
+// pockets played as if valid) is refused with the reason, and played with
+// a note under --allow-unfair-map.
+func TestMatchACBRefusesUnfairMaps(t *testing.T) {
+	dir := t.TempDir()
+	cores := `"cores":[{"id":0,"owner":0,"row":2,"col":2},{"id":1,"owner":1,"row":14,"col":14}]`
+	maps := []struct {
+		name, json, reason string
+	}{
+		{"asymmetric", `{"rows":16,"cols":16,"walls":[[5,5]],"energy":[[8,8]],` + cores + `}`, "seat(s) 1 not equivalent to seat 0"},
+		{"no energy", `{"rows":16,"cols":16,"walls":[[5,5],[11,11]],` + cores + `}`, "has no energy tile"},
+		{"pockets", `{"rows":16,"cols":16,"walls":[[4,5],[6,5],[5,4],[5,6],[12,11],[10,11],[11,12],[11,10]],"energy":[[8,8]],` + cores + `}`,
+			"2 open tile(s) cannot be reached from the cores, the first at (5,5)"},
+	}
+	for _, m := range maps {
+		t.Run(m.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(m.name, " ", "-")+".json")
+			if err := os.WriteFile(path, []byte(m.json), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"match", "acb", "--players", "idle,idle", "--map", path, "--config", writeConfig(t, dir, `{"max_turns": 5}`)}
+			_, err := runACBCmd(t, args...)
+			if err == nil || !strings.Contains(err.Error(), m.reason) || !strings.Contains(err.Error(), "is not a fair map (--allow-unfair-map plays it anyway)") {
+				t.Fatalf("err = %v, want a refusal naming %q and the flag", err, m.reason)
+			}
+			out, err := runACBCmd(t, append(args, "--allow-unfair-map")...)
+			if err != nil {
+				t.Fatalf("with --allow-unfair-map: %v", err)
+			}
+			if !strings.Contains(out, "note: "+path+" is not a fair map") || !strings.Contains(out, m.reason) || !strings.Contains(out, "turns: 5") {
+				t.Fatalf("with --allow-unfair-map the match plays with a note saying why:\n%s", out)
+			}
+		})
+	}
+	fair := filepath.Join(dir, "fair.json")
+	os.WriteFile(fair, []byte(`{"rows":16,"cols":16,"walls":[[5,5],[11,11]],"energy":[[8,8]],`+cores+`}`), 0o644)
+	if out, err := runACBCmd(t, "match", "acb", "--players", "idle,idle", "--map", fair); err != nil || strings.Contains(out, "fair") {
+		t.Fatalf("a fair hand-made map: err %v, output:\n%s", err, out)
+	}
+}
+
+// writeConfig writes a config file into dir and returns its path.
+func writeConfig(t *testing.T, dir, json string) string {
+	t.Helper()
+	path := filepath.Join(dir, "cfg.json")
+	if err := os.WriteFile(path, []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func TestMatchACBErrors(t *testing.T) {

@@ -123,6 +123,11 @@ func runMatchKindling(ctx context.Context, out io.Writer, o matchKindlingOptions
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if o.logPath != "" {
+		if err := checkOutPath("--log", o.logPath); err != nil {
+			return err
+		}
+	}
 	reg, err := newRegistry()
 	if err != nil {
 		return err
@@ -141,8 +146,8 @@ func runMatchKindling(ctx context.Context, out io.Writer, o matchKindlingOptions
 		return fmt.Errorf("reading back the match log: %w", err)
 	}
 	if o.logPath != "" {
-		if err := strategies.WriteFileAtomic(o.logPath, logBuf.Bytes()); err != nil {
-			return fmt.Errorf("writing the log: %w", err)
+		if err := writeOutFile("--log", o.logPath, logBuf.Bytes()); err != nil {
+			return err
 		}
 	}
 	return printKindlingMatch(out, o.seed, seats, res, lg, o.logPath)

@@ -138,8 +138,8 @@ func TestMatchKindlingUnwritableLog(t *testing.T) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "missing", "m.json")
 	_, err := runKindlingMatch(t, "--players", "normal,easy", "--log", logPath)
-	if err == nil || !strings.Contains(err.Error(), "writing the log") {
-		t.Fatalf("error = %v, want one about writing the log", err)
+	if want := "--log " + logPath + ": directory " + filepath.Dir(logPath) + " does not exist"; err == nil || err.Error() != want {
+		t.Fatalf("error = %v, want %q", err, want)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 0 {

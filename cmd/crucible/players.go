@@ -3,17 +3,20 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"crucible/arena"
+	"crucible/games"
 	"crucible/strategies"
 )
 
 // resolvePlayers turns a comma-separated players argument into arena
 // entrants for game (see resolvePlayer for the forms of an item). Names must
 // be unique in the result. secret is the shared secret of remote bots; when
-// empty it comes from $ACB_SECRET, else $SHARED_SECRET.
-func resolvePlayers(reg *strategies.Registry, game, spec, secret string) ([]arena.Entrant, error) {
+// empty it comes from the environment. Notices about variant files (an id
+// of an earlier version, recomputed) go to warn.
+func resolvePlayers(reg *strategies.Registry, game, spec, secret string, warn io.Writer) ([]arena.Entrant, error) {
 	var out []arena.Entrant
 	seen := map[string]bool{}
 	for _, arg := range strings.Split(spec, ",") {
@@ -21,7 +24,7 @@ func resolvePlayers(reg *strategies.Registry, game, spec, secret string) ([]aren
 		if arg == "" {
 			return nil, fmt.Errorf("players %q has an empty item", spec)
 		}
-		es, err := resolvePlayer(reg, game, arg, secret)
+		es, err := resolvePlayer(reg, game, arg, secret, warn)
 		if err != nil {
 			return nil, err
 		}
@@ -41,11 +44,11 @@ func resolvePlayers(reg *strategies.Registry, game, spec, secret string) ([]aren
 //	all          every strategy of the game, at its defaults
 //	NAME         one strategy at its defaults (named NAME)
 //	FILE.json    a variant file (named base#id, see strategies.Variant)
-//	http://HOST:PORT  a remote acb bot (named by its URL), signed with
-//	             secret (default $ACB_SECRET, else $SHARED_SECRET)
+//	http://HOST:PORT  a remote bot of a game that has them (named by its
+//	             URL), signed with secret (default: from the environment)
 //
 // An unknown strategy is an error that lists the known ones.
-func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.Entrant, error) {
+func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.Writer) ([]arena.Entrant, error) {
 	switch {
 	case arg == "":
 		return nil, fmt.Errorf("empty player name")
@@ -62,21 +65,14 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		return out, nil
 
 	case strings.HasSuffix(arg, ".json"):
-		v, err := strategies.LoadVariant(arg)
+		r, err := loadVariant(reg, game, arg, warn)
 		if err != nil {
 			return nil, fmt.Errorf("player %s: %w", arg, err)
 		}
-		if v.Game != game {
-			return nil, fmt.Errorf("player %s: a variant of game %s, but this arena plays %s", arg, v.Game, game)
-		}
-		s, g, err := reg.Resolve(v)
-		if err != nil {
-			return nil, fmt.Errorf("player %s: %w", arg, err)
-		}
-		return []arena.Entrant{arena.StrategyEntrant(s, v.Label(), v.ID, g)}, nil
+		return []arena.Entrant{arena.StrategyEntrant(r.Strategy, r.Variant.Label(), r.Variant.ID, r.Genome)}, nil
 
 	case isBotURL(arg):
-		e, err := remoteACBEntrant(game, arg, secret)
+		e, err := remoteEntrant(game, arg, secret)
 		if err != nil {
 			return nil, err
 		}
@@ -89,6 +85,27 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string) ([]arena.
 		}
 		return []arena.Entrant{arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults())}, nil
 	}
+}
+
+// loadVariant reads a variant file of game and resolves it: every
+// parameter known and legal, its id that of its full genome. The notice of
+// an id computed by an earlier version goes to warn (nil: dropped).
+func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (strategies.Resolved, error) {
+	v, err := strategies.LoadVariant(path)
+	if err != nil {
+		return strategies.Resolved{}, err
+	}
+	if v.Game != game {
+		return strategies.Resolved{}, fmt.Errorf("a variant of game %s, but the game played is %s", v.Game, game)
+	}
+	r, err := reg.Check(v)
+	if err != nil {
+		return strategies.Resolved{}, err
+	}
+	if r.Notice != "" && warn != nil {
+		fmt.Fprintf(warn, "warning: %s: %s\n", path, r.Notice)
+	}
+	return r, nil
 }
 
 // strategyOrVariant resolves the --strategy NAME / --variant FILE pair of a
@@ -113,11 +130,25 @@ func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint s
 		if v.Game != game {
 			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
 		}
-		s, g, err := reg.Resolve(v)
+		r, err := reg.Check(v)
 		if err != nil {
 			return strategies.Strategy{}, nil, "", err
 		}
-		return s, g, v.Label(), nil
+		return r.Strategy, r.Genome, r.Variant.Label(), nil
 	}
 	return strategies.Strategy{}, nil, "", errors.New("give --strategy NAME or --variant FILE")
+}
+
+// remoteEntrant is the arena entrant of the remote bot at url for game,
+// through the games table (a game without remote bots is refused, saying
+// where its bots play).
+func remoteEntrant(game, url, secret string) (arena.Entrant, error) {
+	g, err := games.Lookup(game)
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	if g.Remote == nil {
+		return arena.Entrant{}, fmt.Errorf("player %s: the arena calls remote bots of %s only; %s", url, strings.Join(games.Remote(), ", "), g.Elsewhere)
+	}
+	return g.Remote(url, secret)
 }

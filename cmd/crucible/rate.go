@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -11,7 +12,6 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/reports"
-	"crucible/strategies"
 )
 
 func newRateCmd() *cobra.Command {
@@ -25,8 +25,10 @@ period: every player is updated from its pairwise results against the others'
 ratings before the period (an N-seat match counts as the pairwise results of
 its ranking). Players start from --prior when given, at 1500 / 350 / 0.06 when
 missing from it; players of --prior without a match only see their RD grow.
-Failed matches (with an "error") are left out. Prints the leaderboard, ordered
-by the conservative rating (rating - 2 RD), with the pairwise statistics.
+Failed matches (with an "error") are left out and counted. A file must hold
+one game's matches, each once: records of two games, or a match recorded
+twice, are refused. Prints the leaderboard, ordered by the conservative rating
+(rating - 2 RD), with the pairwise statistics.
 
 A ratings file maps player names to their state:
   {"normal": {"rating": 1612.3, "rd": 48.1, "volatility": 0.0599}}
@@ -42,12 +44,17 @@ A ratings file maps player names to their state:
 			if results == "" {
 				return errors.New("--results is required: the JSON-lines file written by crucible arena")
 			}
-			res, err := arena.LoadResults(results)
-			if err != nil {
-				return fmt.Errorf("--results: %w", err)
+			if out != "" {
+				if err := checkOutPath("--out", out); err != nil {
+					return err
+				}
+				if err := checkNotInput("--out", out, "--results", results); err != nil {
+					return err
+				}
 			}
-			for _, w := range res.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			tally, err := loadTally(cmd.ErrOrStderr(), results)
+			if err != nil {
+				return err
 			}
 			start := map[string]rating.Rating{}
 			if prior != "" {
@@ -60,15 +67,8 @@ A ratings file maps player names to their state:
 				}
 			}
 			var outcomes []rating.Outcome
-			failed := 0
-			for _, r := range res.Records {
-				if r.Error != "" {
-					failed++
-				}
+			for _, r := range tally.Finished {
 				outcomes = append(outcomes, r.Outcomes()...)
-			}
-			if failed > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d matches failed and are left out\n", failed, len(res.Records))
 			}
 			if len(outcomes) == 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match; ratings only age\n", results)
@@ -79,8 +79,8 @@ A ratings file maps player names to their state:
 				if err != nil {
 					return err
 				}
-				if err := strategies.WriteFileAtomic(out, data); err != nil {
-					return fmt.Errorf("--out: %w", err)
+				if err := writeOutFile("--out", out, data); err != nil {
+					return err
 				}
 			}
 			sum := rating.Summarize(after, outcomes)
@@ -95,4 +95,24 @@ A ratings file maps player names to their state:
 	fl.BoolVar(&matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.BoolVar(&pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
 	return cmd
+}
+
+// loadTally reads a results file (--results) for rating: its warnings (a
+// half-written last line) and what it skips (failed matches) go to warn.
+func loadTally(warn io.Writer, path string) (arena.Tally, error) {
+	res, err := arena.LoadResults(path)
+	if err != nil {
+		return arena.Tally{}, fmt.Errorf("--results: %w", err)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(warn, "warning:", w)
+	}
+	tally, err := arena.NewTally(res.Records)
+	if err != nil {
+		return arena.Tally{}, fmt.Errorf("--results %s: %w", path, err)
+	}
+	if note := tally.Note(path); note != "" {
+		fmt.Fprintln(warn, "warning:", note)
+	}
+	return tally, nil
 }

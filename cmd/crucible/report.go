@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,7 +90,16 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	case f.periods != periodsRounds && f.periods != periodsOne:
 		return fmt.Errorf("--periods %q is not one of %s, %s", f.periods, periodsRounds, periodsOne)
 	}
-	if err := checkOutFile(f.out); err != nil {
+	if f.out == "" {
+		return errors.New("--out must name the HTML file to write")
+	}
+	if err := checkOutPath("--out", f.out); err != nil {
+		return err
+	}
+	if err := checkNotInput("--out", f.out, "--results", f.results); err != nil {
+		return err
+	}
+	if err := checkNotInput("--out", f.out, "--prior", f.prior); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -120,32 +127,10 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 			return err
 		}
 	}
-	if err := strategies.WriteFileAtomic(f.out, buf.Bytes()); err != nil {
-		return fmt.Errorf("--out %s: %w", f.out, err)
+	if err := writeOutFile("--out", f.out, buf.Bytes()); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "report written to %s (%d bytes)\n", f.out, buf.Len())
-	return nil
-}
-
-// checkOutFile refuses an --out that cannot be written before any work is
-// done: empty, a directory, or in a directory that does not exist.
-func checkOutFile(out string) error {
-	if out == "" {
-		return errors.New("--out must name the HTML file to write")
-	}
-	if info, err := os.Stat(out); err == nil && info.IsDir() {
-		return fmt.Errorf("--out %s is a directory; name the HTML file to write", out)
-	}
-	dir := filepath.Dir(out)
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("--out %s: directory %s does not exist", out, dir)
-	case err != nil:
-		return fmt.Errorf("--out %s: %w", out, err)
-	case !info.IsDir():
-		return fmt.Errorf("--out %s: %s is not a directory", out, dir)
-	}
 	return nil
 }
 
@@ -155,9 +140,20 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 	if err != nil {
 		return reports.ArenaPage{}, nil, fmt.Errorf("--results: %w", err)
 	}
-	if len(res.Records) == 0 {
+	tally, err := arena.NewTally(res.Records)
+	if err != nil {
+		return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--results %s: %w", f.results, err)
+	}
+	if note := tally.Note(f.results); note != "" {
+		res.Warnings = append(res.Warnings, note)
+	}
+	if tally.Matches() == 0 {
 		return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--results %s holds no match to report on", f.results)
 	}
+	// The matches the page is about: the finished ones and those that
+	// failed for good (failed records a resumed run finished are left
+	// out).
+	recs := append(slices.Clip(tally.Finished), tally.Failed...)
 	var prior map[string]rating.Rating
 	if f.prior != "" {
 		data, err := os.ReadFile(f.prior)
@@ -169,22 +165,23 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 		}
 	}
 	// Every player of the file, failed matches included, in order of
-	// appearance (the order does not change the ratings).
+	// appearance (the order does not change the ratings); a failed match
+	// of an earlier version may have unnamed seats.
 	var names []string
 	seen := map[string]bool{}
 	for _, r := range res.Records {
 		for _, p := range r.Players {
-			if !seen[p.Name] {
+			if p.Name != "" && !seen[p.Name] {
 				seen[p.Name] = true
 				names = append(names, p.Name)
 			}
 		}
 	}
-	pg := reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(res.Records)}
+	pg := reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(recs)}
 	g := rating.Default()
 	if f.periods == periodsOne {
 		var outcomes []rating.Outcome
-		for _, r := range res.Records {
+		for _, r := range tally.Finished {
 			outcomes = append(outcomes, r.Outcomes()...)
 		}
 		start := g.Initials(names)
@@ -194,7 +191,7 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 		pg.Summary = rating.Summarize(g.RatePeriod(start, outcomes), outcomes)
 		pg.Method = "one Glicko-2 rating period for the whole file, as crucible rate does"
 	} else {
-		pg.Summary = arena.Tournament(g, names, prior, res.Records)
+		pg.Summary = arena.Tournament(g, names, prior, tally.Finished)
 		pg.Method = "one Glicko-2 rating period per round, as crucible arena rates its run"
 	}
 	return pg, res.Warnings, nil

@@ -12,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"crucible/arena"
-	"crucible/engine"
 	"crucible/protocol/acbhttp"
 	"crucible/strategies"
 )
@@ -24,6 +22,7 @@ type serveOptions struct {
 	secret            string
 	host              string
 	port              int
+	portSet           bool // --port was given (0 then is a mistake, not "use $PORT")
 	sessionIdle       time.Duration
 }
 
@@ -32,30 +31,36 @@ func newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve an AI Code Battle strategy or variant as an HTTP bot",
-		Long: `Serve one AI Code Battle strategy (at its defaults) or variant file as the HTTP
+		Long: fmt.Sprintf(`Serve one AI Code Battle strategy (at its defaults) or variant file as the HTTP
 bot of the platform's protocol: GET /health answers 200; POST /turn verifies
-the five X-ACB-* headers, the timestamp (30 s window) and the HMAC-SHA256
+the five X-ACB-* headers, the timestamp (%d s window) and the HMAC-SHA256
 signature, then the body, and answers the strategy's moves signed over the
 exact reply bytes. Failures answer 401 (authentication) or 400 (body,
-including one over 4 MiB) without computing moves.
+including one over %d MiB, one that does not arrive within %v, or a grid
+that changes within a match) without computing moves; at most %d bodies are
+read at once before their signatures are checked. An internal failure
+answers 500 "internal error" and is logged.
 
 One strategy instance plays each (match_id, seat), keeping its memory between
 turns; it is replaced when the turn counter goes back and dropped after
---session-idle without turns. If the strategy has not answered within 80% of
+--session-idle without turns. If the strategy has not answered within %d%% of
 config.turn_timeout, the bot answers an empty move list (units hold) rather
 than miss the deadline.
 
 Environment:
   SHARED_SECRET   the HMAC key (required; --secret overrides it, but a flag
                   is visible in the process list)
-  PORT            the port to listen on (default 8080; --port overrides it)
+  PORT            the port to listen on (default %d; --port overrides it)
 
 SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 
   SHARED_SECRET=s3cret crucible serve --strategy gatherer
   SHARED_SECRET=s3cret PORT=9000 crucible serve --variant best.json`,
+			int(acbhttp.MaxClockSkew/time.Second), acbhttp.DefaultMaxBody>>20, acbhttp.DefaultBodyTimeout, acbhttp.DefaultMaxBodies,
+			int(acbhttp.DefaultAnswerFraction*100), acbhttp.DefaultPort),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.portSet = cmd.Flags().Changed("port")
 			return runServe(cmd.Context(), cmd.ErrOrStderr(), o)
 		},
 	}
@@ -64,8 +69,8 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 	f.StringVar(&o.variant, "variant", "", "acb variant file to serve (JSON, see crucible evolve)")
 	f.StringVar(&o.secret, "secret", "", "shared HMAC secret (default $SHARED_SECRET)")
 	f.StringVar(&o.host, "host", "", "interface to listen on (default all)")
-	f.IntVar(&o.port, "port", 0, "port to listen on, 1 to 65535 (default $PORT, else 8080)")
-	f.DurationVar(&o.sessionIdle, "session-idle", acbhttp.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn")
+	f.IntVar(&o.port, "port", 0, fmt.Sprintf("port to listen on, 1 to 65535 (default $PORT, else %d)", acbhttp.DefaultPort))
+	f.DurationVar(&o.sessionIdle, "session-idle", acbhttp.DefaultSessionIdle, "drop a match's strategy instance after this long without a turn, positive")
 	return cmd
 }
 
@@ -79,17 +84,19 @@ func acbFactory(reg *strategies.Registry, strategy, variant string) (acbhttp.Fac
 	return acbhttp.StrategyFactory(s, g), label, nil
 }
 
-// listenPort returns the port: the flag, else $PORT, else 8080.
-func listenPort(flag int) (int, error) {
-	if flag != 0 {
+// listenPort returns the port: the flag when given, else $PORT, else
+// acbhttp.DefaultPort. A given flag outside 1..65535 (0 included: it does
+// not mean "any port", nor "the default") is an error.
+func listenPort(flag int, given bool) (int, error) {
+	if given {
 		if flag < 1 || flag > 65535 {
-			return 0, fmt.Errorf("--port %d is outside 1..65535", flag)
+			return 0, fmt.Errorf("--port %d is outside 1..65535 (leave --port out to use $PORT, else %d)", flag, acbhttp.DefaultPort)
 		}
 		return flag, nil
 	}
 	env := os.Getenv("PORT")
 	if env == "" {
-		return 8080, nil
+		return acbhttp.DefaultPort, nil
 	}
 	p, err := strconv.Atoi(env)
 	if err != nil || p < 1 || p > 65535 {
@@ -99,6 +106,9 @@ func listenPort(flag int) (int, error) {
 }
 
 func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
+	if o.sessionIdle <= 0 {
+		return fmt.Errorf("--session-idle %v is not positive", o.sessionIdle)
+	}
 	reg, err := newRegistry()
 	if err != nil {
 		return err
@@ -111,7 +121,7 @@ func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
 	if secret == "" {
 		secret = os.Getenv("SHARED_SECRET")
 	}
-	port, err := listenPort(o.port)
+	port, err := listenPort(o.port, o.portSet)
 	if err != nil {
 		return err
 	}
@@ -135,39 +145,4 @@ func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
 // isBotURL reports whether a player item names a remote bot.
 func isBotURL(s string) bool {
 	return len(s) > 7 && (s[:7] == "http://" || (len(s) > 8 && s[:8] == "https://"))
-}
-
-// remoteStartTimeout is how long a remote bot may take to answer
-// GET /health before its match.
-const remoteStartTimeout = 30 * time.Second
-
-// remoteACBBot checks a remote bot URL and its secret: the given one, else
-// the environment's ($ACB_SECRET, else $SHARED_SECRET).
-func remoteACBBot(url, secret string) (*acbhttp.RemoteBot, error) {
-	if secret == "" {
-		secret = acbhttp.SecretFromEnv()
-	}
-	if secret == "" {
-		return nil, fmt.Errorf("remote bot %s: give its shared secret with --secret or set ACB_SECRET (or SHARED_SECRET)", url)
-	}
-	return acbhttp.NewRemoteBot(url, secret, remoteStartTimeout)
-}
-
-// remoteACBEntrant is an arena entrant for a remote AI Code Battle bot:
-// each match gets its own HTTP player, health-checked before the match.
-func remoteACBEntrant(game, url, secret string) (arena.Entrant, error) {
-	if game != "acb" {
-		return arena.Entrant{}, fmt.Errorf("player %s: remote HTTP bots play acb; for kindling use crucible kindling play", url)
-	}
-	bot, err := remoteACBBot(url, secret)
-	if err != nil {
-		return arena.Entrant{}, err
-	}
-	return arena.Entrant{
-		Name:     url,
-		Strategy: "remote",
-		New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
-			return bot.NewPlayer(ctx, seat)
-		},
-	}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"crucible/arena"
+	"crucible/protocol/acbhttp"
 )
 
 func freeTCPPort(t *testing.T) int {
@@ -40,19 +41,25 @@ func TestServeRefusesBadSetups(t *testing.T) {
 	t.Setenv("SHARED_SECRET", "")
 	t.Setenv("PORT", "")
 	kv := writeFile(t, "k.json", `{"game":"kindling","base":"normal","params":{}}`)
+	idle := acbhttp.DefaultSessionIdle
 	tests := []struct {
 		rule string
 		o    serveOptions
 		env  string
 		want string
 	}{
-		{"no secret is a start-up error, not an open bot", serveOptions{strategy: "gatherer"}, "", "SHARED_SECRET"},
-		{"neither strategy nor variant", serveOptions{secret: "s"}, "", "--strategy NAME or --variant FILE"},
-		{"both strategy and variant", serveOptions{secret: "s", strategy: "gatherer", variant: kv}, "", "not both"},
-		{"an unknown strategy", serveOptions{secret: "s", strategy: "nobody"}, "", "unknown acb strategy"},
-		{"a kindling variant", serveOptions{secret: "s", variant: kv}, "", "game kindling"},
-		{"a PORT that is not a number", serveOptions{secret: "s", strategy: "gatherer"}, "http", "PORT"},
-		{"a --port out of range", serveOptions{secret: "s", strategy: "gatherer", port: 70000}, "", "--port"},
+		{"no secret is a start-up error, not an open bot", serveOptions{strategy: "gatherer", sessionIdle: idle}, "", "SHARED_SECRET"},
+		{"neither strategy nor variant", serveOptions{secret: "s", sessionIdle: idle}, "", "--strategy NAME or --variant FILE"},
+		{"both strategy and variant", serveOptions{secret: "s", strategy: "gatherer", variant: kv, sessionIdle: idle}, "", "not both"},
+		{"an unknown strategy", serveOptions{secret: "s", strategy: "nobody", sessionIdle: idle}, "", "unknown acb strategy"},
+		{"a kindling variant", serveOptions{secret: "s", variant: kv, sessionIdle: idle}, "", "game kindling"},
+		{"a PORT that is not a number", serveOptions{secret: "s", strategy: "gatherer", sessionIdle: idle}, "http", "PORT"},
+		{"PORT=0", serveOptions{secret: "s", strategy: "gatherer", sessionIdle: idle}, "0", `PORT="0" is not a port number 1..65535`},
+		{"a --port out of range", serveOptions{secret: "s", strategy: "gatherer", port: 70000, portSet: true, sessionIdle: idle}, "", "--port 70000 is outside 1..65535"},
+		{"--port 0 (it listened on 8080)", serveOptions{secret: "s", strategy: "gatherer", port: 0, portSet: true, sessionIdle: idle}, "9000", "--port 0 is outside 1..65535"},
+		{"--port -1", serveOptions{secret: "s", strategy: "gatherer", port: -1, portSet: true, sessionIdle: idle}, "", "--port -1 is outside 1..65535"},
+		{"--session-idle 0", serveOptions{secret: "s", strategy: "gatherer"}, "", "--session-idle 0s is not positive"},
+		{"--session-idle negative", serveOptions{secret: "s", strategy: "gatherer", sessionIdle: -time.Minute}, "", "--session-idle -1m0s is not positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -62,6 +69,27 @@ func TestServeRefusesBadSetups(t *testing.T) {
 				t.Fatalf("runServe = %v, want an error mentioning %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// The flags as the command line gives them: --port 0 is refused (it used
+// to mean $PORT, else 8080), as are a zero or negative --session-idle.
+func TestServeFlagsRefuseWhatTheyCannotMean(t *testing.T) {
+	t.Setenv("SHARED_SECRET", "s")
+	t.Setenv("PORT", "")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--port", "0"}, "--port 0 is outside 1..65535"},
+		{[]string{"--port", "65536"}, "--port 65536 is outside 1..65535"},
+		{[]string{"--session-idle", "0s"}, "--session-idle 0s is not positive"},
+		{[]string{"--session-idle", "-5m"}, "--session-idle -5m0s is not positive"},
+	} {
+		_, _, err := execRoot(t, append([]string{"serve", "--strategy", "gatherer"}, tt.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("serve %v = %v, want an error mentioning %q", tt.args, err, tt.want)
+		}
 	}
 }
 
@@ -75,7 +103,9 @@ func TestServeThenArenaAndMatchOverHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- runServe(ctx, &logs, serveOptions{strategy: "gatherer", host: "127.0.0.1"}) }()
+	go func() {
+		done <- runServe(ctx, &logs, serveOptions{strategy: "gatherer", host: "127.0.0.1", sessionIdle: acbhttp.DefaultSessionIdle})
+	}()
 	url := "http://127.0.0.1:" + strconv.Itoa(port)
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -3,11 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -32,8 +31,8 @@ func newStrategiesCmd() *cobra.Command {
   crucible strategies --game acb --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(gameNames, game) {
-				return fmt.Errorf("--game %q is not a game (known: %s)", game, strings.Join(gameNames, ", "))
+			if _, err := games.Lookup(game); err != nil {
+				return fmt.Errorf("--game: %w", err)
 			}
 			reg, err := newRegistry()
 			if err != nil {
@@ -64,7 +63,7 @@ func newStrategiesCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&game, "game", "kindling", "game whose strategies to list: acb or kindling")
+	cmd.Flags().StringVar(&game, "game", "kindling", "game whose strategies to list: "+games.List())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (game, name, description, params) instead of text")
 	return cmd
 }

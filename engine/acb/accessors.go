@@ -4,28 +4,31 @@ import (
 	"crucible/engine"
 )
 
+// UnitInfo is a living unit as the Match accessors report it.
+type UnitInfo struct {
+	ID    int
+	Owner int
+	Pos   Pos
+}
+
+// CoreInfo is a core as the Match accessors report it.
+type CoreInfo struct {
+	ID     int
+	Owner  int
+	Pos    Pos
+	Active bool
+	// LastSpawn is the turn the core last spawned a unit; the initial units
+	// count as spawned in turn 0.
+	LastSpawn int
+}
+
 // Turn is the number of turns played so far (the turn the state sent to
 // bots carries).
 func (m *Match) Turn() int { return m.turn }
 
-// Done reports whether the match is over.
-func (m *Match) Done() bool { return m.done }
-
-// Err is the error that aborted the match, if any.
-func (m *Match) Err() error { return m.err }
-
 // Config is the match's effective configuration (rows and cols are the
 // map's).
 func (m *Match) Config() Config { return m.cfg }
-
-// Map is the match's terrain (do not modify it).
-func (m *Match) Map() *Map { return m.mp }
-
-// MatchID is the match's identifier.
-func (m *Match) MatchID() string { return m.matchID }
-
-// Players is the number of seats.
-func (m *Match) Players() int { return m.np }
 
 // Units returns the living units sorted by id.
 func (m *Match) Units() []UnitInfo {
@@ -36,8 +39,8 @@ func (m *Match) Units() []UnitInfo {
 	return out
 }
 
-// UnitCount returns the number of living units of player p.
-func (m *Match) UnitCount(p int) int {
+// unitCount returns the number of living units of player p.
+func (m *Match) unitCount(p int) int {
 	n := 0
 	for i := range m.units {
 		if int(m.units[i].owner) == p {
@@ -59,38 +62,9 @@ func (m *Match) Cores() []CoreInfo {
 // Score returns player p's score.
 func (m *Match) Score(p int) int { return m.players[p].score }
 
-// Energy returns player p's energy.
-func (m *Match) Energy(p int) int { return m.players[p].energy }
-
-// Eliminated reports whether player p has lost all its cores.
-func (m *Match) Eliminated(p int) bool { return m.players[p].eliminated }
-
-// Inactive reports whether remote player p was marked inactive.
-func (m *Match) Inactive(p int) bool { return m.players[p].inactive }
-
-// EnergyFull returns the full energy tiles sorted by (row, col).
-func (m *Match) EnergyFull() []Pos {
-	var out []Pos
-	for ei, t := range m.energyTiles {
-		if m.energyFull[ei] {
-			out = append(out, Pos{Row: int(t) / m.cols, Col: int(t) % m.cols})
-		}
-	}
-	return out
-}
-
 // Events returns the events of the last turn played, in phase order. The
 // slice is reused by the next Step.
 func (m *Match) Events() []Event { return m.events }
-
-// ZoneRadiusNow is the safe radius the storm applied in the last turn, 0
-// when the zone is off or has not started.
-func (m *Match) ZoneRadiusNow() int { return m.zoneR }
-
-// Visible reports whether player p sees tile pos in the current state.
-func (m *Match) Visible(p int, pos Pos) bool {
-	return m.visible(m.computeVision(p), wrap(pos.Row, m.rows), wrap(pos.Col, m.cols))
-}
 
 // VisibleTiles returns the tiles player p sees in the current state, sorted
 // by (row, col).
@@ -111,12 +85,12 @@ func (m *Match) VisibleTiles(p int) []Pos {
 // same value a Controller gets; it is reused by later calls).
 func (m *Match) View(p int) *View { return m.buildView(p) }
 
-// Stats returns player p's figures so far (final ones once the match is
+// stats returns player p's figures so far (final ones once the match is
 // over).
-func (m *Match) Stats(p int) PlayerStats {
+func (m *Match) stats(p int) PlayerStats {
 	st := m.players[p].stats
 	if !m.done {
-		st.Score, st.Energy, st.Units = m.players[p].score, m.players[p].energy, m.UnitCount(p)
+		st.Score, st.Energy, st.Units = m.players[p].score, m.players[p].energy, m.unitCount(p)
 		st.Cores = 0
 		for _, ci := range m.players[p].cores {
 			if m.cores[ci].active {
@@ -127,14 +101,6 @@ func (m *Match) Stats(p int) PlayerStats {
 	return st
 }
 
-// Winner is the winning seat once the match is over, -1 for a draw or
-// while it is running.
-func (m *Match) Winner() int { return m.winner }
-
-// Reason says why the match ended: ReasonElimination, ReasonAnnihilation
-// or ReasonTurns; empty while it is running.
-func (m *Match) Reason() string { return m.reason }
-
 // Result is the match's outcome in the engine's terms: per-seat scores,
 // ranks (survival, then score, energy, living units; a draw shares first
 // place), turns, reason, crashed seats, and a Detail with the per-player
@@ -144,7 +110,7 @@ func (m *Match) Result() engine.Result {
 	det := Detail{Winner: m.winner}
 	crashed := false
 	for p := range m.players {
-		st := m.Stats(p)
+		st := m.stats(p)
 		res.Scores = append(res.Scores, float64(st.Score))
 		det.Players = append(det.Players, st)
 		crashed = crashed || st.Crashed

@@ -109,3 +109,31 @@ func BenchmarkCrowdedRandom(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 	b.ReportMetric(float64(units)/float64(turns), "units/turn")
 }
+
+// BenchmarkReplay plays recorded matches of random against random on the
+// default 40x40 map and reports the cost per turn and the replay's size:
+// the turn loop plus the replay writer.
+//
+//	go test ./engine/acb -run '^$' -bench Replay -benchtime 200x -count 1
+func BenchmarkReplay(b *testing.B) {
+	cfg := DefaultConfig()
+	turns, size := 0, 0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		seed := uint64(i)
+		m, err := NewMatchWith(MatchOptions{Config: cfg, Seed: seed, Record: true, Players: []MatchPlayer{
+			{Name: "a", Strategy: "random", Controller: NewRandom(engine.SeatSeed(seed, 0))},
+			{Name: "b", Strategy: "random", Controller: NewRandom(engine.SeatSeed(seed, 1))},
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := m.Run(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		turns += m.Turn()
+		size += len(m.Replay())
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
+	b.ReportMetric(float64(size)/float64(b.N), "bytes/replay")
+}

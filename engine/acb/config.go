@@ -1,9 +1,9 @@
 package acb
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"crucible/engine"
 )
 
 // RulesVersion names the rules this engine implements
@@ -83,14 +83,14 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// ParseConfig decodes a JSON config over the defaults (fields left out keep
-// their default values) and validates it. Unknown fields are an error naming
-// them.
+// ParseConfig decodes a JSON config object over the defaults (fields left
+// out keep their default values) and validates it. It is strict (see
+// engine.DecodeStrict): null, data after the object, a key that is not a
+// field name in its exact case ("ROWS"), and a key given twice are errors
+// naming the key.
 func ParseConfig(data []byte) (Config, error) {
 	c := DefaultConfig()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := engine.DecodeStrict(data, &c); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	if c.RulesVersion == "" {

@@ -69,6 +69,13 @@ func TestParseConfig(t *testing.T) {
 		{`{"lava": 1}`, `unknown field "lava"`},
 		{`{"rows": "x"}`, "config: json"},
 		{`{`, "config: unexpected EOF"},
+		// Defect 8 of issue 10: each of these was accepted.
+		{`null`, "config: null is not allowed; want a JSON object"},
+		{`{"rows":40} xyz`, "config: unexpected data after the JSON value"},
+		{`{"ROWS":40}`, `config: unknown field "ROWS" (did you mean "rows"? field names are case-sensitive)`},
+		{`{"Zone_Enabled":true}`, `unknown field "Zone_Enabled"`},
+		{`{"rows":30,"rows":40}`, `config: field "rows" is given twice`},
+		{``, "config: empty input"},
 	} {
 		if _, err := ParseConfig([]byte(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseConfig(%s) = %v, want an error containing %q", tt.in, err, tt.want)

@@ -7,13 +7,24 @@
 //
 // Game{}.Play plays a whole match from an engine.MatchSpec whose seats hold
 // Controllers (view.go). For tests and measurements, NewMatch (or
-// NewMatchWith) builds a Match that is advanced turn by turn with Step and
-// read through accessors (Units, Cores, Score, Energy, Visible, Events,
-// Stats, Result). Idle and Random are two trivial players.
+// NewMatchWith) builds a Match that is played with Run, or turn by turn
+// with Step, and read through accessors (Turn, Units, Cores, Score, Events,
+// View, VisibleTiles, Result, Replay). Idle and Random are two trivial
+// players. ParseReplay reads a replay back into Replay's types.
 //
 // The map of a match is generated from its seed (GenerateMap) unless
 // MatchSpec.Config is a MatchConfig with a Map (for example one read with
-// LoadMap); a supplied map fixes rows, cols and cores_per_player.
+// LoadMap; CheckFair says whether it is as fair as a generated one); a
+// supplied map fixes rows, cols and cores_per_player.
+//
+// # Where the rules are
+//
+// Each rule of shared/specs/acb.md is in the file named after it: the turn
+// loop in turn.go walks the phases orders.go, move.go, combat.go, zone.go,
+// capture.go, collect.go, spawn.go, energy.go and endgame.go (ranks and
+// tie-breaks); fog.go builds the views; mapgen.go, symmetry.go and
+// fairness.go make and check maps; replay.go and replayfile.go write and
+// read replays.
 //
 // # Decisions where the spec leaves room
 //

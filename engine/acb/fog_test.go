@@ -127,7 +127,9 @@ func TestViewCarriesZoneAndTurn(t *testing.T) {
 		step(t, m)
 	}
 	// The view of turn t announces the radius of the turn its moves run in.
-	want := []Zone{{Pos{20, 20}, 20}, {Pos{20, 20}, 20}, {Pos{20, 20}, 19}, {Pos{20, 20}, 18}}
+	// A map without zone_centers has the map centre as its one centre.
+	c := []Pos{{20, 20}}
+	want := []Zone{{Pos{20, 20}, c, 20}, {Pos{20, 20}, c, 20}, {Pos{20, 20}, c, 19}, {Pos{20, 20}, c, 18}}
 	if !reflect.DeepEqual(seen, want) || !reflect.DeepEqual(turns, []int{0, 1, 2, 3}) {
 		t.Fatalf("zones %v turns %v; want %v and turns 0..3", seen, turns, want)
 	}
@@ -204,6 +206,114 @@ func TestFogMatchesTheRule(t *testing.T) {
 		slices.SortFunc(wantBots, func(a, b Unit) int { return cmpPos(a.Position, b.Position) })
 		if !reflect.DeepEqual(v.Walls, wantWalls) || !reflect.DeepEqual(v.Bots, wantBots) {
 			t.Fatalf("trial %d (%dx%d, r2 %d): walls %v bots %v, want %v %v", trial, rows, cols, cfg.VisionRadius2, v.Walls, v.Bots, wantWalls, wantBots)
+		}
+	}
+}
+
+// TestViewMatchesTheRule checks the view every player would receive after
+// every turn of crowded matches against the fog rule read directly from
+// the match state: tiles within vision_radius2 of a living own unit or an
+// active own core are seen; bots, full energy tiles, cores (razed ones
+// too), walls and this turn's deaths on seen tiles are listed, sorted by
+// (row, col) (and owner on a shared tile); empty lists are empty, not nil.
+func TestViewMatchesTheRule(t *testing.T) {
+	for _, c := range []struct {
+		seed       uint64
+		players    int
+		rows, cols int
+		r2         int
+	}{{3, 2, 20, 70, 49}, {4, 4, 24, 24, 20}, {5, 3, 30, 18, 90}, {6, 6, 30, 30, 49}} {
+		cfg := DefaultConfig()
+		cfg.Rows, cfg.Cols = c.rows, c.cols
+		cfg.VisionRadius2 = c.r2
+		cfg.MaxTurns = 120
+		cfg.SpawnCost = 0
+		cfg.EnergyInterval = 3
+		cfg.ZoneEnabled = true
+		cfg.ZoneStartTurn = 80
+		ctrls := make([]Controller, c.players)
+		for i := range ctrls {
+			ctrls[i] = crowdCtrl{rand.New(rand.NewPCG(c.seed, uint64(i)))}
+		}
+		m, err := NewMatch(cfg, nil, c.seed, ctrls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		R, C := m.Config().Rows, m.Config().Cols
+		deadSeen := 0
+		for done := false; !done; {
+			done = step(t, m)
+			for p := 0; p < c.players; p++ {
+				var eyes []Pos
+				for _, u := range m.Units() {
+					if u.Owner == p {
+						eyes = append(eyes, u.Pos)
+					}
+				}
+				for _, core := range m.Cores() {
+					if core.Owner == p && core.Active {
+						eyes = append(eyes, core.Pos)
+					}
+				}
+				sees := func(q Pos) bool {
+					for _, e := range eyes {
+						if Dist2(e, q, R, C) <= c.r2 {
+							return true
+						}
+					}
+					return false
+				}
+				want := View{Bots: []Unit{}, Energy: []Pos{}, Cores: []CoreView{}, Walls: []Pos{}, Dead: []Unit{}}
+				for _, u := range m.Units() {
+					if sees(u.Pos) {
+						want.Bots = append(want.Bots, Unit{Position: u.Pos, Owner: u.Owner})
+					}
+				}
+				for _, e := range m.EnergyFull() {
+					if sees(e) {
+						want.Energy = append(want.Energy, e)
+					}
+				}
+				for _, core := range m.Cores() {
+					if sees(core.Pos) {
+						want.Cores = append(want.Cores, CoreView{Position: core.Pos, Owner: core.Owner, Active: core.Active})
+					}
+				}
+				for _, w := range m.Map().Walls {
+					if sees(w) {
+						want.Walls = append(want.Walls, w)
+					}
+				}
+				for _, e := range m.Events() {
+					if e.Type == EventDied && sees(e.Pos) {
+						want.Dead = append(want.Dead, Unit{Position: e.Pos, Owner: e.Owner})
+					}
+				}
+				byTile := func(a, b Unit) int {
+					if d := cmpPos(a.Position, b.Position); d != 0 {
+						return d
+					}
+					return a.Owner - b.Owner
+				}
+				slices.SortFunc(want.Bots, byTile)
+				slices.SortFunc(want.Energy, cmpPos)
+				slices.SortFunc(want.Cores, func(a, b CoreView) int { return cmpPos(a.Position, b.Position) })
+				slices.SortFunc(want.Walls, cmpPos)
+				slices.SortFunc(want.Dead, byTile)
+				deadSeen += len(want.Dead)
+				v := m.View(p)
+				got := View{Bots: v.Bots, Energy: v.Energy, Cores: v.Cores, Walls: v.Walls, Dead: v.Dead}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("seed %d turn %d player %d: view\n got %+v\nwant %+v", c.seed, m.Turn(), p, got, want)
+				}
+				if v.Turn != m.Turn() || v.You != (PlayerInfo{ID: p, Energy: m.Energy(p), Score: m.Score(p)}) {
+					t.Fatalf("seed %d turn %d player %d: turn %d you %+v", c.seed, m.Turn(), p, v.Turn, v.You)
+				}
+			}
+		}
+		t.Logf("seed %d: %d turns, %d visible deaths", c.seed, m.Turn(), deadSeen)
+		if deadSeen == 0 {
+			t.Fatalf("seed %d: no death was ever seen: the case checks too little", c.seed)
 		}
 	}
 }

@@ -17,6 +17,9 @@ type MatchConfig struct {
 	Map    *Map
 }
 
+// Game implements engine.Game.
+var _ engine.Game = Game{}
+
 // Game is AI Code Battle behind the engine.Game contract. Its zero value is
 // ready to use.
 type Game struct{}

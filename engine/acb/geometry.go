@@ -12,5 +12,5 @@ func Wrap(p Pos, rows, cols int) Pos {
 
 // MapCenter is the centre tile of a rows x cols map, (rows/2, cols/2): the
 // point the map symmetries of 2 and 4 players turn about, and the centre of
-// the storm (Match.ZoneCenter, View.Zone).
+// storm on 2-player and square 4-player maps (Map.Centers, View.Zone).
 func MapCenter(rows, cols int) Pos { return Pos{Row: rows / 2, Col: cols / 2} }

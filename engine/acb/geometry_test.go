@@ -52,7 +52,7 @@ func TestMapCenter(t *testing.T) {
 	if z := m.View(0).Zone; z == nil || z.Center != want {
 		t.Fatalf("view's zone %+v, want centre %v", z, want)
 	}
-	if got := m.ZoneCenter(); got != want {
-		t.Fatalf("ZoneCenter = %v, want %v", got, want)
+	if got := m.mp.Centers(); len(got) != 1 || got[0] != want {
+		t.Fatalf("the map's zone centres are %v, want [%v]", got, want)
 	}
 }

@@ -1,9 +1,14 @@
 package acb
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"testing"
+
+	"crucible/engine"
 )
 
 // scripted plays fixed moves: moves[v.Turn] in the view of that turn.
@@ -113,4 +118,62 @@ func alive(m *Match) map[int]Pos {
 		out[u.ID] = u.Pos
 	}
 	return out
+}
+
+// crowdCtrl drives each unit at the nearest energy it sees (half of them)
+// or the nearest enemy core it sees, else the centre, with a share of
+// random steps: crowds that collect, collide, fight, raze and meet the
+// storm, so every phase has work to do.
+type crowdCtrl struct{ rng *rand.Rand }
+
+func (c crowdCtrl) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
+	R, C := v.Config.Rows, v.Config.Cols
+	for _, u := range v.Bots {
+		if u.Owner != v.You.ID {
+			continue
+		}
+		target := Pos{Row: R / 2, Col: C / 2}
+		best := -1
+		if (u.Position.Row+u.Position.Col)%2 == 0 {
+			for _, e := range v.Energy {
+				if d := Dist2(u.Position, e, R, C); best < 0 || d < best {
+					target, best = e, d
+				}
+			}
+		}
+		for _, cv := range v.Cores {
+			if best >= 0 {
+				break
+			}
+			if d := Dist2(u.Position, cv.Position, R, C); cv.Owner != v.You.ID && cv.Active && (best < 0 || d < best) {
+				target, best = cv.Position, d
+			}
+		}
+		d := Dir(c.rng.IntN(5))
+		if c.rng.IntN(3) > 0 {
+			bestD := Dist2(u.Position, target, R, C)
+			for _, cand := range []Dir{North, East, South, West} {
+				if dd := Dist2(Step(u.Position, cand, R, C), target, R, C); dd < bestD {
+					d, bestD = cand, dd
+				}
+			}
+		}
+		buf = append(buf, Move{Position: u.Position, Direction: d})
+	}
+	return buf, nil
+}
+
+// playCrowd plays a match of n crowdCtrl players and returns its replay.
+func playCrowd(t *testing.T, seed uint64, n int, cfg Config) []byte {
+	t.Helper()
+	seats := make([]engine.Seat, n)
+	for i := range seats {
+		s := engine.SeatSeed(seed, i)
+		seats[i] = engine.Seat{Name: fmt.Sprintf("crowd-%d", i), Strategy: "crowd", Player: crowdCtrl{rand.New(rand.NewPCG(s, 1))}}
+	}
+	var buf bytes.Buffer
+	if _, err := (Game{}).Play(context.Background(), engine.MatchSpec{Seed: seed, Config: cfg, Seats: seats, Replay: &buf}); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	return buf.Bytes()
 }

@@ -11,98 +11,6 @@ import (
 // match with seed s is GenerateMap(cfg, players, s).
 const mapStream = 0x6d6170 // "map"
 
-// Symmetry is an isometry of the wrapping grid, written as an affine map
-// of the tile coordinates taken modulo the grid size:
-//
-//	row' = RR*row + RC*col + DR   (mod rows)
-//	col' = CR*row + CC*col + DC   (mod cols)
-//
-// The linear part is a rotation (or the identity), so Symmetry preserves
-// wrapped distances.
-type Symmetry struct {
-	RR, RC, DR int
-	CR, CC, DC int
-}
-
-// Apply maps p by s on a rows x cols grid.
-func (s Symmetry) Apply(p Pos, rows, cols int) Pos {
-	return Pos{
-		Row: wrap(s.RR*p.Row+s.RC*p.Col+s.DR, rows),
-		Col: wrap(s.CR*p.Row+s.CC*p.Col+s.DC, cols),
-	}
-}
-
-// MapSize returns the grid size GenerateMap uses for players seats when
-// the config asks for rows x cols. The symmetry scheme (see GenerateMap)
-// needs it:
-//
-//   - 2 players: any size.
-//   - 4 players: a square grid, any size; a non-square grid needs even rows
-//     and cols (odd ones are reduced by one).
-//   - 3 and 6 players: rows and cols multiples of 3 (rounded down to the
-//     nearest multiple of 3 that is at least 16, e.g. 40 -> 39, 16 -> 18).
-func MapSize(players, rows, cols int) (int, int) {
-	switch players {
-	case 3, 6:
-		return mult3(rows), mult3(cols)
-	case 4:
-		if rows != cols {
-			return rows &^ 1, cols &^ 1
-		}
-	}
-	return rows, cols
-}
-
-func mult3(n int) int {
-	m := n - n%3
-	if m < 16 {
-		m += 3
-	}
-	return m
-}
-
-// MapSymmetries returns the symmetry group GenerateMap builds maps for
-// players seats on a rows x cols grid (as returned by MapSize): element i
-// maps seat 0's cores onto seat i's, and the whole map onto itself. See
-// GenerateMap for the scheme.
-func MapSymmetries(players, rows, cols int) ([]Symmetry, error) {
-	pr, pc := rows/2, cols/2 // the centre, also the zone's centre
-	id := Symmetry{RR: 1, CC: 1}
-	rot180 := Symmetry{RR: -1, DR: 2 * pr, CC: -1, DC: 2 * pc}
-	switch players {
-	case 2:
-		return []Symmetry{id, rot180}, nil
-	case 4:
-		if rows == cols {
-			p := pr
-			rot90 := Symmetry{RC: 1, CR: -1, DC: 2 * p}  // (r, c) -> (c, 2p - r)
-			rot270 := Symmetry{RC: -1, DR: 2 * p, CR: 1} // (r, c) -> (2p - c, r)
-			return []Symmetry{id, rot90, rot180, rot270}, nil
-		}
-		if rows%2 != 0 || cols%2 != 0 {
-			return nil, fmt.Errorf("acb: a non-square map for 4 players needs even rows and cols, not %dx%d", rows, cols)
-		}
-		half := Symmetry{RR: 1, DR: rows / 2, CC: 1, DC: cols / 2}
-		rotHalf := Symmetry{RR: -1, DR: 2*pr - rows/2, CC: -1, DC: 2*pc - cols/2}
-		return []Symmetry{id, rot180, half, rotHalf}, nil
-	case 3, 6:
-		if rows%3 != 0 || cols%3 != 0 {
-			return nil, fmt.Errorf("acb: a map for %d players needs rows and cols divisible by 3, not %dx%d", players, rows, cols)
-		}
-		var g []Symmetry
-		for k := 0; k < 3; k++ {
-			g = append(g, Symmetry{RR: 1, DR: k * rows / 3, CC: 1, DC: k * cols / 3})
-		}
-		if players == 6 {
-			for k := 0; k < 3; k++ {
-				g = append(g, Symmetry{RR: -1, DR: 2*pr - k*rows/3, CC: -1, DC: 2*pc - k*cols/3})
-			}
-		}
-		return g, nil
-	}
-	return nil, fmt.Errorf("acb: maps exist for 2, 3, 4 or 6 players, not %d", players)
-}
-
 // GenerateMap builds the map of a match for players seats from the match
 // seed, deterministically. The grid size is MapSize of the config's rows
 // and cols; each seat gets cfg.CoresPerPlayer cores.
@@ -452,5 +360,6 @@ func (g *mapGen) build() *Map {
 	for i, c := range g.cores {
 		m.Cores = append(m.Cores, Core{ID: i, Owner: i / g.cpp, Row: c.Row, Col: c.Col})
 	}
+	m.ZoneCenters = Orbit(MapCenter(g.rows, g.cols), g.group, g.rows, g.cols)
 	return m
 }

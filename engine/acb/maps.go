@@ -1,14 +1,14 @@
 package acb
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"crucible/engine"
+	"crucible/internal/atomicfile"
 )
 
 // Core is one core of a map: its id, the seat that owns it and its tile.
@@ -37,6 +37,11 @@ type Map struct {
 	Walls  []Pos
 	Energy []Pos
 	Cores  []Core
+	// ZoneCenters are the storm's centres: the orbit of the map centre
+	// (rows/2, cols/2) under the map's symmetries, sorted (see the zone
+	// rule, phase 3). Generated maps list them; a map file may leave them
+	// out, and then the centre alone is used (see Centers).
+	ZoneCenters []Pos
 }
 
 // mapJSON is the wire form of a Map.
@@ -46,6 +51,8 @@ type mapJSON struct {
 	Walls  [][2]int `json:"walls"`
 	Energy [][2]int `json:"energy"`
 	Cores  []Core   `json:"cores"`
+	// ZoneCenters is written when the map has them (every generated map).
+	ZoneCenters []Pos `json:"zone_centers,omitempty"`
 }
 
 func pairsOf(ps []Pos) [][2]int {
@@ -70,33 +77,32 @@ func (m Map) MarshalJSON() ([]byte, error) {
 	if cores == nil {
 		cores = []Core{}
 	}
-	return json.Marshal(mapJSON{Rows: m.Rows, Cols: m.Cols, Walls: pairsOf(m.Walls), Energy: pairsOf(m.Energy), Cores: cores})
+	return json.Marshal(mapJSON{Rows: m.Rows, Cols: m.Cols, Walls: pairsOf(m.Walls), Energy: pairsOf(m.Energy), Cores: cores, ZoneCenters: m.ZoneCenters})
 }
 
-// UnmarshalJSON reads the replay's "map" shape. It does not validate; use
-// ParseMap (or Validate) for input from outside.
+// UnmarshalJSON reads the replay's "map" shape, strictly like ParseMap
+// (exact keys, positions of exactly two numbers). It does not validate;
+// use ParseMap (or Validate) for input from outside.
 func (m *Map) UnmarshalJSON(data []byte) error {
 	var w mapJSON
-	if err := json.Unmarshal(data, &w); err != nil {
+	if err := engine.DecodeStrict(data, &w); err != nil {
 		return err
 	}
-	*m = Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
+	*m = Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores, ZoneCenters: w.ZoneCenters}
 	return nil
 }
 
-// ParseMap decodes a JSON map file and validates it (see Validate). Unknown
-// fields are an error naming them. The returned map has its lists sorted.
+// ParseMap decodes a JSON map file and validates it (see Validate). It is
+// strict (see engine.DecodeStrict): unknown fields, keys in another case,
+// null, data after the map, and positions that are not exactly [row, col]
+// are errors naming the field and the value. It does not check that the
+// map is fair (see CheckFair). The returned map has its lists sorted.
 func ParseMap(data []byte) (*Map, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var w mapJSON
-	if err := dec.Decode(&w); err != nil {
+	if err := engine.DecodeStrict(data, &w); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("map: unexpected data after the map object")
-	}
-	m := &Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores}
+	m := &Map{Rows: w.Rows, Cols: w.Cols, Walls: posOf(w.Walls), Energy: posOf(w.Energy), Cores: w.Cores, ZoneCenters: w.ZoneCenters}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -118,29 +124,14 @@ func LoadMap(path string) (*Map, error) {
 }
 
 // Save writes the map as a JSON map file readable by everyone (0644),
-// atomically: it writes a temporary file beside path and renames it, so a
-// failure never leaves a partial file behind.
+// atomically (see atomicfile.WriteFile): a failure never leaves a partial
+// file behind.
 func (m *Map) Save(path string) error {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(data, '\n'))
-	merr := f.Chmod(0o644) // CreateTemp makes files private; a map is an output
-	cerr := f.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, append(data, '\n'))
 }
 
 // normalize sorts walls and energy by (row, col) and cores by id.
@@ -148,6 +139,17 @@ func (m *Map) normalize() {
 	slices.SortFunc(m.Walls, cmpPos)
 	slices.SortFunc(m.Energy, cmpPos)
 	slices.SortFunc(m.Cores, func(a, b Core) int { return a.ID - b.ID })
+	slices.SortFunc(m.ZoneCenters, cmpPos)
+}
+
+// Centers returns the storm's centres: ZoneCenters, or the map centre
+// (rows/2, cols/2) alone when the map lists none (a map file written
+// without them).
+func (m *Map) Centers() []Pos {
+	if len(m.ZoneCenters) > 0 {
+		return m.ZoneCenters
+	}
+	return []Pos{MapCenter(m.Rows, m.Cols)}
 }
 
 // Players returns the number of seats of the map: the number of distinct
@@ -250,6 +252,16 @@ func (m *Map) Validate() error {
 	}
 	if per[0] > 8 {
 		return fmt.Errorf("map: %d cores per player is outside the allowed range 1..8", per[0])
+	}
+	for i, p := range m.ZoneCenters {
+		if p.Row < 0 || p.Row >= m.Rows || p.Col < 0 || p.Col >= m.Cols {
+			return fmt.Errorf("map: zone_centers[%d] at (%d,%d) is outside the %dx%d grid", i, p.Row, p.Col, m.Rows, m.Cols)
+		}
+		for j, q := range m.ZoneCenters[:i] {
+			if p == q {
+				return fmt.Errorf("map: zone_centers[%d] at (%d,%d) repeats zone_centers[%d]", i, p.Row, p.Col, j)
+			}
+		}
 	}
 	// Reachability from core 0 over non-wall tiles on the wrapping grid.
 	blocked := make([]bool, len(kind))
@@ -355,5 +367,7 @@ func (m *Map) Clone() *Map {
 		Walls:  slices.Clone(m.Walls),
 		Energy: slices.Clone(m.Energy),
 		Cores:  slices.Clone(m.Cores),
+
+		ZoneCenters: slices.Clone(m.ZoneCenters),
 	}
 }

@@ -1,15 +1,17 @@
 package acb
 
 import (
-	"encoding/json"
+	"math"
 	"strconv"
 )
 
-// ReplayFormat is the "format" field of an ACB replay.
-const ReplayFormat = "crucible-acb-replay/1"
-
-// recorder writes the replay document by hand as the match goes, in a fixed
-// field order, so the same match always gives the same bytes.
+// recorder writes the replay document (see Replay) as the match goes: the
+// header when the match is built and the result at the end with
+// encoding/json (Replay's types), and each turn by hand, in the field order
+// of ReplayTurn, because encoding/json makes a recorded match 2.4 times
+// slower (BenchmarkReplay: 3.7 against 8.8 µs a turn, 136 against 7,538
+// allocations a match). TestReplayEncodeRoundTrip checks that the turns
+// written here are byte for byte what encoding/json writes for ReplayTurn.
 type recorder struct {
 	m     *Match
 	buf   []byte
@@ -17,80 +19,39 @@ type recorder struct {
 }
 
 func newRecorder(m *Match) *recorder {
-	r := &recorder{m: m, buf: make([]byte, 0, 1<<16)}
-	b := r.buf
-	b = append(b, `{"format":"`+ReplayFormat+`","rules_version":`...)
-	b = appendJSONString(b, m.cfg.RulesVersion)
-	b = append(b, `,"match_id":`...)
-	b = appendJSONString(b, m.matchID)
-	b = append(b, `,"seed":`...)
-	b = strconv.AppendUint(b, m.seed, 10)
-	b = append(b, `,"config":`...)
-	cfg, _ := json.Marshal(m.cfg) // a struct of ints, bools and a string: cannot fail
-	b = append(b, cfg...)
-	b = append(b, `,"players":[`...)
+	r := &recorder{m: m}
+	h := ReplayHeader{
+		Format: ReplayFormat, RulesVersion: m.cfg.RulesVersion, MatchID: m.matchID, Seed: m.seed,
+		Config: m.cfg, Map: *m.mp, Initial: ReplayInitial{Units: make([]ReplayUnit, 0, len(m.units))},
+	}
+	for _, u := range m.units {
+		h.Initial.Units = append(h.Initial.Units, ReplayUnit{ID: int(u.id), Owner: int(u.owner), Row: int(u.row), Col: int(u.col)})
+	}
 	for p := range m.players {
 		ps := &m.players[p]
-		if p > 0 {
-			b = append(b, ',')
+		params := ps.params
+		if params == nil || !finite(params) {
+			params = map[string]float64{} // JSON has no NaN or infinity
 		}
-		b = append(b, `{"id":`...)
-		b = strconv.AppendInt(b, int64(p), 10)
-		b = append(b, `,"name":`...)
-		b = appendJSONString(b, ps.name)
-		b = append(b, `,"strategy":`...)
-		b = appendJSONString(b, ps.strategy)
-		b = append(b, `,"params":`...)
-		params := []byte("{}")
-		if len(ps.params) > 0 {
-			if enc, err := json.Marshal(ps.params); err == nil { // map keys come out sorted
-				params = enc
-			}
-		}
-		b = append(b, params...)
-		b = append(b, '}')
+		h.Players = append(h.Players, ReplayPlayer{ID: p, Name: ps.name, Strategy: ps.strategy, Params: params})
 	}
-	b = append(b, `],"map":`...)
-	mp, _ := json.Marshal(m.mp)
-	b = append(b, mp...)
-	b = append(b, `,"initial":{"units":`...)
-	b = r.appendUnits(b)
-	b = append(b, "},\"turns\":[\n"...)
-	r.buf = b
+	// A config, strings and finite numbers: encoding cannot fail.
+	r.buf, _ = appendReplayHeader(make([]byte, 0, 1<<16), &h)
 	return r
 }
 
-// appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
-	enc, _ := json.Marshal(s)
-	return append(b, enc...)
-}
-
-func appendInts(b []byte, open byte, vs ...int) []byte {
-	b = append(b, open)
-	for i, v := range vs {
-		if i > 0 {
-			b = append(b, ',')
+// finite reports whether every parameter is a finite number.
+func finite(params map[string]float64) bool {
+	for _, v := range params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
 		}
-		b = strconv.AppendInt(b, int64(v), 10)
 	}
-	return b
+	return true
 }
 
-// appendUnits writes the living units as [[id, owner, r, c], ...] by id.
-func (r *recorder) appendUnits(b []byte) []byte {
-	b = append(b, '[')
-	for i, u := range r.m.units {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendInts(b, '[', int(u.id), int(u.owner), int(u.row), int(u.col))
-		b = append(b, ']')
-	}
-	return append(b, ']')
-}
-
-// orders opens turn t's object with the validated moves, by unit id.
+// orders opens turn t's object with the validated moves other than stay,
+// by unit id.
 func (r *recorder) orders(t int) {
 	b := r.buf
 	if r.turns > 0 {
@@ -109,23 +70,22 @@ func (r *recorder) orders(t int) {
 			b = append(b, ',')
 		}
 		first = false
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(u.id), 10)
-		b = append(b, `,"`...)
-		b = append(b, u.dir.String()...)
-		b = append(b, `"]`...)
+		b = appendReplayOrder(b, int(u.id), u.dir)
 	}
-	b = append(b, ']')
-	r.buf = b
+	r.buf = append(b, ']')
 }
 
 // turn closes the turn object with the state at its end.
 func (r *recorder) turn() {
 	m := r.m
-	b := r.buf
-	b = append(b, `,"units":`...)
-	b = r.appendUnits(b)
-	b = append(b, `,"cores_razed":[`...)
+	b := append(r.buf, `,"units":[`...)
+	for i, u := range m.units {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendReplayUnit(b, int(u.id), int(u.owner), int(u.row), int(u.col))
+	}
+	b = append(b, `],"cores_razed":[`...)
 	first := true
 	for _, c := range m.cores {
 		if c.active {
@@ -138,15 +98,16 @@ func (r *recorder) turn() {
 		b = strconv.AppendInt(b, int64(c.id), 10)
 	}
 	b = append(b, `],"energy":[`...)
+	first = true
 	for ei, t := range m.energyTiles {
 		if !m.energyFull[ei] {
 			continue
 		}
-		if b[len(b)-1] != '[' {
+		if !first {
 			b = append(b, ',')
 		}
-		b = appendInts(b, '[', int(t)/m.cols, int(t)%m.cols)
-		b = append(b, ']')
+		first = false
+		b = appendPair(b, int(t)/m.cols, int(t)%m.cols)
 	}
 	b = append(b, `],"players":[`...)
 	for p := range m.players {
@@ -164,20 +125,29 @@ func (r *recorder) turn() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendEvent(b, e)
+		b = appendReplayEvent(b, replayEventOf(e))
 	}
-	b = append(b, "]}"...)
-	r.buf = b
+	r.buf = append(b, "]}"...)
 }
 
-// appendEvent writes one event. Shapes:
-//
-//	{"type":"died","unit":7,"cause":"combat"}
-//	{"type":"spawned","unit":12,"owner":0,"core":1}
-//	{"type":"collected","player":0,"row":4,"col":9}
-//	{"type":"captured","core":3,"owner":1,"player":0}
-//	{"type":"bot_inactive","player":1}
-func appendEvent(b []byte, e Event) []byte {
+// finish closes the document with the result.
+func (r *recorder) finish() {
+	m := r.m
+	res := ReplayResult{Reason: m.reason, Turns: m.turn}
+	if m.winner != NoWinner {
+		w := m.winner
+		res.Winner = &w
+	}
+	for p := range m.players {
+		st := m.players[p].stats
+		res.Players = append(res.Players, ReplayFinal{Score: st.Score, Energy: st.Energy, Units: st.Units, Cores: st.Cores, Crashed: st.Crashed})
+	}
+	r.buf, _ = appendReplayResult(r.buf, &res)
+}
+
+// appendReplayEvent appends one event in the shape of its type (see
+// ReplayEvent).
+func appendReplayEvent(b []byte, e ReplayEvent) []byte {
 	b = append(b, `{"type":"`...)
 	b = append(b, e.Type...)
 	b = append(b, '"')
@@ -199,8 +169,8 @@ func appendEvent(b []byte, e Event) []byte {
 		num("core", e.Core)
 	case EventCollected:
 		num("player", e.Player)
-		num("row", e.Pos.Row)
-		num("col", e.Pos.Col)
+		num("row", e.Row)
+		num("col", e.Col)
 	case EventCaptured:
 		num("core", e.Core)
 		num("owner", e.Owner)
@@ -209,40 +179,4 @@ func appendEvent(b []byte, e Event) []byte {
 		num("player", e.Player)
 	}
 	return append(b, '}')
-}
-
-// finish closes the document with the result.
-func (r *recorder) finish() {
-	m := r.m
-	b := r.buf
-	b = append(b, "\n],\"result\":{\"winner\":"...)
-	if m.winner < 0 {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, int64(m.winner), 10)
-	}
-	b = append(b, `,"reason":"`...)
-	b = append(b, m.reason...)
-	b = append(b, `","turns":`...)
-	b = strconv.AppendInt(b, int64(m.turn), 10)
-	b = append(b, `,"players":[`...)
-	for p := range m.players {
-		st := m.players[p].stats
-		if p > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"score":`...)
-		b = strconv.AppendInt(b, int64(st.Score), 10)
-		b = append(b, `,"energy":`...)
-		b = strconv.AppendInt(b, int64(st.Energy), 10)
-		b = append(b, `,"units":`...)
-		b = strconv.AppendInt(b, int64(st.Units), 10)
-		b = append(b, `,"cores":`...)
-		b = strconv.AppendInt(b, int64(st.Cores), 10)
-		b = append(b, `,"crashed":`...)
-		b = strconv.AppendBool(b, st.Crashed)
-		b = append(b, '}')
-	}
-	b = append(b, "]}}\n"...)
-	r.buf = b
 }

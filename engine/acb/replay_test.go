@@ -3,55 +3,12 @@ package acb
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"crucible/engine"
 )
-
-// replayDoc is the replay format read back with encoding/json.
-type replayDoc struct {
-	Format       string `json:"format"`
-	RulesVersion string `json:"rules_version"`
-	MatchID      string `json:"match_id"`
-	Seed         uint64 `json:"seed"`
-	Config       Config `json:"config"`
-	Players      []struct {
-		ID       int                `json:"id"`
-		Name     string             `json:"name"`
-		Strategy string             `json:"strategy"`
-		Params   map[string]float64 `json:"params"`
-	} `json:"players"`
-	Map     Map `json:"map"`
-	Initial struct {
-		Units [][4]int `json:"units"`
-	} `json:"initial"`
-	Turns []struct {
-		Turn       int      `json:"turn"`
-		Orders     [][2]any `json:"orders"`
-		Units      [][4]int `json:"units"`
-		CoresRazed []int    `json:"cores_razed"`
-		Energy     [][2]int `json:"energy"`
-		Players    []struct {
-			Score  int `json:"score"`
-			Energy int `json:"energy"`
-		} `json:"players"`
-		Events []map[string]any `json:"events"`
-	} `json:"turns"`
-	Result struct {
-		Winner  *int   `json:"winner"`
-		Reason  string `json:"reason"`
-		Turns   int    `json:"turns"`
-		Players []struct {
-			Score   int  `json:"score"`
-			Energy  int  `json:"energy"`
-			Units   int  `json:"units"`
-			Cores   int  `json:"cores"`
-			Crashed bool `json:"crashed"`
-		} `json:"players"`
-	} `json:"result"`
-}
 
 // playRandom plays a match of n random players and returns its replay.
 func playRandom(t testing.TB, seed uint64, n int, cfg Config) []byte {
@@ -89,10 +46,8 @@ func TestReplayFormat(t *testing.T) {
 	cfg.ZoneEnabled = true
 	cfg.MaxTurns = 80
 	data := playRandom(t, 4, 3, cfg)
-	var doc replayDoc
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := ParseReplay(data)
+	if err != nil {
 		t.Fatalf("replay does not parse: %v", err)
 	}
 	if doc.Format != ReplayFormat || doc.RulesVersion != RulesVersion || doc.MatchID != "m_0000000000000004" || doc.Seed != 4 {
@@ -108,7 +63,7 @@ func TestReplayFormat(t *testing.T) {
 	}
 	// Initial units: ids 0.. in core-id order, on their cores.
 	for i, c := range doc.Map.Cores {
-		if doc.Initial.Units[i] != [4]int{i, c.Owner, c.Row, c.Col} {
+		if doc.Initial.Units[i] != (ReplayUnit{ID: i, Owner: c.Owner, Row: c.Row, Col: c.Col}) {
 			t.Fatalf("initial unit %d = %v, want on core %+v", i, doc.Initial.Units[i], c)
 		}
 	}
@@ -122,34 +77,34 @@ func TestReplayFormat(t *testing.T) {
 			t.Fatalf("turn %d numbered %d", i+1, tr.Turn)
 		}
 		for k := 1; k < len(tr.Units); k++ {
-			if tr.Units[k][0] <= tr.Units[k-1][0] {
+			if tr.Units[k].ID <= tr.Units[k-1].ID {
 				t.Fatalf("turn %d: units not sorted by id: %v", tr.Turn, tr.Units)
 			}
 		}
 		for k := 1; k < len(tr.Orders); k++ {
-			if tr.Orders[k][0].(float64) <= tr.Orders[k-1][0].(float64) {
+			if tr.Orders[k].Unit <= tr.Orders[k-1].Unit {
 				t.Fatalf("turn %d: orders not sorted by id: %v", tr.Turn, tr.Orders)
 			}
 		}
 		for _, o := range tr.Orders {
-			if o[1] == "stay" {
+			if o.Direction == Stay {
 				t.Fatalf("turn %d lists a stay order", tr.Turn)
 			}
 		}
 		for k := 1; k < len(tr.Energy); k++ {
-			if !lessPos(Pos{tr.Energy[k-1][0], tr.Energy[k-1][1]}, Pos{tr.Energy[k][0], tr.Energy[k][1]}) {
+			if !lessPos(tr.Energy[k-1], tr.Energy[k]) {
 				t.Fatalf("turn %d: energy not sorted: %v", tr.Turn, tr.Energy)
 			}
 		}
 		for _, e := range tr.Events {
-			switch e["type"] {
+			switch e.Type {
 			case EventSpawned:
-				if int(e["unit"].(float64)) != nextID {
-					t.Fatalf("turn %d: spawned id %v, want the next unused id %d", tr.Turn, e["unit"], nextID)
+				if e.Unit != nextID {
+					t.Fatalf("turn %d: spawned id %d, want the next unused id %d", tr.Turn, e.Unit, nextID)
 				}
 				nextID++
 			case EventDied:
-				if e["cause"] == CauseStorm {
+				if e.Cause == CauseStorm {
 					storms++
 				}
 			}
@@ -177,8 +132,8 @@ func TestReplayResimulates(t *testing.T) {
 			cfg.ZoneEnabled = tc.zone
 			cfg.ZoneStartTurn = 100
 			orig := playRandom(t, tc.seed, tc.n, cfg)
-			var doc replayDoc
-			if err := json.Unmarshal(orig, &doc); err != nil {
+			doc, err := ParseReplay(orig)
+			if err != nil {
 				t.Fatal(err)
 			}
 			// Moves per player per view turn, from the orders and the
@@ -189,17 +144,13 @@ func TestReplayResimulates(t *testing.T) {
 			}
 			units := doc.Initial.Units
 			for _, tr := range doc.Turns {
-				at := map[int][4]int{}
+				at := map[int]ReplayUnit{}
 				for _, u := range units {
-					at[u[0]] = u
+					at[u.ID] = u
 				}
 				for _, o := range tr.Orders {
-					u := at[int(o[0].(float64))]
-					d, err := ParseDir(o[1].(string))
-					if err != nil {
-						t.Fatal(err)
-					}
-					moves[u[1]][tr.Turn-1] = append(moves[u[1]][tr.Turn-1], Move{Position: Pos{u[2], u[3]}, Direction: d})
+					u := at[o.Unit]
+					moves[u.Owner][tr.Turn-1] = append(moves[u.Owner][tr.Turn-1], Move{Position: u.Pos(), Direction: o.Direction})
 				}
 				units = tr.Units
 			}
@@ -219,4 +170,120 @@ func TestReplayResimulates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReplayEncodeRoundTrip reads replays of every shape (2 to 6 players,
+// the zone on, a remote bot going inactive, a draw) with ParseReplay and
+// writes them back with Replay.Encode (encoding/json over the Replay
+// types): the bytes must be those the match recorded, so the types hold
+// the format exactly, field order included.
+func TestReplayEncodeRoundTrip(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 120
+	cfg.ZoneEnabled = true
+	cfg.ZoneStartTurn = 60
+	var docs [][]byte
+	for seed := uint64(1); seed <= 8; seed++ {
+		docs = append(docs, playRandom(t, seed, []int{2, 3, 4, 6}[seed%4], cfg))
+	}
+	// A remote bot that always fails goes inactive; an idle pair draws.
+	m, err := NewMatchWith(MatchOptions{Config: cfg, Seed: 9, Record: true, Players: []MatchPlayer{
+		{Name: "down", Strategy: "remote", Controller: &remoteCtrl{fail: func(int) bool { return true }}},
+		{Name: "idle", Strategy: "idle", Controller: Idle{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, m.Replay())
+	inactive, draws := 0, 0
+	for i, data := range docs {
+		r, err := ParseReplay(data)
+		if err != nil {
+			t.Fatalf("replay %d: %v", i, err)
+		}
+		back, err := r.Encode()
+		if err != nil {
+			t.Fatalf("replay %d: %v", i, err)
+		}
+		if !bytes.Equal(back, data) {
+			at := 0
+			for at < min(len(back), len(data)) && back[at] == data[at] {
+				at++
+			}
+			t.Fatalf("replay %d: encoded again it differs at byte %d:\n got %.80s\nwant %.80s", i, at, back[at:], data[at:])
+		}
+		for _, tr := range r.Turns {
+			for _, e := range tr.Events {
+				if e.Type == EventBotInactive {
+					inactive++
+				}
+			}
+		}
+		if r.Result.Winner == nil {
+			draws++
+		}
+	}
+	if inactive == 0 || draws == 0 {
+		t.Fatalf("%d bot_inactive events and %d draws: the cases do not cover the format", inactive, draws)
+	}
+}
+
+func TestParseReplayErrors(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxTurns = 3
+	good := string(playRandom(t, 5, 2, cfg))
+	tests := []struct {
+		name, from, to, want string
+	}{
+		{"another format", `"format":"crucible-acb-replay/1"`, `"format":"crucible-acb-replay/2"`, `replay: format "crucible-acb-replay/2" is not "crucible-acb-replay/1"`},
+		{"an unknown field", `"seed":5,`, `"seed":5,"lava":1,`, `replay: unknown field "lava"`},
+		{"a field in another case", `"match_id"`, `"Match_ID"`, `unknown field "Match_ID"`},
+		{"a unit of three numbers", `"initial":{"units":[[0,0,`, `"initial":{"units":[[0,`, "a unit is [id, owner, row, col]"},
+		{"an unknown direction", `"orders":[[`, `"orders":[[99,"X"],[`, `the order of unit 99: direction "X" is not one of`},
+		{"an event field in another case", `"events":[]`, `"events":[{"type":"died","Unit":1,"cause":"storm"}]`, `event: unknown field "Unit"`},
+		{"an unknown event type", `"events":[]`, `"events":[{"type":"exploded","unit":1}]`, `event type "exploded" is not one of`},
+		{"an event without its fields", `"events":[]`, `"events":[{"type":"spawned","unit":1,"owner":0}]`, `event spawned lacks its field "core"`},
+		{"an event with another type's field", `"events":[]`, `"events":[{"type":"died","unit":1,"cause":"storm","row":3}]`, `event died has no field "row"`},
+		{"data after the document", "]}}\n", "]}} {}\n", "replay: unexpected data after the JSON value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := strings.Replace(good, tt.from, tt.to, 1)
+			if bad == good {
+				t.Fatalf("the case changes nothing: %q not in the replay", tt.from)
+			}
+			if _, err := ParseReplay([]byte(bad)); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ParseReplay = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzParseReplay: a replay ParseReplay accepts encodes, and the encoded
+// document reads back and encodes to the same bytes.
+func FuzzParseReplay(f *testing.F) {
+	cfg := DefaultConfig()
+	cfg.Rows, cfg.Cols, cfg.MaxTurns, cfg.SpawnCost = 16, 16, 12, 0
+	f.Add(playRandom(f, 3, 2, cfg))
+	f.Add([]byte(`{"format":"crucible-acb-replay/1","turns":[{"turn":1,"events":[{"type":"captured","core":1,"owner":1,"player":0}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseReplay(data)
+		if err != nil {
+			return
+		}
+		enc, err := r.Encode()
+		if err != nil {
+			return // values JSON cannot hold (none that parse) or a map that does not marshal
+		}
+		back, err := ParseReplay(enc)
+		if err != nil {
+			t.Fatalf("an encoded replay does not parse: %v\n%s", err, enc)
+		}
+		again, err := back.Encode()
+		if err != nil || !bytes.Equal(again, enc) {
+			t.Fatalf("a replay changed through Encode and ParseReplay (%v):\n%s\n%s", err, enc, again)
+		}
+	})
 }

@@ -105,8 +105,13 @@ type CoreView struct {
 
 // Zone is the safe circle of the storm, present when the zone is enabled.
 type Zone struct {
+	// Center is the first of Centers (the only one on 2-player and square
+	// 4-player maps), kept for bots that know one centre.
 	Center Pos `json:"center"`
-	Radius int `json:"radius"`
+	// Centers are all the storm's centres: a unit is safe within Radius of
+	// the nearest one.
+	Centers []Pos `json:"centers"`
+	Radius  int   `json:"radius"`
 }
 
 // View is the fog-filtered state one player receives each turn: the body of

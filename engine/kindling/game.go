@@ -38,6 +38,9 @@ func ParseConfig(data []byte) (Config, error) {
 // sparks left, standings and winners (the log's "final").
 type Detail = Final
 
+// Game implements engine.Game.
+var _ engine.Game = Game{}
+
 // Game is Kindling behind engine.Game: every turn each seat's Bidder sees
 // its View and bids, then Resolve plays the turn, with no clock.
 type Game struct{}

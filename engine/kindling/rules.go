@@ -263,18 +263,3 @@ func Standings(s *State) (standings, winners []int) {
 	winners = append([]int(nil), order[:top]...)
 	return standings, winners
 }
-
-// Ranks returns each seat's place by the standings key, 1 for the best;
-// seats equal on both score and sparks share a place (1, 1, 3).
-func Ranks(s *State) []int {
-	ranks := make([]int, s.Seats)
-	for a := range ranks {
-		ranks[a] = 1
-		for b := 0; b < s.Seats; b++ {
-			if better(s, b, a) {
-				ranks[a]++
-			}
-		}
-	}
-	return ranks
-}

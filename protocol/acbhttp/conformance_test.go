@@ -147,3 +147,36 @@ func TestBotDyingMidMatchGoesInactive(t *testing.T) {
 		t.Fatalf("the match stopped at turn %d instead of playing on", res.Turns)
 	}
 }
+
+// The platform's own Go starter answers {"moves": null} on a turn with no
+// units (a nil slice marshalled), and the platform reads that as no moves.
+// A bot that does so every turn plays the whole match without a failed
+// turn: it is never marked inactive.
+func TestBotAnsweringNullMovesStaysActive(t *testing.T) {
+	var turns atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/health" {
+			return
+		}
+		turns.Add(1)
+		body := []byte(`{"moves": null}`)
+		w.Header().Set(HeaderSignature, SignResponse(testSecret, r.Header.Get(HeaderMatchID), r.Header.Get(HeaderTurn), body))
+		w.Write(body)
+	}))
+	defer ts.Close()
+	bot, err := NewRemoteBot(ts.URL, testSecret, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote, err := bot.NewPlayer(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := playMatch(t, 3, remote)
+	if res.Crashed != nil && res.Crashed[0] {
+		t.Fatalf("the bot answering null moves was marked inactive: %+v", res)
+	}
+	if n := turns.Load(); n < 11 || int(n) != res.Turns {
+		t.Fatalf("the bot got %d turns of a %d-turn match; want every one (and more than the 10 failures that would end it)", n, res.Turns)
+	}
+}

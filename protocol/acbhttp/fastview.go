@@ -113,6 +113,16 @@ func decodeViewFast(data []byte, tb *turnBody) bool {
 				switch string(k) {
 				case "center":
 					return p.pos(&z.Center)
+				case "centers":
+					z.Centers = []acb.Pos{}
+					return p.array(func() bool {
+						var q acb.Pos
+						if !p.pos(&q) {
+							return false
+						}
+						z.Centers = append(z.Centers, q)
+						return true
+					})
 				case "radius":
 					return p.intTo(&z.Radius)
 				}

@@ -102,3 +102,21 @@ func signedRequest(t testing.TB, base, secret, matchID, turn string, ts time.Tim
 	req.Header.Set(HeaderSignature, SignRequest(secret, matchID, turn, tss, body))
 	return req
 }
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

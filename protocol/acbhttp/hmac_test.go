@@ -99,6 +99,10 @@ func TestTimestampWindowIs30SecondsBothWays(t *testing.T) {
 	}
 }
 
+// A request that fails several checks at once is refused for the first
+// of them in the spec's order: the five headers present (X-ACB-Match-Id,
+// X-ACB-Turn, X-ACB-Timestamp, X-ACB-Bot-Id, X-ACB-Signature), then the
+// timestamp within 30 s, then the signature (64 characters, hex, equal).
 func TestVerifyRequestChecksHeadersInOrder(t *testing.T) {
 	now := time.Unix(1_767_225_600, 0)
 	body := []byte(`{}`)
@@ -114,16 +118,59 @@ func TestVerifyRequestChecksHeadersInOrder(t *testing.T) {
 	if a, err := VerifyRequest("k", full(), body, now); err != nil || a.MatchID != "m1" || a.Turn != "3" || a.BotID != "b" {
 		t.Fatalf("a correctly signed request: %+v, %v", a, err)
 	}
-	for _, name := range requiredHeaders {
-		h := full()
-		h.Del(name)
-		_, err := VerifyRequest("k", h, body, now)
-		if err == nil || !strings.Contains(err.Error(), name) {
-			t.Errorf("without %s: error %v should name the header", name, err)
+	missing := func(name string) string { return "header " + name + " is missing" }
+	const stale, badTime = "is 31 s away from now", "is not a Unix time"
+	const short, notHex, mismatch = "signature has 63 characters", "signature is not hex", "signature does not match"
+	every := []string{missing(HeaderMatchID), missing(HeaderTurn), missing(HeaderTimestamp), missing(HeaderBotID), missing(HeaderSignature),
+		stale, badTime, short, notHex, mismatch}
+	type breakage func(http.Header)
+	del := func(name string) breakage { return func(h http.Header) { h.Del(name) } }
+	set := func(name, v string) breakage { return func(h http.Header) { h.Set(name, v) } }
+	tests := []struct {
+		rule   string
+		breaks []breakage
+		want   string
+	}{
+		{"timestamp stale and signature short", []breakage{set(HeaderTimestamp, "1767225569"), set(HeaderSignature, strings.Repeat("a", 63))}, stale},
+		{"timestamp not a number and signature not hex", []breakage{set(HeaderTimestamp, "noon"), set(HeaderSignature, strings.Repeat("z", 64))}, badTime},
+		{"timestamp stale and signature of another body", []breakage{set(HeaderTimestamp, "1767225631"), set(HeaderSignature, SignRequest("k", "m1", "3", "1767225631", []byte(`[]`)))}, stale},
+		{"signature missing and timestamp stale", []breakage{del(HeaderSignature), set(HeaderTimestamp, "1767225569")}, missing(HeaderSignature)},
+		{"bot id missing and timestamp garbage", []breakage{del(HeaderBotID), set(HeaderTimestamp, "x")}, missing(HeaderBotID)},
+		{"turn missing, signature short", []breakage{del(HeaderTurn), set(HeaderSignature, "ab")}, missing(HeaderTurn)},
+		{"signature short and not hex", []breakage{set(HeaderSignature, strings.Repeat("z", 63))}, short},
+		{"every check fails", []breakage{del(HeaderMatchID), del(HeaderTurn), del(HeaderBotID), set(HeaderTimestamp, "0"), set(HeaderSignature, "z")}, missing(HeaderMatchID)},
+	}
+	// Every pair of missing headers names the first of the pair.
+	for i, first := range requiredHeaders {
+		for _, later := range requiredHeaders[i+1:] {
+			tests = append(tests, struct {
+				rule   string
+				breaks []breakage
+				want   string
+			}{"without " + first + " and " + later, []breakage{del(later), del(first)}, missing(first)})
 		}
 	}
-	h := full()
-	if _, err := VerifyRequest("k", h, []byte(`{} `), now); err == nil {
-		t.Error("a body changed by one byte still verified")
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			h := full()
+			for _, b := range tt.breaks {
+				b(h)
+			}
+			_, err := VerifyRequest("k", h, body, now)
+			if err == nil || !errors.Is(err, ErrAuth) {
+				t.Fatalf("VerifyRequest = %v, want an ErrAuth", err)
+			}
+			for _, other := range every {
+				if other != tt.want && !strings.Contains(tt.want, other) && strings.Contains(err.Error(), other) {
+					t.Fatalf("error %q reports %q, a later check than %q", err, other, tt.want)
+				}
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %q, want the first failing check: %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := VerifyRequest("k", full(), []byte(`{} `), now); err == nil || !strings.Contains(err.Error(), mismatch) {
+		t.Errorf("a body changed by one byte: %v, want %q", err, mismatch)
 	}
 }

@@ -243,15 +243,93 @@ func TestWaitHealthy(t *testing.T) {
 	}
 }
 
+// The player's request and reply path, run directly (Turn's recover is
+// not in the way, so a panic fails the test) against hostile bots: every
+// one is an error or a move list, never a panic. Through Turn, none of them
+// yields the recovered "internal error" either.
 func TestPlayerNeverPanics(t *testing.T) {
-	p := newTestPlayer(t, "http://127.0.0.1:1")
-	if _, err := p.Turn(context.Background(), nil, nil); err == nil {
-		t.Fatal("Turn(nil) returned no error")
+	signed := func(body string) func(http.ResponseWriter, *http.Request, []byte) {
+		return signedReply(200, body)
 	}
-	v := sampleView("m", 0, 1)
-	v.Config.TurnTimeout = int64(50 * time.Millisecond)
-	if _, err := p.Turn(context.Background(), v, nil); err == nil {
-		t.Fatal("Turn against a closed port returned no error")
+	hostile := []struct {
+		rule  string
+		reply func(http.ResponseWriter, *http.Request, []byte)
+	}{
+		{"a connection closed without a reply", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				c.Close()
+			}
+		}},
+		{"a reply cut short of its Content-Length", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			c, buf, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"moves\":[")
+				buf.Flush()
+				c.Close()
+			}
+		}},
+		{"a broken chunked encoding", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			c, buf, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				buf.WriteString("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+				buf.Flush()
+				c.Close()
+			}
+		}},
+		{"a gzip reply that is not gzip", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			w.Header().Set("Content-Encoding", "gzip")
+			io.WriteString(w, "not gzip at all")
+		}},
+		{"an empty signed body", signed("")},
+		{"204 No Content", func(w http.ResponseWriter, r *http.Request, _ []byte) { w.WriteHeader(204) }},
+		{"a reply over the size limit", signed(`{"moves":[],"pad":"` + strings.Repeat("x", MaxReplyBody) + `"}`)},
+		{"deeply nested arrays", signed(`{"moves":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`)},
+		{"deeply nested objects in a move", signed(`{"moves":[{"position":` + strings.Repeat(`{"a":`, 50000) + `1` + strings.Repeat("}", 50000) + `,"direction":"N"}]}`)},
+		{"a row too large for any number type", signed(`{"moves":[{"position":{"row":1e400,"col":0},"direction":"N"}]}`)},
+		{"a direction of invalid UTF-8", signed("{\"moves\":[{\"position\":{\"row\":0,\"col\":0},\"direction\":\"\xff\xfe\"}]}")},
+		{"moves a number", signed(`{"moves":1}`)},
+		{"a debug field of any size", signed(`{"moves":[],"debug":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`)},
+		{"a signature header of non-ASCII bytes", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			w.Header().Set(HeaderSignature, strings.Repeat("\u00e9", 32))
+			io.WriteString(w, `{"moves":[]}`)
+		}},
+		{"two signature headers", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			w.Header().Add(HeaderSignature, "x")
+			signedReply(200, `{"moves":[]}`)(w, r, nil)
+		}},
+		{"a 3xx with a Location loop", func(w http.ResponseWriter, r *http.Request, _ []byte) {
+			http.Redirect(w, r, r.URL.String(), http.StatusFound)
+		}},
+		{"a valid reply", signed(`{"moves":[{"position":{"row":0,"col":0},"direction":"N"}]}`)},
+	}
+	views := []*acb.View{
+		sampleView("m", 1, 2),
+		{MatchID: "zero config, nil lists"},
+		{MatchID: "\xff\xfe", Turn: -1, Config: acb.Config{TurnTimeout: int64(200 * time.Millisecond)}},
+	}
+	for _, tt := range hostile {
+		t.Run(tt.rule, func(t *testing.T) {
+			ts := fakeBot(t, tt.reply)
+			p := newTestPlayer(t, ts.URL)
+			for _, v := range views {
+				budget := time.Duration(v.Config.TurnTimeout)
+				if budget <= 0 {
+					budget = acb.DefaultTurnTimeout
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), budget)
+				moves, err := p.exchange(ctx, v, make([]acb.Move, 0, 2), time.Now(), budget)
+				cancel()
+				if err == nil && len(moves) > 1 {
+					t.Fatalf("view %q: accepted %v", v.MatchID, moves)
+				}
+				if _, err := p.Turn(context.Background(), v, nil); err != nil && strings.Contains(err.Error(), "internal error") {
+					t.Fatalf("view %q: Turn recovered a panic: %v", v.MatchID, err)
+				}
+			}
+		})
+	}
+	if _, err := newTestPlayer(t, "http://127.0.0.1:1").Turn(context.Background(), nil, nil); err == nil || strings.Contains(err.Error(), "internal error") {
+		t.Fatalf("Turn(nil) = %v, want an error that is not a recovered panic", err)
 	}
 }
 

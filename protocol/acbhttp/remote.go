@@ -42,9 +42,6 @@ func NewRemoteBot(url, secret string, startTimeout time.Duration) (*RemoteBot, e
 	return &RemoteBot{url: url, secret: secret, startTimeout: startTimeout, client: NewClient()}, nil
 }
 
-// URL returns the bot's base URL.
-func (b *RemoteBot) URL() string { return b.url }
-
 // NewPlayer returns a player for seat of a new match once the bot answers
 // GET /health with 200; a bot that does not within the start timeout is an
 // error naming it (the match does not start). X-ACB-Bot-Id is "seat{seat}".

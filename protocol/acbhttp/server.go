@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -28,6 +29,30 @@ const DefaultMaxBody = 4 << 20
 // DefaultSessionIdle is how long the bot server keeps a match's strategy
 // instance after its last turn.
 const DefaultSessionIdle = 10 * time.Minute
+
+// DefaultHeaderTimeout is how long Serve waits for a request's headers once
+// its first byte has arrived.
+const DefaultHeaderTimeout = 10 * time.Second
+
+// DefaultBodyTimeout is how long a request's body may take to arrive, from
+// the moment its headers have been read; a /turn body that is not complete
+// by then is answered 400 and its connection closed.
+const DefaultBodyTimeout = 10 * time.Second
+
+// DefaultMaxBodies is how many /turn bodies the bot server reads at once
+// before their signatures are verified. A body waits for one of these
+// slots (within its body timeout), so strangers who open many connections
+// and send their bodies slowly hold at most DefaultMaxBodies x MaxBody of
+// memory, and only until the body timeout.
+const DefaultMaxBodies = 32
+
+// DefaultAnswerFraction is the share of config.turn_timeout the bot server
+// allows its strategy before it answers an empty move list.
+const DefaultAnswerFraction = 0.8
+
+// DefaultPort is the port a bot listens on when PORT is not set (the spec's
+// default).
+const DefaultPort = 8080
 
 // Factory builds a fresh controller for one seat of one match: the bot
 // server calls it on the first turn it sees of (match_id, you.id).
@@ -65,8 +90,19 @@ type ServerConfig struct {
 	SessionIdle time.Duration
 	// AnswerFraction is the share of config.turn_timeout the server allows
 	// itself to compute moves; past it, it answers an empty, signed move
-	// list so the turn is not counted as a failure. 0 means 0.8.
+	// list so the turn is not counted as a failure. 0 means
+	// DefaultAnswerFraction.
 	AnswerFraction float64
+	// HeaderTimeout bounds how long Serve waits for a request's headers;
+	// 0 means DefaultHeaderTimeout.
+	HeaderTimeout time.Duration
+	// BodyTimeout bounds how long a request's body may take to arrive once
+	// its headers are read (waiting for a reading slot included); 0 means
+	// DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// MaxBodies caps the /turn bodies read at once before their signatures
+	// are verified; 0 means DefaultMaxBodies.
+	MaxBodies int
 	// Now is the clock for the timestamp window and session ages; nil means
 	// time.Now.
 	Now func() time.Time
@@ -82,6 +118,9 @@ type ServerConfig struct {
 // concurrent use by many matches.
 type Server struct {
 	cfg ServerConfig
+	mux *http.ServeMux
+	// bodies holds a token per /turn body being read (MaxBodies at most).
+	bodies chan struct{}
 
 	mu        sync.Mutex
 	sessions  map[sessionKey]*session
@@ -94,13 +133,14 @@ type sessionKey struct {
 }
 
 // session is one match's controller. sem serialises its turns; whoever
-// holds sem may touch ctrl, buf and lastTurn.
+// holds sem may touch ctrl, buf, lastTurn, rows and cols.
 type session struct {
-	sem      chan struct{}
-	ctrl     acb.Controller
-	buf      []acb.Move
-	lastTurn int
-	lastUsed time.Time // guarded by Server.mu
+	sem        chan struct{}
+	ctrl       acb.Controller
+	buf        []acb.Move
+	lastTurn   int
+	rows, cols int       // the grid of the turn ctrl was built on
+	lastUsed   time.Time // guarded by Server.mu
 }
 
 // NewServer checks cfg and returns a server.
@@ -118,7 +158,16 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		cfg.SessionIdle = DefaultSessionIdle
 	}
 	if cfg.AnswerFraction <= 0 || cfg.AnswerFraction > 1 {
-		cfg.AnswerFraction = 0.8
+		cfg.AnswerFraction = DefaultAnswerFraction
+	}
+	if cfg.HeaderTimeout <= 0 {
+		cfg.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
+	if cfg.MaxBodies <= 0 {
+		cfg.MaxBodies = DefaultMaxBodies
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -126,37 +175,93 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Server{cfg: cfg, sessions: map[sessionKey]*session{}}, nil
-}
-
-// Sessions returns the number of matches the server currently keeps a
-// controller for.
-func (s *Server) Sessions() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.sessions)
-}
-
-// ServeHTTP routes GET /health and POST /turn.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/health":
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			httpError(w, http.StatusMethodNotAllowed, "use GET /health")
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	case "/turn":
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			httpError(w, http.StatusMethodNotAllowed, "use POST /turn")
-			return
-		}
-		s.turn(w, r)
-	default:
+	s := &Server{cfg: cfg, sessions: map[sessionKey]*session{}, bodies: make(chan struct{}, cfg.MaxBodies)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", health)
+	mux.HandleFunc("/health", notAllowed("GET, HEAD", "use GET /health"))
+	mux.HandleFunc("POST /turn", s.turn)
+	mux.HandleFunc("/turn", notAllowed("POST", "use POST /turn"))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "this bot serves GET /health and POST /turn")
+	})
+	s.mux = mux
+	return s, nil
+}
+
+// ServeHTTP routes GET /health and POST /turn; any other method on those
+// paths is a JSON 405 naming the allowed ones, any other path a JSON 404.
+// A request's body must arrive within BodyTimeout. A panic answers a
+// generic 500 (the detail goes to the log, never to the caller).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tw := &trackingWriter{ResponseWriter: w}
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if p == http.ErrAbortHandler {
+			panic(p)
+		}
+		s.cfg.Logger.Error("request panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		if !tw.wrote {
+			httpError(tw, http.StatusInternalServerError, internalError)
+		}
+	}()
+	if r.Body != nil && r.Body != http.NoBody {
+		// Also bounds the server's drain of a body no handler reads. A
+		// writer without a connection has no deadline to set.
+		_ = http.NewResponseController(tw).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+	}
+	s.mux.ServeHTTP(tw, r)
+}
+
+// internalError is the whole message of every 500: what failed inside is
+// logged, not sent.
+const internalError = "internal error"
+
+// trackingWriter remembers whether a reply has begun, so that a recovered
+// panic does not write a second one.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackingWriter) Write(b []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// unwrap returns the server's own writer under w, which http.MaxBytesReader
+// needs to close the connection of a body over its limit (it does not
+// unwrap).
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
+
+func health(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, "ok\n")
+}
+
+// notAllowed answers 405 with the allowed methods.
+func notAllowed(allow, msg string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		httpError(w, http.StatusMethodNotAllowed, msg)
 	}
 }
 
@@ -177,7 +282,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
 	received := s.cfg.Now()
 	// Headers and timestamp need no body: check them first so that a
-	// stranger's oversized body is refused 401, not read.
+	// stranger's body is refused 401, not read.
 	for _, name := range requiredHeaders {
 		if r.Header.Get(name) == "" {
 			httpError(w, http.StatusUnauthorized, fmt.Sprintf("header %s is missing", name))
@@ -188,14 +293,9 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnauthorized, err.Error())
 		return
 	}
-	body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody), r.ContentLength, s.cfg.MaxBody)
+	body, err := s.readBody(w, r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			httpError(w, http.StatusBadRequest, fmt.Sprintf("body is over %d bytes", s.cfg.MaxBody))
-			return
-		}
-		httpError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	auth, err := VerifyRequest(s.cfg.Secret, r.Header, body, received)
@@ -208,11 +308,14 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	budget := time.Duration(float64(v.Config.TurnTimeout) * s.cfg.AnswerFraction)
-	out, err := s.compute(v, arrived.Add(budget))
+	out, err := s.compute(v, s.answerBy(arrived, v))
 	if err != nil {
+		if errors.Is(err, ErrBody) {
+			httpError(w, http.StatusBadRequest, err.Error())
+			return
+		}
 		s.cfg.Logger.Error("turn failed", "match", v.MatchID, "seat", v.You.ID, "turn", v.Turn, "err", err)
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, internalError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -220,14 +323,69 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 }
 
-// readBody reads all of rd into a buffer sized from the declared length
-// (when it is within max), so that a body is read with one allocation.
-func readBody(rd io.Reader, declared, max int64) ([]byte, error) {
-	if declared <= 0 || declared > max {
-		return io.ReadAll(rd)
+// answerBy is when the server answers v's turn at the latest, whatever its
+// strategy has done: AnswerFraction of config.turn_timeout after the
+// request arrived.
+func (s *Server) answerBy(arrived time.Time, v *acb.View) time.Time {
+	return arrived.Add(time.Duration(float64(v.Config.TurnTimeout) * s.cfg.AnswerFraction))
+}
+
+// readBody reads a /turn body once one of the MaxBodies reading slots is
+// free, all within BodyTimeout; the error says why it could not (too
+// large, too slow, cut short) without naming the connection.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	deadline := time.Now().Add(s.cfg.BodyTimeout)
+	_ = http.NewResponseController(w).SetReadDeadline(deadline)
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case s.bodies <- struct{}{}:
+	case <-wait.C:
+		return nil, fmt.Errorf("the body was not read within %v: the bot was already reading its limit of %d bodies", s.cfg.BodyTimeout, s.cfg.MaxBodies)
+	case <-r.Context().Done():
+		return nil, errors.New("the request ended before its body was read")
 	}
-	buf := make([]byte, 0, declared+1) // +1: reading EOF needs no growth
+	defer func() { <-s.bodies }()
+	body, err := readAll(http.MaxBytesReader(unwrap(w), r.Body, s.cfg.MaxBody), r.ContentLength)
+	if err == nil {
+		return body, nil
+	}
+	var tooBig *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, fmt.Errorf("body is over %d bytes", s.cfg.MaxBody)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return nil, fmt.Errorf("the body did not arrive within %v", s.cfg.BodyTimeout)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, errors.New("the body ended before its Content-Length")
+	}
+	return nil, errors.New("reading the body failed")
+}
+
+// maxPrealloc caps the buffer readAll sizes from a declared length: a
+// body's memory grows with the bytes that actually arrive, not with what
+// its Content-Length promises.
+const maxPrealloc = 64 << 10
+
+// readAll reads all of rd into a buffer sized from the declared length, up
+// to maxPrealloc at first (a usual body is read with one allocation), then
+// doubling as bytes arrive but never past the declared length, so that a
+// body holds at most its own size.
+func readAll(rd io.Reader, declared int64) ([]byte, error) {
+	size := int64(512)
+	if declared > 0 {
+		size = min(declared+1, maxPrealloc) // +1: reading EOF needs no growth
+	}
+	buf := make([]byte, 0, size)
 	for {
+		if len(buf) == cap(buf) {
+			next := 2 * int64(cap(buf))
+			if declared >= int64(len(buf)) {
+				next = min(next, declared+1)
+			}
+			buf = append(make([]byte, 0, next), buf...)
+		}
 		n, err := rd.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
@@ -235,9 +393,6 @@ func readBody(rd io.Reader, declared, max int64) ([]byte, error) {
 		}
 		if err != nil {
 			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
 		}
 	}
 }
@@ -248,6 +403,9 @@ var emptyReply = []byte(`{"moves":[]}`)
 // compute runs the match's controller on v and returns the reply body. If
 // the controller has not answered by answerBy it returns an empty move list
 // (the controller finishes in the background and its moves are dropped).
+// A state whose grid differs from the one the match began on is an error
+// wrapping ErrBody; any other error (the factory's, the strategy's, a
+// panic) is internal.
 func (s *Server) compute(v *acb.View, answerBy time.Time) ([]byte, error) {
 	sess := s.session(v)
 	wait := time.NewTimer(time.Until(answerBy))
@@ -267,7 +425,7 @@ func (s *Server) compute(v *acb.View, answerBy time.Time) ([]byte, error) {
 		var res result
 		defer func() {
 			if p := recover(); p != nil {
-				res = result{err: fmt.Errorf("strategy panicked on turn %d: %v", v.Turn, p)}
+				res = result{err: fmt.Errorf("strategy panicked on turn %d: %v\n%s", v.Turn, p, debug.Stack())}
 			}
 			<-sess.sem
 			done <- res
@@ -279,6 +437,12 @@ func (s *Server) compute(v *acb.View, answerBy time.Time) ([]byte, error) {
 				return
 			}
 			sess.ctrl, sess.buf = c, nil
+			sess.rows, sess.cols = v.Config.Rows, v.Config.Cols
+		} else if v.Config.Rows != sess.rows || v.Config.Cols != sess.cols {
+			// The strategy sized its memory for the first grid.
+			res.err = fmt.Errorf("%w: config is %dx%d (rows x cols) on turn %d, but match %s seat %d began on a %dx%d grid; the grid cannot change within a match",
+				ErrBody, v.Config.Rows, v.Config.Cols, v.Turn, v.MatchID, v.You.ID, sess.rows, sess.cols)
+			return
 		}
 		sess.lastTurn = v.Turn
 		// The strategy runs to the end of its turn even when the answer
@@ -329,11 +493,11 @@ func (s *Server) session(v *acb.View) *session {
 
 // Serve answers requests on ln until ctx is cancelled, then shuts down
 // gracefully: it stops accepting, lets requests in flight finish (at most
-// 10 s) and returns nil.
+// 10 s) and returns nil. Headers must arrive within HeaderTimeout.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 	}
 	errc := make(chan error, 1)

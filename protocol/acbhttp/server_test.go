@@ -4,17 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"crucible/engine/acb"
+	"crucible/strategies"
+	"crucible/strategies/acbstrat"
 )
 
 func newTestServer(t *testing.T, cfg ServerConfig) (*Server, *httptest.Server) {
@@ -104,6 +110,11 @@ func TestServerRejections(t *testing.T) {
 		}, 400},
 		{"body without turn is 400", func() *http.Request {
 			return signedWith("m1", "0", []byte(`{"match_id":"m1","config":{"rows":40,"cols":40}}`))
+		}, 400},
+		{"zone centre outside the grid is 400", func() *http.Request {
+			v := sampleView("m1", 3, 2)
+			v.Zone = &acb.Zone{Center: acb.Pos{Row: 20, Col: 20}, Centers: []acb.Pos{{Row: 20, Col: 20}, {Row: 3, Col: 41}}, Radius: 9}
+			return signedWith("m1", "3", mustJSON(t, v))
 		}, 400},
 		{"unit outside the grid is 400", func() *http.Request {
 			v := sampleView("m1", 3, 2)
@@ -244,30 +255,208 @@ func TestServerDropsIdleMatches(t *testing.T) {
 	}
 }
 
-// blockingBot never answers until released: the server must still answer
-// within the budget, with an empty move list, signed.
-type blockingBot struct{ release chan struct{} }
+// blockingBot signals entered when its turn begins and does not answer
+// until release is closed; returned is set once it has answered.
+type blockingBot struct {
+	entered  chan struct{}
+	release  chan struct{}
+	returned atomic.Bool
+}
 
 func (b *blockingBot) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+	select {
+	case b.entered <- struct{}{}:
+	default:
+	}
 	<-b.release
+	b.returned.Store(true)
 	return append(buf, acb.Move{Position: v.Bots[0].Position, Direction: acb.East}), nil
 }
 
-func TestServerAnswersWithinTheBudgetWhenTheStrategyIsSlow(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	_, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: func(string, int) (acb.Controller, error) {
-		return &blockingBot{release}, nil
-	}})
+// The answer deadline is AnswerFraction of the state's turn_timeout after
+// the request arrived (0.8 by default; a fraction outside (0, 1] takes the
+// default).
+func TestAnswerDeadlineIsAFractionOfTheTurnTimeout(t *testing.T) {
+	arrived := time.Unix(1_767_225_600, 0)
+	for _, tt := range []struct {
+		fraction float64
+		timeout  time.Duration
+		want     time.Duration
+	}{
+		{0, 3 * time.Second, 2400 * time.Millisecond},
+		{0.5, 3 * time.Second, 1500 * time.Millisecond},
+		{1, 200 * time.Millisecond, 200 * time.Millisecond},
+		{1.5, 10 * time.Second, 8 * time.Second},
+		{-1, time.Second, 800 * time.Millisecond},
+	} {
+		rec := &recorder{}
+		srv, err := NewServer(ServerConfig{Secret: testSecret, New: rec.factory, AnswerFraction: tt.fraction})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := sampleView("m", 0, 1)
+		v.Config.TurnTimeout = int64(tt.timeout)
+		if got := srv.answerBy(arrived, v).Sub(arrived); got != tt.want {
+			t.Errorf("fraction %v of %v: answers by %v after arrival, want %v", tt.fraction, tt.timeout, got, tt.want)
+		}
+	}
+}
+
+// A strategy that has not answered by the deadline: the server answers an
+// empty, signed move list while the strategy is still blocked (so the
+// reply cannot be the strategy's), and a turn that arrives while the
+// previous one still runs gets the same. No wall-clock margin is asserted.
+func TestServerAnswersNoMovesWhenTheStrategyMissesTheDeadline(t *testing.T) {
+	bot := &blockingBot{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	defer close(bot.release)
+	var logs syncBuffer
+	_, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: func(string, int) (acb.Controller, error) { return bot, nil },
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	v := sampleView("slow", 0, 3)
-	v.Config.TurnTimeout = int64(200 * time.Millisecond)
-	start := time.Now()
+	v.Config.TurnTimeout = int64(100 * time.Millisecond)
 	moves := postTurn(t, ts.URL, v)
-	if el := time.Since(start); el > 200*time.Millisecond {
-		t.Fatalf("answered after %v, over the 200ms budget", el)
+	select {
+	case <-bot.entered:
+	default:
+		t.Fatal("the strategy was never asked")
+	}
+	if bot.returned.Load() {
+		t.Fatal("the strategy answered; the test shows nothing about the deadline")
 	}
 	if len(moves) != 0 {
 		t.Fatalf("moves = %v, want none when the strategy misses the deadline", moves)
+	}
+	v.Turn = 1
+	if moves := postTurn(t, ts.URL, v); len(moves) != 0 || bot.returned.Load() {
+		t.Fatalf("a turn while the previous one runs: moves %v, want none", moves)
+	}
+	for _, want := range []string{"strategy missed the answer deadline", "previous turn still running"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Fatalf("log lacks %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// within keeps the parts of v that lie inside an n x n grid and sets the
+// grid to n x n.
+func within(v *acb.View, n int) *acb.View {
+	in := func(p acb.Pos) bool { return p.Row < n && p.Col < n }
+	v.Config.Rows, v.Config.Cols = n, n
+	v.Bots = slices.DeleteFunc(v.Bots, func(u acb.Unit) bool { return !in(u.Position) })
+	v.Walls = slices.DeleteFunc(v.Walls, func(p acb.Pos) bool { return !in(p) })
+	v.Energy = slices.DeleteFunc(v.Energy, func(p acb.Pos) bool { return !in(p) })
+	v.Cores = slices.DeleteFunc(v.Cores, func(c acb.CoreView) bool { return !in(c.Position) })
+	return v
+}
+
+// postRaw sends v signed and returns the status and body of the reply.
+func postRaw(t *testing.T, base string, v *acb.View) (int, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(signedRequest(t, base, testSecret, v.MatchID, strconv.Itoa(v.Turn), time.Now(), mustJSON(t, v)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// A signed state whose grid differs from the one its match began on is a
+// bad body (400, saying so), not a strategy crash; a turn counter that
+// goes back starts a new match, which may have another grid.
+func TestServerRefusesAGridThatChangesWithinAMatch(t *testing.T) {
+	reg, err := strategies.NewRegistry(acbstrat.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gatherer, err := reg.Lookup("acb", "gatherer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: StrategyFactory(gatherer, gatherer.Schema.Defaults())})
+	for turn := range 2 {
+		if status, body := postRaw(t, ts.URL, within(sampleView("geo", turn, 12), 20)); status != 200 {
+			t.Fatalf("turn %d on 20x20: %d %s", turn, status, body)
+		}
+	}
+	status, body := postRaw(t, ts.URL, sampleView("geo", 2, 12))
+	if status != http.StatusBadRequest || !strings.Contains(body, "40x40") || !strings.Contains(body, "began on a 20x20 grid") {
+		t.Fatalf("turn 2 on 40x40 after 20x20: %d %s, want 400 naming both grids", status, body)
+	}
+	for _, leak := range []string{"runtime", "panic", "goroutine", "index out of range"} {
+		if strings.Contains(body, leak) {
+			t.Fatalf("the reply exposes internals (%q): %s", leak, body)
+		}
+	}
+	if status, body := postRaw(t, ts.URL, sampleView("geo", 0, 12)); status != 200 {
+		t.Fatalf("turn 0 again (a new match under the same id) on 40x40: %d %s", status, body)
+	}
+}
+
+// failingBot fails its turn as told: with an error or a panic, each
+// carrying a detail that must reach the log and never the reply.
+type failingBot struct{ panics bool }
+
+const secretDetail = "detail-only-the-log-may-see"
+
+func (b failingBot) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+	if b.panics {
+		var grid []int
+		_ = grid[v.Turn+3] // a runtime error, as a strategy bug would raise
+	}
+	return buf, errors.New(secretDetail)
+}
+
+// panicOn is a log handler that panics on one message, to make a panic in
+// the request's own goroutine.
+type panicOn struct {
+	slog.Handler
+	msg string
+}
+
+func (h panicOn) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		panic(secretDetail)
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// Every internal failure answers a generic 500 "internal error"; what
+// failed goes to the log only.
+func TestServerNeverExposesInternals(t *testing.T) {
+	tests := []struct {
+		rule string
+		cfg  func(*ServerConfig)
+		logs string
+	}{
+		{"a strategy that returns an error", func(c *ServerConfig) {
+			c.New = func(string, int) (acb.Controller, error) { return failingBot{}, nil }
+		}, secretDetail},
+		{"a strategy that panics", func(c *ServerConfig) {
+			c.New = func(string, int) (acb.Controller, error) { return failingBot{panics: true}, nil }
+		}, "index out of range"},
+		{"a factory that fails", func(c *ServerConfig) {
+			c.New = func(string, int) (acb.Controller, error) { return nil, errors.New(secretDetail) }
+		}, secretDetail},
+		{"a panic in the request's goroutine", func(c *ServerConfig) {
+			c.Logger = slog.New(panicOn{c.Logger.Handler(), "new match"})
+		}, secretDetail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			var logs syncBuffer
+			rec := &recorder{}
+			cfg := ServerConfig{Secret: testSecret, New: rec.factory, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+			tt.cfg(&cfg)
+			_, ts := newTestServer(t, cfg)
+			status, body := postRaw(t, ts.URL, sampleView("m", 0, 2))
+			if status != http.StatusInternalServerError || body != `{"error":"internal error"}`+"\n" {
+				t.Fatalf("reply %d %q, want 500 {\"error\":\"internal error\"}", status, body)
+			}
+			if !strings.Contains(logs.String(), tt.logs) {
+				t.Fatalf("the log lacks %q:\n%s", tt.logs, logs.String())
+			}
+		})
 	}
 }
 

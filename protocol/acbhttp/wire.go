@@ -122,6 +122,14 @@ func checkGeometry(v *acb.View) error {
 		if z.Radius < 0 {
 			return fmt.Errorf("zone.radius = %d is negative", z.Radius)
 		}
+		if err := in("zone.center", 0, z.Center); err != nil {
+			return err
+		}
+		for i, p := range z.Centers {
+			if err := in("zone.centers", i, p); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -131,7 +139,9 @@ func checkGeometry(v *acb.View) error {
 var ErrMalformed = errors.New("malformed reply")
 
 // ParseOrders decodes a /turn reply strictly, as the platform does:
-// "moves" is required and must be an array; every move must have an object
+// "moves" is required and must be an array or null (the platform's own Go
+// starter sends null on a turn with no units, and its engine reads that as
+// no moves); every move must have an object
 // "position" with integer "row" and "col" and a "direction" in N, E, S, W,
 // stay. Any malformed known field invalidates the whole reply. Unknown
 // fields are ignored; "debug" is returned untouched. Field names match
@@ -149,6 +159,9 @@ func ParseOrders(body []byte, buf []acb.Move) ([]acb.Move, json.RawMessage, erro
 		return buf, nil, fmt.Errorf("%w: field moves is missing", ErrMalformed)
 	}
 	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if isNull(raw) {
+		return buf, top["debug"], nil
+	}
 	if len(raw) == 0 || raw[0] != '[' {
 		return buf, nil, fmt.Errorf("%w: field moves is not an array", ErrMalformed)
 	}

@@ -25,7 +25,11 @@ func TestParseOrdersIsStrictOnKnownFieldsOnly(t *testing.T) {
 			[]acb.Move{mv(1, 2, acb.West)}, true},
 		{"S is south", `{"moves":[{"direction":"S","position":{"col":3,"row":4}}]}`, []acb.Move{mv(4, 3, acb.South)}, true},
 		{"moves missing", `{}`, nil, false},
-		{"moves null", `{"moves":null}`, nil, false},
+		{"moves null is no moves (the platform's Go starter sends it)", `{"moves":null}`, []acb.Move{}, true},
+		{"moves null with spaces and debug", `{ "moves" : null , "debug":{"units":0}}`, []acb.Move{}, true},
+		{"moves false", `{"moves":false}`, nil, false},
+		{"moves 0", `{"moves":0}`, nil, false},
+		{"moves the string null", `{"moves":"null"}`, nil, false},
 		{"moves an object", `{"moves":{"position":{"row":1,"col":1},"direction":"N"}}`, nil, false},
 		{"moves a string", `{"moves":"N"}`, nil, false},
 		{"a move that is null", `{"moves":[null]}`, nil, false},
@@ -190,7 +194,7 @@ func trimZeros(s string) string {
 // same value (encoding/json is the oracle; the fast path only skips work).
 func FuzzFastViewMatchesEncodingJSON(f *testing.F) {
 	v := sampleView("m_7f3a9b2c", 42, 6)
-	v.Zone = &acb.Zone{Center: acb.Pos{Row: 20, Col: 20}, Radius: 9}
+	v.Zone = &acb.Zone{Center: acb.Pos{Row: 20, Col: 20}, Centers: []acb.Pos{{Row: 20, Col: 20}, {Row: 7, Col: 33}}, Radius: 9}
 	seed, _ := json.Marshal(v)
 	f.Add(seed)
 	f.Add([]byte(`{"match_id":"m_7f3a9b2c","turn":42,"config":{"rows":40,"cols":40,"max_turns":500,"vision_radius2":49,"attack_radius2":25,"spawn_cost":3,"energy_interval":10,"cores_per_player":2,"zone_enabled":true,"zone_start_turn":10,"zone_shrink_interval":1,"zone_shrink_step":1,"zone_min_radius":2,"kill_score":1},"you":{"id":0,"energy":7,"score":3},"bots":[{"position":{"row":10,"col":15},"owner":0}],"energy":[{"row":20,"col":25}],"cores":[{"position":{"row":5,"col":5},"owner":0,"active":true}],"walls":[{"row":10,"col":10}],"dead":[]}`))

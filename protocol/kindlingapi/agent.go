@@ -9,9 +9,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/olekukonko/tablewriter"
 
 	"crucible/engine/kindling"
 )
@@ -112,26 +114,11 @@ func (c *Client) Join(ctx context.Context, code string, req JoinRequest) (Seated
 	return out, err
 }
 
-// Start fills the open seats with house bots and starts (host only).
-func (c *Client) Start(ctx context.Context, code, token string) (State, error) {
-	var out State
-	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/start", token, struct{}{}, &out)
-	return out, err
-}
-
 // State fetches the state as the token's seat sees it (a spectator's with
 // an empty token).
 func (c *Client) State(ctx context.Context, code, token string) (State, error) {
 	var out State
 	err := c.do(ctx, http.MethodGet, "/api/matches/"+url.PathEscape(code), token, nil, &out)
-	return out, err
-}
-
-// Bid sends the seat's move for turn and returns the reply's state (a
-// zero State when the server replies with no body).
-func (c *Client) Bid(ctx context.Context, code, token string, bid kindling.Bid, turn int) (State, error) {
-	var out State
-	err := c.do(ctx, http.MethodPost, "/api/matches/"+url.PathEscape(code)+"/bids", token, BidRequest{Bids: bid, Turn: &turn}, &out)
 	return out, err
 }
 
@@ -372,12 +359,10 @@ func PlayMatch(ctx context.Context, o PlayOptions) (State, error) {
 	return a.Play(ctx)
 }
 
-// WriteStandings prints a finished state's standings, one seat a line in
-// standings order, then the winners.
+// WriteStandings prints a finished state's standings: a title line, a
+// table of one seat a row in standings order, then the winners.
 func WriteStandings(w io.Writer, st State) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "match %s (%s, turn %d of %d)\n", st.Code, st.Phase, st.Turn, st.Turns)
-	fmt.Fprintln(tw, "place\tseat\tname\tkind\tscore\tsparks left")
+	rows := make([][]string, 0, len(st.Standings))
 	place := 0
 	for i, seat := range st.Standings {
 		if seat < 0 || seat >= len(st.Players) {
@@ -391,7 +376,20 @@ func WriteStandings(w io.Writer, st State) error {
 		if st.You != nil && st.You.Seat == seat {
 			you = " (you)"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s%s\t%s\t%d\t%d\n", place, seat, p.Name, you, p.Kind, p.Score, p.Sparks)
+		rows = append(rows, []string{strconv.Itoa(place), strconv.Itoa(seat), p.Name + you, p.Kind, strconv.Itoa(p.Score), strconv.Itoa(p.Sparks)})
+	}
+	if _, err := fmt.Fprintf(w, "match %s (%s, turn %d of %d)\n", st.Code, st.Phase, st.Turn, st.Turns); err != nil {
+		return err
+	}
+	t := tablewriter.NewWriter(w)
+	t.Header("place", "seat", "name", "kind", "score", "sparks left")
+	for _, r := range rows {
+		if err := t.Append(r); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
 	}
 	var names []string
 	for _, s := range st.Winners {
@@ -399,14 +397,15 @@ func WriteStandings(w io.Writer, st State) error {
 			names = append(names, fmt.Sprintf("seat %d (%s)", s, st.Players[s].Name))
 		}
 	}
+	var err error
 	switch len(names) {
 	case 0:
 	case 1:
-		fmt.Fprintf(tw, "winner: %s\n", names[0])
+		_, err = fmt.Fprintf(w, "winner: %s\n", names[0])
 	default:
-		fmt.Fprintf(tw, "shared win: %s\n", strings.Join(names, ", "))
+		_, err = fmt.Fprintf(w, "shared win: %s\n", strings.Join(names, ", "))
 	}
-	return tw.Flush()
+	return err
 }
 
 func sameKey(a, b Player) bool { return a.Score == b.Score && a.Sparks == b.Sparks }

@@ -246,8 +246,15 @@ func TestPlayMatchStartsALobbyAndPrintsStandings(t *testing.T) {
 			t.Fatalf("standings lack %q:\n%s", want, text)
 		}
 	}
-	if strings.Count(text, "\n") != 6 {
-		t.Fatalf("standings have %d lines, want title, header, 3 seats and the winner:\n%s", strings.Count(text, "\n"), text)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	rows := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "│") {
+			rows++
+		}
+	}
+	if !strings.HasPrefix(lines[0], "match "+code+" (finished, turn 8 of 8)") || rows != 4 || !strings.Contains(lines[len(lines)-1], "win") {
+		t.Fatalf("standings are not a title, a table of a header and 3 seats, and the winners:\n%s", text)
 	}
 }
 

@@ -249,10 +249,11 @@ func RulesOf() Rules {
 		ValueCap:    kindling.ValueCap,
 		TurnSeconds: Range{Min: MinTurnSeconds, Max: MaxTurnSeconds, Default: DefaultTurnSeconds},
 		BotLevels:   []string{"normal", "easy"},
-		Summary: "Each turn every seat gains 5 sparks (cap 12) and secretly splits them over 5 beacons. " +
-			"Strength = bid + embers; the single strongest seat lights a beacon and scores its value; " +
-			"ties or no bids light nothing and the beacon grows by 1 (cap 9). Losing bids leave half their strength as embers. " +
-			"After 8 turns the highest score wins; ties go to more sparks left.",
+		Summary: fmt.Sprintf("Each turn every seat gains %d sparks (cap %d) and secretly splits them over %d beacons. "+
+			"Strength = bid + embers; the single strongest seat lights a beacon and scores its value; "+
+			"ties or no bids light nothing and the beacon grows by 1 (cap %d). Losing bids leave half their strength as embers. "+
+			"After %d turns the highest score wins; ties go to more sparks left.",
+			kindling.Income, kindling.SparkCap, kindling.Beacons, kindling.ValueCap, kindling.Turns),
 	}
 	for i := range names {
 		r.Beacons = append(r.Beacons, RuleBeacon{ID: i, Name: names[i], Base: base[i]})

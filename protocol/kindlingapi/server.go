@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -40,12 +41,28 @@ type ServerConfig struct {
 	// CreateWindow before it gets 429; defaults 10 per minute.
 	CreateLimit  int
 	CreateWindow time.Duration
-	// Retention is how long a finished match is kept (default 7 days); an
-	// unfinished match is dropped the same time after its last change.
+	// Retention is how long a finished match is kept (default 7 days); a
+	// match abandoned in play is dropped the same time after its last
+	// deadline (a lobby, after LobbyExpiry).
 	Retention time.Duration
+	// LobbyExpiry is how long a lobby may wait for its start (default
+	// DefaultLobbyExpiry): a lobby not started by then is deleted, so that
+	// lobbies nobody starts do not fill MaxMatches for the whole Retention.
+	LobbyExpiry time.Duration
 	// MaxMatches caps the matches held at once (default 100000); creates
 	// beyond it get 429.
 	MaxMatches int
+	// HeaderTimeout bounds how long Serve waits for a request's headers
+	// (default DefaultHeaderTimeout).
+	HeaderTimeout time.Duration
+	// BodyTimeout bounds how long a request's body may take to arrive once
+	// its headers are read, waiting for a reading slot included (default
+	// DefaultBodyTimeout); a slower body is answered 408.
+	BodyTimeout time.Duration
+	// MaxBodies caps the request bodies read at once (default
+	// DefaultMaxBodies); a body that finds no slot within BodyTimeout is
+	// answered 503.
+	MaxBodies int
 	// BaseURL is the public base URL used in playUrl; empty means the
 	// request's own scheme and host.
 	BaseURL string
@@ -53,11 +70,32 @@ type ServerConfig struct {
 	Logger *slog.Logger
 }
 
+// DefaultLobbyExpiry is how long a lobby may wait for its start before it
+// is deleted.
+const DefaultLobbyExpiry = time.Hour
+
+// DefaultHeaderTimeout is how long Serve waits for a request's headers once
+// its first byte has arrived.
+const DefaultHeaderTimeout = 10 * time.Second
+
+// DefaultBodyTimeout is how long a request's body may take to arrive once
+// its headers are read.
+const DefaultBodyTimeout = 10 * time.Second
+
+// DefaultMaxBodies is how many request bodies the server reads at once
+// (each at most MaxBody): connections that send their bodies slowly hold
+// at most DefaultMaxBodies x MaxBody of memory, and only until their body
+// timeout.
+const DefaultMaxBodies = 64
+
 // Server is the Kindling HTTP API of the seed. It is an http.Handler safe
 // for concurrent use; each match has its own lock, the match table a
 // read-mostly lock held only to find a match.
 type Server struct {
 	cfg ServerConfig
+	mux *http.ServeMux
+	// bodies holds a token per request body being read.
+	bodies chan struct{}
 
 	mu      sync.RWMutex
 	matches map[string]*match
@@ -92,19 +130,47 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Retention <= 0 {
 		cfg.Retention = 7 * 24 * time.Hour
 	}
+	if cfg.LobbyExpiry <= 0 {
+		cfg.LobbyExpiry = DefaultLobbyExpiry
+	}
 	if cfg.MaxMatches <= 0 {
 		cfg.MaxMatches = 100000
+	}
+	if cfg.HeaderTimeout <= 0 {
+		cfg.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
+	if cfg.MaxBodies <= 0 {
+		cfg.MaxBodies = DefaultMaxBodies
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
-	keep := cfg.Retention.String()
-	if day := 24 * time.Hour; cfg.Retention%day == 0 {
-		keep = fmt.Sprintf("%d days", cfg.Retention/day)
+	s := &Server{cfg: cfg, matches: map[string]*match{}, creates: map[string]*window{}, bodies: make(chan struct{}, cfg.MaxBodies),
+		missingHint: fmt.Sprintf("match codes are %d characters, as returned by create; finished matches are deleted after ", codeLength) + spell(cfg.Retention) +
+			", lobbies not started within " + spell(cfg.LobbyExpiry)}
+	s.routes()
+	return s, nil
+}
+
+// spell writes a duration as a person would: "7 days", "1 hour",
+// "90 minutes", else Go's form.
+func spell(d time.Duration) string {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}} {
+		if d%u.d == 0 {
+			if n := d / u.d; n != 1 {
+				return fmt.Sprintf("%d %ss", n, u.name)
+			}
+			return "1 " + u.name
+		}
 	}
-	return &Server{cfg: cfg, matches: map[string]*match{}, creates: map[string]*window{},
-		missingHint: "match codes are 5 characters, as returned by create; finished matches are deleted after " + keep}, nil
+	return d.String()
 }
 
 // apiError is an error reply with its status.
@@ -120,11 +186,17 @@ func errorf(status int, hint, format string, args ...any) *apiError {
 	return &apiError{status: status, msg: fmt.Sprintf(format, args...), hint: hint}
 }
 
+// internalError is the whole message of every 500: what failed inside is
+// logged, not sent.
+const internalError = "internal error"
+
+const bugHint = "this is a server bug"
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(ErrorBody{Error: "encoding the reply: " + err.Error(), Hint: "this is a server bug"})
+		b, _ = json.Marshal(ErrorBody{Error: internalError, Hint: bugHint})
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -135,7 +207,7 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	writeJSON(w, e.status, ErrorBody{Error: e.msg, Hint: e.hint})
 }
 
-// ServeHTTP routes the API:
+// ServeHTTP answers the API:
 //
 //	POST /api/matches                 create
 //	POST /api/matches/{code}/join     join
@@ -144,90 +216,139 @@ func writeError(w http.ResponseWriter, e *apiError) {
 //	POST /api/matches/{code}/bids     move
 //	GET  /api/matches/{code}/log      replay
 //	GET  /api/rules                   constants
+//
+// Another method on one of these paths is a JSON 405 naming the allowed
+// one, another path a JSON 404, OPTIONS a CORS preflight. A request's body
+// must arrive within BodyTimeout. A panic answers a generic 500 (the
+// detail goes to the log, never to the caller).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
+	tw := &trackingWriter{ResponseWriter: w}
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if p == http.ErrAbortHandler {
+			panic(p)
+		}
+		s.cfg.Logger.Error("request panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		if !tw.wrote {
+			writeError(tw, errorf(http.StatusInternalServerError, bugHint, internalError))
+		}
+	}()
+	h := tw.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
 	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
 	h.Set("Cache-Control", "no-store")
 	if r.Method == http.MethodOptions {
 		h.Set("Access-Control-Max-Age", "86400")
-		w.WriteHeader(http.StatusNoContent)
+		tw.WriteHeader(http.StatusNoContent)
 		return
 	}
-	if e := s.route(w, r); e != nil {
-		writeError(w, e)
+	if r.Body != nil && r.Body != http.NoBody {
+		// Also bounds the server's drain of a body no handler reads. A
+		// writer without a connection has no deadline to set.
+		_ = http.NewResponseController(tw).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+	}
+	s.mux.ServeHTTP(tw, r)
+}
+
+// trackingWriter remembers whether a reply has begun, so that a recovered
+// panic does not write a second one.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackingWriter) Write(b []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// unwrap returns the server's own writer under w, which http.MaxBytesReader
+// needs to close the connection of a body over its limit (it does not
+// unwrap).
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
 	}
 }
 
 const pathHint = "paths: POST /api/matches, POST /api/matches/{code}/join|start|bids, GET /api/matches/{code}[/log], GET /api/rules"
 
-func (s *Server) route(w http.ResponseWriter, r *http.Request) *apiError {
-	p := r.URL.Path
-	method := func(want string) *apiError {
-		if r.Method != want && !(want == http.MethodGet && r.Method == http.MethodHead) {
-			w.Header().Set("Allow", want)
-			return errorf(http.StatusMethodNotAllowed, pathHint, "%s %s is not allowed; use %s", r.Method, p, want)
-		}
-		return nil
+// routes registers every endpoint with its method, and the same path
+// without one for the JSON 405.
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	type handler func(w http.ResponseWriter, r *http.Request, code string) *apiError
+	endpoint := func(method, path string, h handler) {
+		mux.HandleFunc(method+" "+path, func(w http.ResponseWriter, r *http.Request) {
+			if e := h(w, r, strings.ToUpper(r.PathValue("code"))); e != nil {
+				writeError(w, e)
+			}
+		})
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", method)
+			writeError(w, errorf(http.StatusMethodNotAllowed, pathHint, "%s %s is not allowed; use %s", r.Method, r.URL.Path, method))
+		})
 	}
-	switch {
-	case p == "/api/rules":
-		if e := method(http.MethodGet); e != nil {
-			return e
-		}
+	endpoint(http.MethodGet, "/api/rules", func(w http.ResponseWriter, _ *http.Request, _ string) *apiError {
 		writeJSON(w, http.StatusOK, RulesOf())
 		return nil
-	case p == "/api/matches":
-		if e := method(http.MethodPost); e != nil {
-			return e
-		}
-		return s.create(w, r)
-	case strings.HasPrefix(p, "/api/matches/"):
-		rest := strings.TrimPrefix(p, "/api/matches/")
-		code, action, _ := strings.Cut(rest, "/")
-		code = strings.ToUpper(code)
-		switch action {
-		case "":
-			if e := method(http.MethodGet); e != nil {
-				return e
-			}
-			return s.state(w, r, code)
-		case "log":
-			if e := method(http.MethodGet); e != nil {
-				return e
-			}
-			return s.logReply(w, code)
-		case "join":
-			if e := method(http.MethodPost); e != nil {
-				return e
-			}
-			return s.join(w, r, code)
-		case "start":
-			if e := method(http.MethodPost); e != nil {
-				return e
-			}
-			return s.start(w, r, code)
-		case "bids":
-			if e := method(http.MethodPost); e != nil {
-				return e
-			}
-			return s.bid(w, r, code)
-		}
-	}
-	return errorf(http.StatusNotFound, pathHint, "no such endpoint: %s %s", r.Method, p)
+	})
+	endpoint(http.MethodPost, "/api/matches", func(w http.ResponseWriter, r *http.Request, _ string) *apiError { return s.create(w, r) })
+	endpoint(http.MethodGet, "/api/matches/{code}", s.state)
+	endpoint(http.MethodGet, "/api/matches/{code}/log", func(w http.ResponseWriter, _ *http.Request, code string) *apiError { return s.logReply(w, code) })
+	endpoint(http.MethodPost, "/api/matches/{code}/join", s.join)
+	endpoint(http.MethodPost, "/api/matches/{code}/start", s.start)
+	endpoint(http.MethodPost, "/api/matches/{code}/bids", s.bid)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errorf(http.StatusNotFound, pathHint, "no such endpoint: %s %s", r.Method, r.URL.Path))
+	})
+	s.mux = mux
 }
 
-// readBody reads a request body of at most MaxBody bytes; an empty body
+// readBody reads a request body of at most MaxBody bytes once one of the
+// MaxBodies reading slots is free, all within BodyTimeout; an empty body
 // reads as {}.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	deadline := time.Now().Add(s.cfg.BodyTimeout)
+	_ = http.NewResponseController(w).SetReadDeadline(deadline)
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case s.bodies <- struct{}{}:
+	case <-wait.C:
+		w.Header().Set("Retry-After", "1")
+		return nil, errorf(http.StatusServiceUnavailable, "try again in a moment", "the body was not read within %v: the server was already reading its limit of %d bodies", s.cfg.BodyTimeout, s.cfg.MaxBodies)
+	case <-r.Context().Done():
+		return nil, errorf(http.StatusBadRequest, "send a JSON object", "the request ended before its body was read")
+	}
+	defer func() { <-s.bodies }()
+	b, err := io.ReadAll(http.MaxBytesReader(unwrap(w), r.Body, MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		var netErr net.Error
+		switch {
+		case errors.As(err, &tooBig):
 			return nil, errorf(http.StatusRequestEntityTooLarge, "bodies are small JSON objects", "body is over %d bytes", MaxBody)
+		case errors.As(err, &netErr) && netErr.Timeout():
+			return nil, errorf(http.StatusRequestTimeout, "send the whole body at once", "the body did not arrive within %v", s.cfg.BodyTimeout)
 		}
-		return nil, errorf(http.StatusBadRequest, "send a JSON object", "reading the body: %v", err)
+		return nil, errorf(http.StatusBadRequest, "send a JSON object", "the body ended before its Content-Length")
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
@@ -291,7 +412,7 @@ func (m *match) auth(r *http.Request) (int, *apiError) {
 // openPost reads a POST's body, then opens the match of code (see open):
 // the preamble of join, start and bids. The caller unlocks m.mu.
 func (s *Server) openPost(w http.ResponseWriter, r *http.Request, code string) ([]byte, *match, time.Time, *apiError) {
-	body, e := readBody(w, r)
+	body, e := s.readBody(w, r)
 	if e != nil {
 		return nil, nil, time.Time{}, e
 	}
@@ -312,7 +433,22 @@ func (s *Server) open(code string) (m *match, now time.Time, e *apiError) {
 	now = s.cfg.Now()
 	m.mu.Lock()
 	m.advance(now)
+	if s.lobbyExpired(m, now) {
+		m.mu.Unlock()
+		s.mu.Lock()
+		if s.matches[code] == m {
+			delete(s.matches, code)
+		}
+		s.mu.Unlock()
+		return nil, time.Time{}, errorf(http.StatusNotFound, s.missingHint, "no match with code %q", code)
+	}
 	return m, now, nil
+}
+
+// lobbyExpired reports whether m is a lobby that has waited longer than
+// LobbyExpiry for its start. The caller holds m.mu.
+func (s *Server) lobbyExpired(m *match, now time.Time) bool {
+	return m.phase == PhaseLobby && now.Sub(m.created) > s.cfg.LobbyExpiry
 }
 
 // newToken returns 160 random bits as 40 hex characters.
@@ -325,8 +461,11 @@ func newToken() string {
 // codeAlphabet has no look-alikes (I, O, 0, 1).
 const codeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
+// codeLength is the number of characters of a match code.
+const codeLength = 5
+
 func newCode() string {
-	var b [5]byte
+	var b [codeLength]byte
 	rand.Read(b[:])
 	for i := range b {
 		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
@@ -336,7 +475,7 @@ func newCode() string {
 
 // checkName validates a player name: 1 to 32 printable characters.
 func checkName(name string) *apiError {
-	const hint = "name: 1 to 32 printable characters"
+	hint := fmt.Sprintf("name: 1 to %d printable characters", MaxNameRunes)
 	n := utf8.RuneCountInString(name)
 	if n == 0 || strings.TrimSpace(name) == "" {
 		return errorf(http.StatusBadRequest, hint, "name is required")
@@ -375,10 +514,11 @@ type createFields struct {
 	Kind        *string `json:"kind"`
 }
 
-const createHint = `{"name":"MyAgent","seats":2,"bots":1,"turnSeconds":45,"botLevel":"normal"}: seats 2-4, bots 0..seats-1, turnSeconds 10-120, botLevel normal or easy, name 1-32 printable characters`
+var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel normal or easy, name 1-%d printable characters`,
+	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, MaxNameRunes)
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
-	body, e := readBody(w, r)
+	body, e := s.readBody(w, r)
 	if e != nil {
 		return e
 	}
@@ -428,6 +568,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	if e := s.allowCreate(clientAddr(r), now); e != nil {
 		return e
 	}
+	if s.Matches() >= s.cfg.MaxMatches {
+		s.Sweep() // expired lobbies and matches make room before a 429
+	}
 	var seedBytes [8]byte
 	rand.Read(seedBytes[:])
 	m := &match{
@@ -442,12 +585,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	m.players = append(m.players, seat{name: req.Name, kind: req.Kind, token: newToken()})
 	for i := 0; i < req.Bots; i++ {
 		if err := m.addBot(s.cfg.HouseBot); err != nil {
-			return errorf(http.StatusInternalServerError, "this is a server bug", "%v", err)
+			return s.internal("seating a house bot", err)
 		}
 	}
 	if len(m.players) == m.seats {
 		if err := m.start(now, s.cfg.HouseBot); err != nil {
-			return errorf(http.StatusInternalServerError, "this is a server bug", "%v", err)
+			return s.internal("seating a house bot", err)
 		}
 	}
 	if e := s.insert(m); e != nil {
@@ -458,6 +601,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	defer m.mu.Unlock()
 	writeJSON(w, http.StatusOK, Seated{Code: m.code, Seat: 0, Token: m.players[0].token, PlayURL: s.playURL(r, m.code), State: m.render(now, 0)})
 	return nil
+}
+
+// internal logs what failed inside and returns the generic 500.
+func (s *Server) internal(what string, err error) *apiError {
+	s.cfg.Logger.Error(what+" failed", "err", err)
+	return errorf(http.StatusInternalServerError, bugHint, internalError)
 }
 
 // insert gives m a fresh code and adds it to the table.
@@ -556,7 +705,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 	m.version++
 	if len(m.players) == m.seats {
 		if err := m.start(now, s.cfg.HouseBot); err != nil {
-			return errorf(http.StatusInternalServerError, "this is a server bug", "%v", err)
+			return s.internal("seating a house bot", err)
 		}
 	}
 	writeJSON(w, http.StatusOK, Seated{Code: m.code, Seat: seatNo, Token: m.players[seatNo].token, PlayURL: s.playURL(r, m.code), State: m.render(now, seatNo)})
@@ -584,7 +733,7 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *api
 		return errorf(http.StatusConflict, "the match is already running; poll its state", "match %s has already started (phase %s)", m.code, m.phase)
 	}
 	if err := m.start(now, s.cfg.HouseBot); err != nil {
-		return errorf(http.StatusInternalServerError, "this is a server bug", "%v", err)
+		return s.internal("starting the match", err)
 	}
 	writeJSON(w, http.StatusOK, m.render(now, you))
 	return nil
@@ -616,7 +765,7 @@ func (s *Server) logReply(w http.ResponseWriter, code string) *apiError {
 	return nil
 }
 
-const bidHint = `{"bids":[0,1,3,1,0],"turn":3}: 5 whole numbers >= 0 adding up to at most you.sparks; turn is optional`
+var bidHint = fmt.Sprintf(`{"bids":[0,1,3,1,0],"turn":3}: %d whole numbers >= 0 adding up to at most you.sparks; turn is optional`, kindling.Beacons)
 
 func (s *Server) bid(w http.ResponseWriter, r *http.Request, code string) *apiError {
 	body, m, now, e := s.openPost(w, r, code)
@@ -657,8 +806,9 @@ func (s *Server) bid(w http.ResponseWriter, r *http.Request, code string) *apiEr
 }
 
 // Sweep brings every match up to date and deletes those finished longer
-// than Retention ago, lobbies and abandoned matches idle that long, and
-// stale create counters. Serve runs it every minute.
+// than Retention ago, abandoned matches idle that long, lobbies not
+// started within LobbyExpiry, and stale create counters. Serve runs it
+// every minute.
 func (s *Server) Sweep() {
 	now := s.cfg.Now()
 	s.mu.RLock()
@@ -671,17 +821,19 @@ func (s *Server) Sweep() {
 	for _, m := range list {
 		m.mu.Lock()
 		m.advance(now)
-		var since time.Time
 		switch m.phase {
 		case PhaseFinished:
-			since = m.finished
+			if now.Sub(m.finished) > s.cfg.Retention {
+				expired = append(expired, m.code)
+			}
 		case PhaseLobby:
-			since = m.created
+			if s.lobbyExpired(m, now) {
+				expired = append(expired, m.code)
+			}
 		default:
-			since = m.deadline
-		}
-		if now.Sub(since) > s.cfg.Retention {
-			expired = append(expired, m.code)
+			if now.Sub(m.deadline) > s.cfg.Retention {
+				expired = append(expired, m.code)
+			}
 		}
 		m.mu.Unlock()
 	}
@@ -691,7 +843,7 @@ func (s *Server) Sweep() {
 			delete(s.matches, c)
 		}
 		s.mu.Unlock()
-		s.cfg.Logger.Info("matches deleted after retention", "count", len(expired))
+		s.cfg.Logger.Info("expired matches and lobbies deleted", "count", len(expired))
 	}
 	s.limitMu.Lock()
 	for a, win := range s.creates {
@@ -712,7 +864,7 @@ func (s *Server) Matches() int {
 // Serve answers requests on ln until ctx is cancelled, sweeping expired
 // matches every minute, then shuts down gracefully and returns nil.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: s.cfg.HeaderTimeout, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	tick := time.NewTicker(time.Minute)

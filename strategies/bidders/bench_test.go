@@ -9,9 +9,9 @@ import (
 	"crucible/strategies"
 )
 
-// benchMatches plays whole 4-seat, 8-turn matches of the named bidders at
-// their defaults through Game.Play, building the players for each match as
-// the arena does.
+// benchMatches plays whole 8-turn matches of the named bidders (one seat
+// each) at their defaults through Game.Play, building the players for each
+// match as the arena does.
 func benchMatches(b *testing.B, names ...string) {
 	list := make([]strategies.Strategy, len(names))
 	genomes := make([]strategies.Genome, len(names))
@@ -45,3 +45,20 @@ func BenchmarkMatchNormal(b *testing.B) { benchMatches(b, "normal", "normal", "n
 
 // BenchmarkMatchMixed: one of each kind of reader.
 func BenchmarkMatchMixed(b *testing.B) { benchMatches(b, "bestresp", "farmer", "growth", "normal") }
+
+// BenchmarkMatchLotto: four lotto bidders (table lookups and a small
+// dynamic programme per turn).
+func BenchmarkMatchLotto(b *testing.B) { benchMatches(b, "lotto", "lotto", "lotto", "lotto") }
+
+// BenchmarkMatchModeller: four modellers (rival models and a best response
+// per turn).
+func BenchmarkMatchModeller(b *testing.B) {
+	benchMatches(b, "modeller", "modeller", "modeller", "modeller")
+}
+
+// BenchmarkMatchCFR: cfr, the costliest bidder (a stage game solved by
+// CFR+ every turn), against three cheap ones.
+func BenchmarkMatchCFR(b *testing.B) { benchMatches(b, "cfr", "even", "greedy", "contrarian") }
+
+// BenchmarkMatchCFRHeadsUp: two cfr bidders, two seats.
+func BenchmarkMatchCFRHeadsUp(b *testing.B) { benchMatches(b, "cfr", "cfr") }

@@ -3,8 +3,29 @@
 //
 // Every bidder implements kindling.Bidder (engine/kindling): it sees only
 // the public state of its seat (a kindling.View) and always makes a legal
-// move. Randomised bidders draw only from a math/rand/v2 generator seeded
-// with the seed given to Strategy.New.
+// move. Blind bidding is a game whose equilibria are mixed, so every bidder
+// mixes: it draws from a math/rand/v2 generator seeded with the seat seed
+// given to Strategy.New, so a match is the same for the same seed and
+// varies across seeds. The hand-rule bidders (random, even, greedy, sniper,
+// farmer, saver, contrarian, growth, dump, bestresp, easy) keep their idea
+// and add bounded noise, a parameter named jitter where they had none (0
+// turns it off); normal plays a perturbed best response.
+//
+// Three bidders are built on the game's structure rather than on a rule:
+//   - lotto plays each turn's General Lotto relaxation: every beacon is a
+//     contest of its own, sparks are priced in points, and the mixed
+//     equilibria of the contests were solved offline by regret matching
+//     into a table (internal/lotto, written by go generate);
+//   - cfr solves each turn as a zero-sum game against its strongest rival
+//     with CFR+ over each seat's bid lattice (stage.go), the budget held
+//     exactly, and draws its move from the solution;
+//   - modeller keeps every rival's revealed moves, predicts them three ways
+//     (recent moves by beacon, by value rank, and a ridge model of what the
+//     rival saw), draws scenarios from the predictions it trusts and plays
+//     the best response to them.
+//
+// tuned is the evolver's champion of one of them, checked in as a variant
+// file (variants/tuned.json) and registered under its own name.
 package bidders
 
 import (
@@ -24,9 +45,11 @@ type def struct {
 	build      func(d strategies.Decoder, seed uint64) kindling.Bidder
 }
 
-// defs lists the bidders, the house bots easy and normal last.
+// defs lists the bidders, the house bots easy and normal and then the
+// evolver's reference variant tuned last. It panics if the checked-in
+// variant of tuned does not fit its base (see tunedDef): a build defect.
 func defs() []def {
-	return []def{
+	list := []def{
 		randomDef(),
 		evenDef(),
 		greedyDef(),
@@ -37,9 +60,17 @@ func defs() []def {
 		growthDef(),
 		dumpDef(),
 		bestRespDef(),
+		lottoDef(),
+		cfrDef(),
+		modellerDef(),
 		easyDef(),
 		normalDef(),
 	}
+	tuned, err := tunedDef(list)
+	if err != nil {
+		panic(fmt.Sprintf("kindling bidder tuned: %v", err))
+	}
+	return append(list, tuned)
 }
 
 // All returns every Kindling bidder of the package, the house bots easy

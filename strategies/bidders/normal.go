@@ -3,9 +3,13 @@ package bidders
 // normal, the house bot: it keeps a decaying histogram of every rival's
 // bids per beacon, turns it into the chance that each bid of its own wins,
 // and chooses the bids with a small dynamic programme over its sparks,
-// weighing points won against sparks saved and embers left behind.
+// weighing points won against sparks saved and embers left behind. Each
+// beacon's value is weighed by a random factor near 1 every turn (a
+// perturbed best response), so a rival cannot count on its exact move.
 
 import (
+	"math/rand/v2"
+
 	"crucible/engine/kindling"
 	"crucible/strategies"
 )
@@ -14,6 +18,8 @@ import (
 const levels = kindling.SparkCap + 1
 
 type normalBidder struct {
+	rng        *rand.Rand
+	jitter     float64 // spread of the random weight on each beacon's value
 	memory     float64 // weight old observations keep each turn
 	sparkValue float64 // points a saved spark is worth
 	emberValue float64 // points an ember left on a beacon is worth
@@ -104,6 +110,12 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	n.winChance(v, &pw)
 	final := lastTurn(v)
 	me := v.Embers[v.You]
+	// A perturbed best response: each beacon's value is weighed by a random
+	// factor in 1 +- jitter, so near-equal plans are chosen at random.
+	var val [nb]float64
+	for i := range val {
+		val[i] = float64(v.Values[i]) * (1 + n.jitter*(2*n.rng.Float64()-1))
+	}
 
 	// dp[u] = best worth of the beacons so far using u sparks.
 	const none = -1e18
@@ -123,7 +135,7 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			}
 			for x := 0; u+x <= budget; x++ {
 				w := pw[i][x]
-				worth := float64(v.Values[i]) * w
+				worth := val[i] * w
 				if !final {
 					worth += n.emberValue * (1 - w) * float64((me[i]+x)/2)
 				}
@@ -161,14 +173,15 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func normalDef() def {
 	schema := strategies.Schema{
-		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.6, false),
-		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.3, false),
-		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.6, false),
-		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2, false),
+		param("memory", "share of its weight an observed rival bid keeps each later turn (0: only the last turn counts)", 0, 1, 0.3, false),
+		param("sparkValue", "points a spark saved for later turns is worth (only the sparks the cap lets through count)", 0, 1.5, 0.75, false),
+		param("emberValue", "points each ember left on a lost beacon is worth", 0, 1, 0.85, false),
+		param("prior", "weight of the guess that rivals split their sparks by value, against their observed bids", 0.1, 3, 2.7, false),
+		param("jitter", "how much each beacon's value is randomly weighed up or down (as a share) before it picks its bids, so its choice among near-equal plans varies", 0, 0.5, 0.1, false),
 	}
 	return def{name: "normal", schema: schema,
 		desc: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &normalBidder{memory: d.Float("memory"), sparkValue: d.Float("sparkValue"), emberValue: d.Float("emberValue"), prior: d.Float("prior")}
+			return &normalBidder{rng: newRNG(seed), jitter: d.Float("jitter"), memory: d.Float("memory"), sparkValue: d.Float("sparkValue"), emberValue: d.Float("emberValue"), prior: d.Float("prior")}
 		}}
 }

@@ -13,6 +13,12 @@ import (
 // newRNG returns the bidder's own generator, seeded from its seat seed.
 func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6b696e646c696e67)) }
 
+// noise returns a uniform draw from [-1, 1).
+func noise(rng *rand.Rand) float64 { return 2*rng.Float64() - 1 }
+
+// spin returns a whole number drawn uniformly from -j..j.
+func spin(rng *rand.Rand, j int) int { return rng.IntN(2*j+1) - j }
+
 // --- random -----------------------------------------------------------------
 
 type randomBidder struct {
@@ -73,6 +79,8 @@ func randomDef() def {
 // --- even -------------------------------------------------------------------
 
 type evenBidder struct {
+	rng    *rand.Rand
+	jitter float64 // relative noise on each beacon's weight and on the spend
 	spend  float64 // share of sparks spent
 	width  int     // beacons split over
 	weight float64 // 0: equal split, 1: proportional to value
@@ -80,14 +88,12 @@ type evenBidder struct {
 
 func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	b := v.Budget()
-	n := max(share(e.spend, b), overflow(v))
+	n := max(share(min(1, e.spend*(1+e.jitter*noise(e.rng))), b), overflow(v))
 	var key [nb]float64
-	for i := range key {
-		key[i] = float64(v.Values[i])
-	}
 	var want [nb]float64
 	for i := range want {
-		want[i] = (1 - e.weight) + e.weight*float64(v.Values[i])
+		key[i] = float64(v.Values[i]) * (1 + e.jitter*noise(e.rng))
+		want[i] = ((1 - e.weight) + e.weight*float64(v.Values[i])) * (1 + e.jitter*noise(e.rng))
 	}
 	splitByWeight(out, byKey(key), e.width, n, &want)
 	fit(out, b)
@@ -95,20 +101,23 @@ func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func evenDef() def {
 	schema := strategies.Schema{
-		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.8, false),
+		param("spend", "share of its sparks spent each turn (at least what the cap would waste)", 0.1, 1, 0.9, false),
 		param("width", "how many of the most valuable beacons the sparks are split over", 1, 5, 4, true),
-		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.4, false),
+		param("weight", "how the split follows value: 0 splits equally, 1 in proportion to each beacon's value", 0, 1, 0.7, false),
+		param("jitter", "random relative change (up to this share either way) of each beacon's weight, the ranking and the share spent, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "even", schema: schema,
 		desc: "splits its sparks evenly (or by value) over the most valuable beacons",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &evenBidder{spend: d.Float("spend"), width: d.Int("width"), weight: d.Float("weight")}
+			return &evenBidder{rng: newRNG(seed), jitter: d.Float("jitter"), spend: d.Float("spend"), width: d.Int("width"), weight: d.Float("weight")}
 		}}
 }
 
 // --- greedy -----------------------------------------------------------------
 
 type greedyBidder struct {
+	rng         *rand.Rand
+	jitter      float64 // relative noise on appeal and spend
 	targets     int     // beacons bid on
 	spend       float64 // share of sparks spent
 	emberWeight float64 // how much own embers raise a beacon's appeal
@@ -116,13 +125,13 @@ type greedyBidder struct {
 
 func (gb *greedyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	b := v.Budget()
-	n := max(share(gb.spend, b), overflow(v))
+	n := max(share(min(1, gb.spend*(1+gb.jitter*noise(gb.rng))), b), overflow(v))
 	if lastTurn(v) {
 		n = b
 	}
 	var key [nb]float64
 	for i := range key {
-		key[i] = float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])
+		key[i] = (float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])) * (1 + gb.jitter*noise(gb.rng))
 	}
 	spread(out, byKey(key), gb.targets, n) // n/targets each, the rest from the top
 	fit(out, b)
@@ -132,21 +141,24 @@ func greedyDef() def {
 	schema := strategies.Schema{
 		param("targets", "how many top beacons it goes all-in on", 1, 3, 2, true),
 		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.2, 1, 0.55, false),
-		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0.6, false),
+		param("emberWeight", "points of appeal each own ember adds to a beacon when ranking them", 0, 2, 0, false),
+		param("jitter", "random relative change (up to this share either way) of each beacon's appeal and of the share spent, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "greedy", schema: schema,
 		desc: "goes all-in on the most valuable beacons, counting its own embers",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &greedyBidder{targets: d.Int("targets"), spend: d.Float("spend"), emberWeight: d.Float("emberWeight")}
+			return &greedyBidder{rng: newRNG(seed), jitter: d.Float("jitter"), targets: d.Int("targets"), spend: d.Float("spend"), emberWeight: d.Float("emberWeight")}
 		}}
 }
 
 // --- contrarian -------------------------------------------------------------
 
 type contrarianBidder struct {
-	avoid float64 // how much last turn's rival bids repel
-	width int
-	spend float64
+	rng    *rand.Rand
+	jitter float64 // relative noise on each beacon's appeal
+	avoid  float64 // how much last turn's rival bids repel
+	width  int
+	spend  float64
 }
 
 func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
@@ -165,7 +177,7 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 				}
 			}
 		}
-		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd))
+		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd)) * (1 + c.jitter*noise(c.rng))
 	}
 	splitByWeight(out, byKey(key), c.width, n, &key)
 	fit(out, b)
@@ -173,14 +185,15 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 
 func contrarianDef() def {
 	schema := strategies.Schema{
-		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.25, false),
-		param("width", "how many of the least contested beacons it bids on", 1, 4, 2, true),
-		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.9, false),
+		param("avoid", "how strongly sparks rivals put on a beacon last turn push it down the list (0: ignore them)", 0, 3, 0.17, false),
+		param("width", "how many of the least contested beacons it bids on", 1, 4, 3, true),
+		param("spend", "share of its sparks spent each turn (all of them on the last turn)", 0.3, 1, 0.75, false),
+		param("jitter", "random relative change (up to this share either way) of each beacon's appeal, drawn each turn", 0, 1, 0.15, false),
 	}
 	return def{name: "contrarian", schema: schema,
 		desc: "goes where the others were not last turn, weighing value against last turn's crowd",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &contrarianBidder{avoid: d.Float("avoid"), width: d.Int("width"), spend: d.Float("spend")}
+			return &contrarianBidder{rng: newRNG(seed), jitter: d.Float("jitter"), avoid: d.Float("avoid"), width: d.Int("width"), spend: d.Float("spend")}
 		}}
 }
 

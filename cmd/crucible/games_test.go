@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"crucible/games"
+)
+
+// TestCommandsFollowTheTableOfGames checks that the commands take their
+// games from the table: every game of the table is named in the --game
+// help of each command that has one, has a bench, and its variants export
+// with the table's target (whose run hint export prints).
+func TestCommandsFollowTheTableOfGames(t *testing.T) {
+	root := newRootCmd()
+	for _, path := range [][]string{{"arena"}, {"strategies"}, {"bench"}} {
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		usage := cmd.Flags().Lookup("game").Usage
+		for _, g := range games.All() {
+			if !strings.Contains(usage, g.Name) {
+				t.Errorf("crucible %s --game help %q does not name %s", path[0], usage, g.Name)
+			}
+		}
+	}
+	export, _, _ := root.Find([]string{"export"})
+	for _, g := range games.All() {
+		if _, ok := benches[g.Name]; !ok {
+			t.Errorf("crucible bench has no figures for %s", g.Name)
+		}
+		if !strings.Contains(export.Long, g.Export.Bot) {
+			t.Errorf("crucible export --help does not describe the %s bot", g.Name)
+		}
+		if _, err := lookupGame(g.Name); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, _, err := execRoot(t, "strategies", "--game", "chess"); err == nil || !strings.Contains(err.Error(), `--game: unknown game "chess" (known: `+strings.Join(games.Names(), ", ")) {
+		t.Fatalf("strategies --game chess: %v", err)
+	}
+	if _, _, err := execRoot(t, "bench", "--game", "chess"); err == nil || !strings.Contains(err.Error(), `unknown game "chess"`) {
+		t.Fatalf("bench --game chess: %v", err)
+	}
+}

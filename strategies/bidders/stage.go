@@ -1,0 +1,236 @@
+package bidders
+
+// The stage game: one turn of Kindling between a seat and its strongest
+// rival as a zero-sum game, solved by CFR+ over each seat's bid lattice.
+//
+// A seat's move is a path through a small lattice: beacon by beacon it
+// chooses a bid, the node being (beacon, sparks bid so far). The payoff is
+// a sum over beacons, each depending only on the two bids there, plus the
+// worth of the sparks each seat keeps; so the value of a node does not
+// depend on how it was reached, and regret minimisation node by node (CFR+)
+// converges to an equilibrium of the turn with the budget held exactly,
+// unlike the per-beacon relaxation of lotto.
+
+import (
+	"math/rand/v2"
+
+	"crucible/engine/kindling"
+)
+
+// stageSeat is one side of a stage game and its CFR+ state.
+type stageSeat struct {
+	budget int
+	emb    [nb]int     // embers at each beacon
+	cap    [nb]int     // most it bids at each beacon
+	keep   float64     // points per spark kept (up to carry sparks)
+	carry  int         // sparks that can be kept without loss
+	hi     [nb + 1]int // the most sparks bid before beacon k (no move reaches more)
+
+	w     [nb][levels]float64         // expected payoff of each bid at each beacon
+	reg   [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
+	cum   [nb][levels][levels]float64 // reach-weighted strategy sums
+	sigma [nb][levels][levels]float64 // current strategy
+	reach [nb + 1][levels]float64
+	marg  [nb][levels]float64 // current marginal of each beacon's bid
+	val   [nb + 1][levels]float64
+}
+
+// stageGame is one turn between seat A and seat B.
+type stageGame struct {
+	values [nb]float64
+	ember  float64 // points an ember left behind is worth
+	a, b   stageSeat
+}
+
+// reset prepares s for solving: a uniform current strategy, no regrets.
+func (s *stageSeat) reset() {
+	s.hi[0] = 0
+	for k := 0; k < nb; k++ {
+		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
+		for t := 0; t <= s.hi[k]; t++ {
+			n := min(s.cap[k], s.budget-t) + 1
+			for x := 0; x < n; x++ {
+				s.reg[k][t][x] = 0
+				s.cum[k][t][x] = 0
+				s.sigma[k][t][x] = 1 / float64(n)
+			}
+		}
+	}
+	s.forward()
+}
+
+// forward recomputes the reach of every node and the bid marginals under
+// the current strategy.
+func (s *stageSeat) forward() {
+	for k := 0; k <= nb; k++ {
+		for t := 0; t <= s.budget; t++ {
+			s.reach[k][t] = 0
+		}
+	}
+	s.reach[0][0] = 1
+	for k := 0; k < nb; k++ {
+		for x := 0; x <= s.budget; x++ {
+			s.marg[k][x] = 0
+		}
+		for t := 0; t <= s.hi[k]; t++ {
+			r := s.reach[k][t]
+			if r == 0 {
+				continue
+			}
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
+			for x, p := range sig {
+				f := r * p
+				marg[x] += f
+				reach[x] += f
+			}
+		}
+	}
+}
+
+// payoffs fills me.w: the expected payoff to me of each bid at each
+// beacon against the rival's current marginals (the game is zero-sum, so
+// the rival's payoff is the same formula from its side).
+func (g *stageGame) payoffs(me, rival *stageSeat) {
+	for k := 0; k < nb; k++ {
+		// lt[s] = P(rival strength < s), half[s] = E[floor(strength/2); strength < s].
+		var lt, half [2*levels + 1]float64
+		acc, hacc := 0.0, 0.0
+		top := rival.emb[k] + min(rival.cap[k], rival.budget)
+		for s := 0; s <= top+1 && s < len(lt); s++ {
+			lt[s], half[s] = acc, hacc
+			if y := s - rival.emb[k]; y >= 0 && y < levels {
+				acc += rival.marg[k][y]
+				hacc += rival.marg[k][y] * float64(s/2)
+			}
+		}
+		for s := top + 2; s < len(lt); s++ {
+			lt[s], half[s] = acc, hacc
+		}
+		v := g.values[k]
+		for x := 0; x <= min(me.cap[k], me.budget); x++ {
+			sa := min(x+me.emb[k], len(lt)-2)
+			pLess, pMore := lt[sa], acc-lt[sa+1]
+			if sa == 0 {
+				pLess = 0
+			}
+			me.w[k][x] = v*(pLess-pMore) - g.ember*half[sa] + g.ember*float64(sa/2)*pMore
+		}
+	}
+}
+
+// update runs one CFR+ step for s against the payoffs in s.w: node values
+// backwards, regrets, the new current strategy, and the weighted sums.
+func (s *stageSeat) update(weight float64) {
+	for t := 0; t <= s.budget; t++ {
+		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
+	}
+	var buf [levels]float64
+	for k := nb - 1; k >= 0; k-- {
+		for t := 0; t <= s.hi[k]; t++ {
+			// Slices of exactly the node's moves, so the loops below need
+			// no bounds checks.
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
+			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
+			if n == 1 { // one move only: bid nothing
+				s.val[k][t] = w[0] + next[0]
+				cum[0] += weight * s.reach[k][t]
+				continue
+			}
+			v := 0.0
+			for x := range q {
+				q[x] = w[x] + next[x]
+				v += sig[x] * q[x]
+			}
+			s.val[k][t] = v
+			total := 0.0
+			cw := weight * s.reach[k][t]
+			for x := range q {
+				cum[x] += cw * sig[x]
+				r := max(0, reg[x]+q[x]-v)
+				reg[x] = r
+				// Predictive RM+: the next strategy leans on the regret
+				// just observed as a forecast of the next one.
+				q[x] = max(0, r+q[x]-v)
+				total += q[x]
+			}
+			if total > 0 {
+				inv := 1 / total
+				for x := range sig {
+					sig[x] = q[x] * inv
+				}
+			} else {
+				u := 1 / float64(n)
+				for x := range sig {
+					sig[x] = u
+				}
+			}
+		}
+	}
+	s.forward()
+}
+
+// solve runs iters iterations of CFR+ with alternating updates, the
+// average strategy weighted by iteration number.
+func (g *stageGame) solve(iters int) {
+	g.a.reset()
+	g.b.reset()
+	for it := 1; it <= iters; it++ {
+		g.payoffs(&g.a, &g.b)
+		g.a.update(float64(it * it))
+		g.payoffs(&g.b, &g.a)
+		g.b.update(float64(it * it))
+	}
+}
+
+// sample draws a move from s's average strategy with rng.
+func (s *stageSeat) sample(rng *rand.Rand, out *kindling.Bid) {
+	t := 0
+	for k := 0; k < nb; k++ {
+		n := min(s.cap[k], s.budget-t)
+		total := 0.0
+		for x := 0; x <= n; x++ {
+			total += s.cum[k][t][x]
+		}
+		x := 0
+		if total > 0 {
+			r := rng.Float64() * total
+			for x = 0; x < n; x++ {
+				if r -= s.cum[k][t][x]; r < 0 {
+					break
+				}
+			}
+		}
+		out[k] = x
+		t += x
+	}
+}
+
+// averageMarginals returns s's average strategy as the marginal of each
+// beacon's bid.
+func (s *stageSeat) averageMarginals() (m [nb][levels]float64) {
+	var reach [nb + 1][levels]float64
+	reach[0][0] = 1
+	for k := 0; k < nb; k++ {
+		for t := 0; t <= s.budget; t++ {
+			if reach[k][t] == 0 {
+				continue
+			}
+			n := min(s.cap[k], s.budget-t)
+			total := 0.0
+			for x := 0; x <= n; x++ {
+				total += s.cum[k][t][x]
+			}
+			for x := 0; x <= n; x++ {
+				p := 1 / float64(n+1)
+				if total > 0 {
+					p = s.cum[k][t][x] / total
+				}
+				m[k][x] += reach[k][t] * p
+				reach[k+1][t+x] += reach[k][t] * p
+			}
+		}
+	}
+	return m
+}
