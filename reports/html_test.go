@@ -24,7 +24,8 @@ func arenaSample() ArenaPage {
 		{Job: "r0-1v0", Game: "acb", Config: "abc123", Round: 0, Seed: 11, Players: refs("rusher", "gatherer"), Ranks: []int{2, 1}, Scores: []float64{0, 2}, Turns: 300, Reason: "turns"},
 		{Job: "r1-0v2", Game: "acb", Config: "abc123", Round: 1, Seed: 12, Players: refs("gatherer", "turtle"), Error: "strategy turtle panicked on seed 12"},
 	}
-	return ArenaPage{Source: "results.jsonl", Method: "one Glicko-2 rating period per round", Facts: NewArenaFacts(recs), Summary: sample()}
+	sum := clusteredSample(rating.ModelBT)
+	return ArenaPage{Source: "results.jsonl", Method: sum.Method, Facts: NewArenaFacts(recs), Summary: sum}
 }
 
 func refs(names ...string) []arena.PlayerRef {
@@ -155,7 +156,7 @@ func TestArenaHTMLContent(t *testing.T) {
 	if len(rows) != len(sum.Standings) {
 		t.Fatalf("leaderboard has %d rows, the summary %d players", len(rows), len(sum.Standings))
 	}
-	want := leaderboardRows(sum.Standings)
+	want := leaderboardRows(sum)
 	for i, st := range sum.Standings {
 		got := rows[i][:len(want[i])]
 		for j := range want[i] {
@@ -370,7 +371,7 @@ func TestDegeneratePlots(t *testing.T) {
 	if svg, err := matrixPlot(one.Matrix); err != nil || svg != "" {
 		t.Fatalf("a single player's matrix: %q %v", svg, err)
 	}
-	if svg, err := ratingsPlot(one.Standings); err != nil || !strings.Contains(string(svg), "solo") {
+	if svg, _, err := ratingsPlot(one); err != nil || !strings.Contains(string(svg), "solo") {
 		t.Fatalf("a single player's ratings: %v", err)
 	}
 	var buf bytes.Buffer

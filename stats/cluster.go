@@ -112,6 +112,28 @@ func ClusteredRate(units []Unit, level float64) (Interval, error) {
 	return iv, nil
 }
 
+// ClusteredRateDistinct is ClusteredRate for units the caller has made
+// distinct: exact repeats of one outcome (the same games with the same
+// results on another seed, say) merged into one unit, their points and
+// games summed, so that no two units repeat each other even when their
+// rates agree. The estimate and the cluster-robust interval are
+// ClusteredRate's, and so is the Wilson fallback when every unit gave the
+// same rate, but over the number of units (each a distinct outcome)
+// rather than over one: twenty different games that were all won are
+// twenty observations, twenty copies of one game are one. Distinct is the
+// number of units.
+func ClusteredRateDistinct(units []Unit, level float64) (Interval, error) {
+	iv, err := ClusteredRate(units, level)
+	if err != nil || iv.Method != WilsonDistinct {
+		if err == nil {
+			iv.Distinct = iv.Units
+		}
+		return iv, err
+	}
+	iv.Distinct = iv.Units
+	return wilsonFallback(iv, 0, 1, level), nil
+}
+
 // ClusteredMean is ClusteredRate over units of one game each whose
 // scores (in [0, 1]) are x: the mean of x with its t interval, or the
 // Wilson fallback when every x is the same.
@@ -233,8 +255,13 @@ func normalQuantile(level float64) float64 {
 	return distuv.UnitNormal.Quantile(1 - (1-level)/2)
 }
 
-// studentQuantile is the two-sided Student t quantile of a level with df
-// degrees of freedom.
+// StudentQuantile is the two-sided Student t quantile of a level with df
+// degrees of freedom: 2.262 for 0.95 and 9.
+func StudentQuantile(level float64, df int) float64 {
+	return studentQuantile(level, df)
+}
+
+// studentQuantile is StudentQuantile.
 func studentQuantile(level float64, df int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-level)/2)
 }

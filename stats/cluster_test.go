@@ -110,18 +110,39 @@ func TestPairedDifferenceHandComputed(t *testing.T) {
 	}
 }
 
-// TestWilsonKnownValues checks Wilson against published values (Newcombe
-// 1998, table I: 81 of 263 at 95% is 0.2553 to 0.3662) and its edges.
+// TestWilsonKnownValues checks the Wilson score interval against the
+// values published in Newcombe (1998), "Two-sided confidence intervals for
+// the single proportion", Table I (method 3), and the textbook 8 of 10.
 func TestWilsonKnownValues(t *testing.T) {
-	lo, hi := Wilson(81, 263, 0.95)
-	if math.Abs(lo-0.2553) > 5e-5 || math.Abs(hi-0.3662) > 5e-5 {
-		t.Fatalf("81/263: %v %v", lo, hi)
+	tests := []struct {
+		name      string
+		successes float64
+		n         float64
+		lo, hi    float64
+	}{
+		{"Newcombe 81/263", 81, 263, 0.2553, 0.3662},
+		{"Newcombe 15/148", 15, 148, 0.0624, 0.1605},
+		{"Newcombe 0/20 starts at zero", 0, 20, 0, 0.1611},
+		{"Newcombe 1/29", 1, 29, 0.0061, 0.1718},
+		{"8 of 10", 8, 10, 0.4902, 0.9433},
+		{"all of 10 ends at one", 10, 10, 0.7225, 1},
 	}
-	if lo, hi := Wilson(0, 10, 0.95); lo != 0 || math.Abs(hi-0.2775) > 5e-5 {
-		t.Fatalf("0/10: %v %v", lo, hi)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := Wilson(tt.successes, tt.n, 0.95)
+			if math.Abs(lo-tt.lo) > 0.00005 || math.Abs(hi-tt.hi) > 0.00005 {
+				t.Fatalf("Wilson(%v, %v) = [%.4f, %.4f], want [%.4f, %.4f]", tt.successes, tt.n, lo, hi, tt.lo, tt.hi)
+			}
+		})
+	}
+	if lo, _ := Wilson(0, 10, 0.95); lo != 0 {
+		t.Fatalf("Wilson of 0 of 10 starts at %v, want exactly 0", lo)
+	}
+	if _, hi := Wilson(10, 10, 0.95); hi != 1 {
+		t.Fatalf("Wilson of 10 of 10 ends at %v, want exactly 1", hi)
 	}
 	if lo, hi := Wilson(0, 0, 0.95); lo != 0 || hi != 1 {
-		t.Fatalf("no trial: %v %v", lo, hi)
+		t.Fatalf("Wilson with no trial = [%v, %v], want [0, 1]", lo, hi)
 	}
 }
 
