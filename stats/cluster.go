@@ -218,7 +218,8 @@ func Wilson(successes float64, n float64, level float64) (lo, hi float64) {
 // rescaled from [min, max] to [0, 1], over its number of distinct results.
 func wilsonFallback(iv Interval, min, max, level float64) Interval {
 	w := max - min
-	lo, hi := Wilson((iv.Mean-min)/w, float64(iv.Distinct), level)
+	n := float64(iv.Distinct)
+	lo, hi := Wilson((iv.Mean-min)/w*n, n, level)
 	iv.Lo, iv.Hi = min+w*lo, min+w*hi
 	iv.SE = (iv.Hi - iv.Lo) / 2 / normalQuantile(level)
 	iv.Method = WilsonDistinct

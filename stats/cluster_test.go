@@ -221,3 +221,43 @@ func TestPairIntervals(t *testing.T) {
 		t.Fatalf("cycles %+v", cycles)
 	}
 }
+
+// TestClusteredRateDistinct checks the form for units the caller made
+// distinct: with varying rates it is ClusteredRate; when every unit gave
+// the same rate the Wilson fallback is over the number of units (twenty
+// different games all won are twenty observations: Wilson of 20 of 20 is
+// [0.8389, 1], Newcombe's method 3), where ClusteredRate takes them as
+// one.
+func TestClusteredRateDistinct(t *testing.T) {
+	units := []Unit{{3, 4}, {1, 2}, {2, 4}, {4, 4}, {0, 2}, {2.5, 4}}
+	a, err := ClusteredRateDistinct(units, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ClusteredRate(units, 0.95)
+	b.Distinct = 6
+	if !intervalNear(a, b, 1e-12) {
+		t.Fatalf("varying rates: %+v, ClusteredRate %+v", a, b)
+	}
+	won := make([]Unit, 20)
+	for i := range won {
+		won[i] = Unit{Points: 2, Games: 2}
+	}
+	iv, err := ClusteredRateDistinct(won, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv.Method != WilsonDistinct || iv.Distinct != 20 || iv.Units != 20 || iv.Mean != 1 || iv.Hi != 1 || math.Abs(iv.Lo-0.8389) > 5e-5 {
+		t.Fatalf("20 distinct units all won: %+v, want Wilson of 20 of 20", iv)
+	}
+	// Half the points in each of 3 distinct units: Wilson of 1.5 of 3.
+	half := []Unit{{1, 2}, {1, 2}, {1, 2}}
+	iv, _ = ClusteredRateDistinct(half, 0.95)
+	lo, hi := Wilson(1.5, 3, 0.95)
+	if iv.Lo != lo || iv.Hi != hi || iv.Mean != 0.5 {
+		t.Fatalf("3 units of 1/2: %+v, want Wilson [%v, %v]", iv, lo, hi)
+	}
+	if _, err := ClusteredRateDistinct(nil, 0.95); err == nil {
+		t.Fatal("no unit: no error")
+	}
+}

@@ -55,8 +55,14 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	}
 	if opt.Field || opt.Model == ModelAlphaRank || opt.Model == ModelNash {
 		f, notes, err := b.field(m, pairIv, played, st, opt)
-		if err != nil && (opt.Model == ModelAlphaRank || opt.Model == ModelNash) {
+		forced := opt.Model == ModelAlphaRank || opt.Model == ModelNash
+		switch {
+		case err != nil && forced:
 			return Summary{}, err
+		case err != nil:
+			notes = append(notes, "the field analysis failed: "+err.Error())
+		case f == nil && forced:
+			return Summary{}, fmt.Errorf("%s needs at least two players with games", opt.Model)
 		}
 		sum.Field = f
 		sum.Notes = append(sum.Notes, notes...)
@@ -349,7 +355,7 @@ func (b *batch) field(m Matrix, pairIv [][]stats.Interval, played []bool, st []S
 		}
 	}
 	if len(sub) < 2 {
-		return nil, nil, errors.New("the field analysis needs at least two players with games")
+		return nil, nil, nil
 	}
 	k := len(sub)
 	score := make([][]float64, k)
