@@ -184,8 +184,18 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 		b.index[n] = len(b.names)
 		b.names = append(b.names, n)
 	}
-	b.matches = slices.Clone(matches)
-	slices.SortStableFunc(b.matches, compareMatches)
+	// Sort indices, not the matches: moving 80-byte structs dominated.
+	// Matches that compare equal are equal in every field that counts, so
+	// an unstable sort is deterministic.
+	order := make([]int32, len(matches))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return compareMatches(matches[x], matches[y]) })
+	b.matches = make([]Match, len(matches))
+	for i, k := range order {
+		b.matches[i] = matches[k]
+	}
 
 	n := len(b.names)
 	type unitInfo struct {
