@@ -179,7 +179,7 @@ func writeField(w io.Writer, f Format, s rating.Summary) error {
 		[]string{"#", "player", "α-Rank mass", "Nash mass", "payoff vs Nash", "score %"}, rows); err != nil {
 		return err
 	}
-	notes := []string{"α-Rank: " + s.Field.AlphaRank + ". Nash: the maximum-entropy Nash equilibrium of the score margins; a player's payoff against it is its score margin per 100 games (0 for the equilibrium's support)."}
+	notes := []string{"α-Rank: " + s.Field.AlphaRank + ". Nash: the maximum-entropy Nash equilibrium of the score margins; a player's payoff against it is its expected score against the equilibrium mixture minus 50%, in points per 100 games (0 for the equilibrium's support)."}
 	if len(s.Field.Cycles) == 0 {
 		notes = append(notes, "Cycles: no 3-cycle of significant wins (every link's 95% interval above 50%).")
 		return writeNotes(w, f, notes)

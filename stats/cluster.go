@@ -123,15 +123,51 @@ func ClusteredRate(units []Unit, level float64) (Interval, error) {
 // twenty observations, twenty copies of one game are one. Distinct is the
 // number of units.
 func ClusteredRateDistinct(units []Unit, level float64) (Interval, error) {
-	iv, err := ClusteredRate(units, level)
-	if err != nil || iv.Method != WilsonDistinct {
-		if err == nil {
-			iv.Distinct = iv.Units
-		}
-		return iv, err
+	if err := checkLevel(level); err != nil {
+		return Interval{}, err
 	}
-	iv.Distinct = iv.Units
-	return wilsonFallback(iv, 0, 1, level), nil
+	var pts, games float64
+	n := 0
+	first, same := -1.0, true
+	for i, u := range units {
+		switch {
+		case !(u.Games >= 0) || math.IsInf(u.Games, 0):
+			return Interval{}, fmt.Errorf("unit %d: games %v is not a count >= 0", i, u.Games)
+		case !(u.Points >= 0 && u.Points <= u.Games):
+			return Interval{}, fmt.Errorf("unit %d: points %v is not in [0, games %v]", i, u.Points, u.Games)
+		case u.Games == 0:
+			continue
+		}
+		r := u.Points / u.Games
+		if first < 0 {
+			first = r
+		} else if math.Abs(r-first) > 1e-9 {
+			same = false
+		}
+		pts += u.Points
+		games += u.Games
+		n++
+	}
+	if n == 0 {
+		return Interval{}, errors.New("no unit with a game")
+	}
+	rate := pts / games
+	iv := Interval{Mean: rate, Units: n, Distinct: n}
+	if same {
+		return wilsonFallback(iv, 0, 1, level), nil
+	}
+	ss := 0.0
+	for _, u := range units {
+		if u.Games > 0 {
+			e := u.Points - rate*u.Games
+			ss += e * e
+		}
+	}
+	iv.SE = math.Sqrt(float64(n)/float64(n-1)*ss) / games
+	t := studentQuantile(level, n-1)
+	iv.Lo, iv.Hi = math.Max(0, rate-t*iv.SE), math.Min(1, rate+t*iv.SE)
+	iv.Method = ClusteredT
+	return iv, nil
 }
 
 // ClusteredMean is ClusteredRate over units of one game each whose

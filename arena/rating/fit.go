@@ -20,12 +20,14 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	// Each player's score against the field.
 	st := make([]Standing, n)
 	played := make([]bool, n)
+	fieldIv := make([]stats.Interval, n)
 	all := func(int32) bool { return true }
 	for p, name := range b.names {
 		t := m.Field(p)
 		s := Standing{Name: name, Games: t.Games(), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, Score: 0.5}
 		if units, raw := b.units(p, all); len(units) > 0 {
 			iv, _ := interval(units, opt.Level)
+			fieldIv[p] = iv
 			played[p] = true
 			s.Score, s.ScoreLo, s.ScoreHi = iv.Mean, iv.Lo, iv.Hi
 			s.Units, s.Distinct = raw, iv.Distinct
@@ -150,7 +152,7 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	}
 	sum.Matrix = reorder(m, ordered)
 	if slices.Contains(RatingModels, opt.Model) {
-		sum.Inversions = b.inversions(order, played, opt.Level)
+		sum.Inversions = b.inversions(order, played, fieldIv, opt.Level)
 	}
 	if unmet := unmetPairs(m, played); unmet > 0 && sum.Field == nil {
 		sum.Notes = append(sum.Notes, fmt.Sprintf("%d pairs of players never met", unmet))
@@ -423,15 +425,32 @@ func (b *batch) field(m Matrix, pairIv [][]stats.Interval, played []bool, st []S
 
 // inversions lists the pairs ranked against a significant difference of
 // their scores against the common field. order is the standings' order
-// of player indices.
-func (b *batch) inversions(order []int, played []bool, level float64) []Inversion {
+// of player indices and field each player's interval against all its
+// opponents, which is its interval against the common field when every
+// opponent it met was met by the other too (a round robin).
+func (b *batch) inversions(order []int, played []bool, field []stats.Interval, level float64) []Inversion {
 	n := len(b.names)
 	opps := make([][]bool, n)
+	count := make([]int, n)
 	for p := range n {
 		opps[p] = make([]bool, n)
 		for _, e := range b.entries[p] {
-			opps[p][e.opp] = true
+			if !opps[p][e.opp] {
+				opps[p][e.opp] = true
+				count[p]++
+			}
 		}
+	}
+	// scoreAgainst is p's interval against the opponents both p and q met,
+	// and q itself.
+	scoreAgainst := func(p, q int, shared int) (stats.Interval, bool) {
+		if shared+boolInt(opps[p][q]) == count[p] {
+			return field[p], true // every opponent of p counts
+		}
+		units, _ := b.units(p, func(o int32) bool {
+			return int(o) == q || (int(o) != p && opps[p][o] && opps[q][o])
+		})
+		return interval(units, level)
 	}
 	var out []Inversion
 	for r, a := range order {
@@ -442,24 +461,14 @@ func (b *batch) inversions(order []int, played []bool, level float64) []Inversio
 			if !played[c] {
 				continue
 			}
-			common := 0
-			keep := func(self, other int) func(int32) bool {
-				return func(o int32) bool {
-					return int(o) == other || (int(o) != self && opps[a][o] && opps[c][o])
-				}
-			}
+			shared := 0
 			for o := range n {
 				if o != a && o != c && opps[a][o] && opps[c][o] {
-					common++
+					shared++
 				}
 			}
-			if opps[a][c] {
-				common++
-			}
-			ua, _ := b.units(a, keep(a, c))
-			uc, _ := b.units(c, keep(c, a))
-			ia, okA := interval(ua, level)
-			ic, okC := interval(uc, level)
+			ia, okA := scoreAgainst(a, c, shared)
+			ic, okC := scoreAgainst(c, a, shared)
 			if !okA || !okC {
 				continue
 			}
@@ -468,9 +477,17 @@ func (b *batch) inversions(order []int, played []bool, level float64) []Inversio
 			df := max(min(ia.Units, ic.Units)-1, 1)
 			t := stats.StudentQuantile(level, df)
 			if d-t*se > 0 {
+				common := shared + boolInt(opps[a][c])
 				out = append(out, Inversion{Above: b.names[a], Below: b.names[c], Opponents: common, Diff: d, Lo: d - t*se, Hi: d + t*se})
 			}
 		}
 	}
 	return out
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }

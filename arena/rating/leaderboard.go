@@ -191,7 +191,10 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(x, y int32) int { return compareMatches(matches[x], matches[y]) })
+	less := func(x, y int32) int { return compareMatches(&matches[x], &matches[y]) }
+	if !slices.IsSortedFunc(order, less) {
+		slices.SortFunc(order, less)
+	}
 	b.matches = make([]Match, len(matches))
 	for i, k := range order {
 		b.matches[i] = matches[k]
@@ -207,15 +210,21 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 	groupID := map[string]int32{}
 	unitID := map[string]int32{}
 	var units []unitInfo
-	var rawOfGame []int32
+	pairs := 0
+	for _, m := range b.matches {
+		pairs += len(m.Players) * (len(m.Players) - 1) / 2
+	}
+	b.games = make([]stats.PairGame, 0, pairs)
+	rawOfGame := make([]int32, 0, pairs)
 	var key []byte
 	seats := make([]int32, 0, 8)
+	group := make([]int32, 0, 8)
 	for _, m := range b.matches {
 		seats = seats[:0]
 		for _, p := range m.Players {
 			seats = append(seats, int32(b.index[p]))
 		}
-		group := slices.Clone(seats)
+		group = append(group[:0], seats...)
 		slices.Sort(group)
 		group = slices.Compact(group)
 		key = key[:0]
@@ -298,7 +307,7 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 	}
 	// Each player's games by opponent and merged unit.
 	b.entries = make([][]entry, n)
-	at := map[int64]int{}
+	at := make(map[int64]int, 2*len(b.games)/max(1, n))
 	nm := int64(len(b.copies))
 	for k := range b.games {
 		u := mergedOf[rawOfGame[k]]
@@ -333,7 +342,7 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 
 // compareMatches is the canonical order of matches: round, seed,
 // players, ranks, result.
-func compareMatches(x, y Match) int {
+func compareMatches(x, y *Match) int {
 	if c := cmp.Compare(x.Round, y.Round); c != 0 {
 		return c
 	}

@@ -217,7 +217,7 @@ func TestLeaderboardModels(t *testing.T) {
 		skill[n] = w.Initial()
 	}
 	sorted := slices.Clone(ms)
-	slices.SortStableFunc(sorted, compareMatches)
+	slices.SortStableFunc(sorted, func(x, y Match) int { return compareMatches(&x, &y) })
 	for _, m := range sorted {
 		out, err := w.RateFFA([]stats.Skill{skill[m.Players[0]], skill[m.Players[1]]}, []float64{float64(m.Ranks[0]), float64(m.Ranks[1])})
 		if err != nil {
@@ -353,6 +353,30 @@ func TestLeaderboardInversions(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("inversions %+v lack a above d", sum.Inversions)
+	}
+	// Without the b-d games, a and d share only c: the comparison is over
+	// c and each other.
+	var partial []Match
+	for _, m := range ms {
+		if !(slices.Contains(m.Players, "b") && slices.Contains(m.Players, "d")) {
+			partial = append(partial, m)
+		}
+	}
+	part, err := Leaderboard(names, partial, Options{Model: ModelGlicko2, Periods: PriorIsRating, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found = false
+	for _, inv := range part.Inversions {
+		if inv.Above == "a" && inv.Below == "d" {
+			found = true
+			if inv.Opponents != 2 {
+				t.Fatalf("a above d compared over %d opponents, want c and each other", inv.Opponents)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("partial field: inversions %+v lack a above d", part.Inversions)
 	}
 	// Ordered by the fit, the same field has none.
 	if fit, _ := Leaderboard(names, ms, Options{}); len(fit.Inversions) != 0 {

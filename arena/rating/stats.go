@@ -214,8 +214,8 @@ type WengLinSkill struct {
 
 // NashShare is a player's place in the Nash averaging of the field: its
 // mass in the maximum-entropy Nash equilibrium of the score margins, and
-// its payoff (score margin per game, 0 for the equilibrium's support)
-// against that equilibrium.
+// its payoff against that equilibrium: its expected score against the
+// equilibrium mixture minus 1/2 (0 for the equilibrium's support).
 type NashShare struct {
 	Mass   float64 `json:"mass"`
 	Payoff float64 `json:"payoff"`
