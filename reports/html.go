@@ -639,7 +639,7 @@ Red: the row player scores more than half; blue: less; a dash: the pair did not 
 </section>
 {{with .Field}}<section id="field">
 <h2>Non-transitive field</h2>
-<p class="note">When strengths are not one scale (A beats B, B beats C, C beats A), one rating misleads. α-Rank ({{.AlphaRank}}) is the share of time an evolving population spends on each player, moving towards whoever beats the current one.
+<p class="note">When strengths are not one scale (A beats B, B beats C, C beats A), one rating misleads. α-Rank is the share of time an evolving population spends on each player, moving towards whoever beats the current one; here the {{.AlphaRank}}.
 Nash averaging weighs the players by the maximum-entropy Nash equilibrium of the score margins (the score matrix minus its transpose): a player in its support (payoff 0) is not beaten by the equilibrium mixture; the payoff of the others is their expected score against the mixture minus 50%, in points per 100 games.{{if .Unmet}} {{.Unmet}} pairs of players never met and count as even.{{end}}</p>
 <div class="scroll"><table class="field">
 <thead><tr><th>#</th><th class="name">player</th><th>α-Rank mass</th><th class="text"></th><th>Nash mass</th><th class="text"></th><th>payoff vs Nash</th></tr></thead>
