@@ -111,16 +111,17 @@ prints them beside a rating too.
 
 ` + ratingHelp + `
 
-Glicko-2 ratings files (--method glicko2): --prior starts the players from one
-(players missing from it at 1500 / 350 / 0.06; players of --prior without a
-match only see their RD grow), --out writes the new ratings. A ratings file maps
-player names to their state:
+Glicko-2 ratings files: --prior starts the players from one (players missing
+from it at 1500 / 350 / 0.06; players of --prior without a match only see their
+RD grow), --out writes the new ratings; with either, the default --method is
+glicko2 (another method refuses them). A ratings file maps player names to their
+state:
   {"normal": {"rating": 1612.3, "rd": 48.1, "volatility": 0.0599}}
 
   crucible rate --results results.jsonl
   crucible rate --results results.jsonl --method alpharank
   crucible rate --results ffa.jsonl --method weng-lin
-  crucible rate --results tonight.jsonl --method glicko2 --prior ladder.json --out ladder.json`,
+  crucible rate --results tonight.jsonl --prior ladder.json --out ladder.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRate(cmd, f)
@@ -128,11 +129,11 @@ player names to their state:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "results file to rate (JSON lines from crucible arena); required")
-	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models))
+	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models)+" (glicko2 when --prior or --out is given)")
 	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--method glicko2: "one" rates the whole file as one period, "rounds" one period per round`)
-	fl.StringVar(&f.prior, "prior", "", "--method glicko2: ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
-	fl.StringVar(&f.out, "out", "", "--method glicko2: write the new ratings to this file (replaced atomically; may be the --prior file)")
+	fl.StringVar(&f.prior, "prior", "", "Glicko-2 ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
+	fl.StringVar(&f.out, "out", "", "write the new Glicko-2 ratings to this file (replaced atomically; may be the --prior file)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
@@ -152,6 +153,9 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 			return errors.New("give --method or --rating, not both (--rating is --method for the rating models)")
 		}
 		flag, model, allowed = "--rating", f.rating, rating.RatingModels
+	} else if !cmd.Flags().Changed("method") && (f.prior != "" || f.out != "") {
+		// Ratings files are Glicko-2's: with one, Glicko-2 is the default.
+		model = string(rating.ModelGlicko2)
 	}
 	opt, err := leaderboardOptions(cmd, flag, model, allowed, f.periods)
 	if err != nil {
@@ -160,19 +164,19 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	if f.results == "" {
 		return errors.New("--results is required: the JSON-lines file written by crucible arena")
 	}
-	if opt.Model != rating.ModelGlicko2 {
-		for _, fl := range []string{"prior", "out"} {
-			if cmd.Flags().Changed(fl) {
-				return fmt.Errorf("--%s is a Glicko-2 ratings file: it applies to %s glicko2 only, not %s", fl, flag, opt.Model)
-			}
-		}
-	}
 	if f.out != "" {
 		if err := checkOutPath("--out", f.out); err != nil {
 			return err
 		}
 		if err := checkNotInput("--out", f.out, "--results", f.results); err != nil {
 			return err
+		}
+	}
+	if opt.Model != rating.ModelGlicko2 {
+		for _, fl := range []string{"prior", "out"} {
+			if cmd.Flags().Changed(fl) {
+				return fmt.Errorf("--%s is a Glicko-2 ratings file: it applies to %s glicko2 only, not %s", fl, flag, opt.Model)
+			}
 		}
 	}
 	tally, err := loadTally(cmd.ErrOrStderr(), f.results)

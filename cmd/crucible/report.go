@@ -44,7 +44,8 @@ the non-transitive field (each player's α-Rank and Nash-averaging mass, and the
 score matrix, and how every figure is computed. With --rating glicko2,
 --periods chooses the rating periods ("one" for the whole file, as crucible rate
 does; "rounds" one per round of the schedule) and --prior starts the players
-from a ratings file, as crucible rate --prior does.
+from a ratings file, as crucible rate --prior does (with --prior, glicko2 is the
+default --rating).
 
 ` + ratingHelp + `
 
@@ -69,7 +70,7 @@ leaves no file and no earlier report half-overwritten.
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "arena results file (JSON lines from crucible arena) to report on; or --run")
 	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "--results: model the leaderboard is ordered by: "+modelList(rating.RatingModels))
-	fl.StringVar(&f.prior, "prior", "", "--results --rating glicko2: ratings file the players start from (default: everyone at 1500 / 350 / 0.06)")
+	fl.StringVar(&f.prior, "prior", "", "--results: Glicko-2 ratings file the players start from (default: everyone at 1500 / 350 / 0.06); makes glicko2 the default --rating")
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--results --rating glicko2: "one" rates the whole file as one period (as crucible rate), "rounds" one period per round`)
 	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
 	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
@@ -90,7 +91,12 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	case f.run != "" && cmd.Flags().Changed("rating"):
 		return errors.New("--rating applies to --results only (an evolve run's tournament is rated by the run)")
 	}
-	opt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods)
+	model := f.rating
+	if !cmd.Flags().Changed("rating") && f.prior != "" {
+		// A ratings file is Glicko-2's: with one, Glicko-2 is the default.
+		model = string(rating.ModelGlicko2)
+	}
+	opt, err := leaderboardOptions(cmd, "--rating", model, rating.RatingModels, f.periods)
 	if err != nil {
 		return err
 	}
