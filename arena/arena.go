@@ -1,7 +1,9 @@
 // Package arena plays many headless matches of one game in parallel and
 // streams their results: schedules (round robin, gauntlet, free-for-all),
-// a worker pool, the JSON-lines results file that --resume continues, and
-// the glue from results to ratings (package arena/rating).
+// a worker pool, the JSON-lines results file that --resume continues, the
+// glue from results to leaderboards (Collector, Leaderboard; package
+// arena/rating), and the sequential test that plays seat-swapped pairs
+// until it decides (PlaySPRT; package crucible/stats).
 //
 // The arena knows games only through engine.Game and players only through
 // Entrant constructors: it never imports a game's package or one of the
