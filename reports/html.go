@@ -226,7 +226,7 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 	if s := pg.Summary; s.Clustered {
 		u := strconv.Itoa(s.Units)
 		if s.Distinct < s.Units {
-			u += fmt.Sprintf(" (%d distinct outcomes; %d of the %d pairings gave one outcome on every seed)", s.Distinct, s.Repeated, s.Groups)
+			u += fmt.Sprintf(" (%d distinct outcomes; %d of the %d pairings (groups of players) gave one outcome on every seed)", s.Distinct, s.Repeated, s.Groups)
 		}
 		facts = append(facts, Fact{"independent units", u})
 	}

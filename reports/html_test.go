@@ -405,7 +405,7 @@ func TestArenaHTMLField(t *testing.T) {
 		}
 	}
 	for _, want := range []string{`<section id="field">`, "None: no three players beat one another", `<section id="method">`,
-		"Ordered by <strong>Bradley–Terry Elo (maximum likelihood)</strong>", "<dt>independent units</dt>", "(9 distinct outcomes; 1 of the 3 pairings gave one outcome on every seed)"} {
+		"Ordered by <strong>Bradley–Terry Elo (maximum likelihood)</strong>", "<dt>independent units</dt>", "(9 distinct outcomes; 1 of the 3 pairings (groups of players) gave one outcome on every seed)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

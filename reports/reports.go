@@ -124,7 +124,7 @@ func IntervalMethod(s rating.Summary) string {
 	if s.Distinct < s.Units {
 		text += fmt.Sprintf("; units that repeated another of their pairing exactly count once: %d distinct outcomes", s.Distinct)
 		if s.Repeated > 0 {
-			text += fmt.Sprintf(", and %d of the %d pairings gave one outcome on every seed", s.Repeated, s.Groups)
+			text += fmt.Sprintf(", and %d of the %d pairings (groups of players) gave one outcome on every seed", s.Repeated, s.Groups)
 		}
 	}
 	return text + "."
