@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"crucible/arena/rating"
 )
@@ -67,6 +68,9 @@ func (r Record) Match() rating.Match {
 // emit, which is called from one goroutine).
 type Collector struct {
 	matches []rating.Match
+	// seatings interns the matches' players in seat order: a schedule
+	// has few distinct seatings, shared by many matches.
+	seatings map[string][]string
 	// Matches counts the records added, Failed those with an Error, and
 	// FirstError is "job: error" of the first failed one.
 	Matches, Failed int
@@ -83,7 +87,17 @@ func (c *Collector) Add(r Record) {
 		c.Failed++
 		return
 	}
-	c.matches = append(c.matches, r.Match())
+	m := r.Match()
+	if c.seatings == nil {
+		c.seatings = map[string][]string{}
+	}
+	key := strings.Join(m.Players, "\x00")
+	if p, ok := c.seatings[key]; ok {
+		m.Players = p
+	} else {
+		c.seatings[key] = m.Players
+	}
+	c.matches = append(c.matches, m)
 }
 
 // Periods returns the pairwise outcomes as rating periods, one per round
