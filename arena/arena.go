@@ -1,7 +1,9 @@
 // Package arena plays many headless matches of one game in parallel and
 // streams their results: schedules (round robin, gauntlet, free-for-all),
-// a worker pool, the JSON-lines results file that --resume continues, and
-// the glue from results to ratings (package arena/rating).
+// a worker pool, the JSON-lines results file that --resume continues, the
+// glue from results to leaderboards (Collector, Leaderboard; package
+// arena/rating), and the sequential test that plays seat-swapped pairs
+// until it decides (PlaySPRT; package crucible/stats).
 //
 // The arena knows games only through engine.Game and players only through
 // Entrant constructors: it never imports a game's package or one of the
@@ -17,7 +19,6 @@ import (
 	"fmt"
 	"slices"
 
-	"crucible/arena/rating"
 	"crucible/engine"
 	"crucible/strategies"
 )
@@ -135,89 +136,4 @@ func ConfigID(g engine.Game, cfg any) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:6]), nil
-}
-
-// Outcomes returns the pairwise outcomes of the match's ranking (see
-// rating.Pairwise); a failed match has none.
-func (r Record) Outcomes() []rating.Outcome {
-	if r.Error != "" {
-		return nil
-	}
-	names := make([]string, len(r.Players))
-	for i, p := range r.Players {
-		names[i] = p.Name
-	}
-	return rating.Pairwise(names, r.Ranks)
-}
-
-// Collector gathers the pairwise outcomes of records round by round, for a
-// tournament, without keeping the records themselves (a long run's memory
-// stays small). The zero value is ready to use; it is not safe for
-// concurrent use (feed it from Run's emit, which is called from one
-// goroutine).
-type Collector struct {
-	byRound map[int][]rating.Outcome
-	// Matches counts the records added, Failed those with an Error, and
-	// FirstError is "job: error" of the first failed one.
-	Matches, Failed int
-	FirstError      string
-}
-
-// Add counts one record.
-func (c *Collector) Add(r Record) {
-	c.Matches++
-	if r.Error != "" {
-		if c.Failed == 0 {
-			c.FirstError = r.Job + ": " + r.Error
-		}
-		c.Failed++
-		return
-	}
-	if c.byRound == nil {
-		c.byRound = map[int][]rating.Outcome{}
-	}
-	c.byRound[r.Round] = append(c.byRound[r.Round], r.Outcomes()...)
-}
-
-// Periods returns the outcomes as rating periods, one per round that has a
-// finished match, in increasing round order.
-func (c *Collector) Periods() [][]rating.Outcome {
-	rounds := make([]int, 0, len(c.byRound))
-	for r := range c.byRound {
-		rounds = append(rounds, r)
-	}
-	slices.Sort(rounds)
-	out := make([][]rating.Outcome, len(rounds))
-	for i, r := range rounds {
-		out[i] = c.byRound[r]
-	}
-	return out
-}
-
-// Summary rates the collected matches as a tournament of the named
-// players: each starts at prior[name] or, when missing, at g.Initial; each
-// round is one rating period, in which idle players' deviations grow. It
-// returns the leaderboard with its pairwise statistics. The order in which
-// records were added does not matter.
-func (c *Collector) Summary(g *rating.Glicko2, names []string, prior map[string]rating.Rating) rating.Summary {
-	start := g.Initials(names)
-	for n, r := range prior {
-		start[n] = r
-	}
-	periods := c.Periods()
-	var all []rating.Outcome
-	for _, p := range periods {
-		all = append(all, p...)
-	}
-	return rating.Summarize(g.RatePeriods(start, periods), all)
-}
-
-// Tournament rates records as a tournament of the named players (see
-// Collector.Summary).
-func Tournament(g *rating.Glicko2, names []string, prior map[string]rating.Rating, recs []Record) rating.Summary {
-	var c Collector
-	for _, r := range recs {
-		c.Add(r)
-	}
-	return c.Summary(g, names, prior)
 }

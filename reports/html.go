@@ -178,9 +178,11 @@ type EvolvePage struct {
 }
 
 // WriteArenaHTML writes the report of an arena results file as one HTML
-// page with inline CSS and SVG: the run's facts, the leaderboard, the
-// ratings with their ±2 RD bars and the pairwise score heat map. The same
-// page gives the same bytes.
+// page with inline CSS and SVG: the run's facts, the leaderboard with how
+// its figures were computed, the ratings with their bars, the
+// non-transitive field (α-Rank, Nash averaging, cycles) when the summary
+// has it, and the pairwise score heat map. The same page gives the same
+// bytes.
 func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 	lb, err := newBoard(pg.Summary, "", nil)
 	if err != nil {
@@ -190,7 +192,7 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 		{"results file", pg.Source},
 		{"game", orNone(strings.Join(pg.Facts.Games, ", "))},
 		{"matches", matchesFact(pg.Facts)},
-		{"rounds (rating periods)", strconv.Itoa(pg.Facts.Rounds)},
+		{"rounds", strconv.Itoa(pg.Facts.Rounds)},
 		{"seeds", strconv.Itoa(pg.Facts.Seeds)},
 		{"players", strconv.Itoa(len(pg.Summary.Standings))},
 		{"seats per match", joinInts(pg.Facts.Seats)},
@@ -206,18 +208,85 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 	if len(pg.Facts.Configs) > 0 {
 		facts = append(facts, Fact{"game configuration", strings.Join(pg.Facts.Configs, ", ")})
 	}
-	prior := "none (every player starts at 1500 ± 350)"
-	if pg.Prior != "" {
-		prior = pg.Prior
+	model := pg.Summary.Model
+	if model == "" {
+		model = rating.ModelGlicko2
 	}
-	facts = append(facts, Fact{"prior ratings", prior}, Fact{"rated as", pg.Method})
+	facts = append(facts, Fact{"ordered by", model.Title()})
+	if model == rating.ModelGlicko2 {
+		prior := "none (every player starts at 1500 ± 350)"
+		if pg.Prior != "" {
+			prior = pg.Prior
+		}
+		facts = append(facts, Fact{"prior ratings", prior})
+	}
+	if pg.Method != "" {
+		facts = append(facts, Fact{"rated as", pg.Method})
+	}
+	if s := pg.Summary; s.Clustered {
+		u := strconv.Itoa(s.Units)
+		if s.Distinct < s.Units {
+			u += fmt.Sprintf(" (%d distinct outcomes; %d of the %d pairings (groups of players) gave one outcome on every seed)", s.Distinct, s.Repeated, s.Groups)
+		}
+		facts = append(facts, Fact{"independent units", u})
+	}
+	field, err := newFieldView(pg.Summary)
+	if err != nil {
+		return err
+	}
 	return render(w, "arena", struct {
 		Title  string
 		Page   ArenaPage
 		Facts  []Fact
 		Board  board
+		Notes  []string
+		Field  *fieldView
 		Errors []string
-	}{"Arena report: " + pg.Source, pg, facts, lb, pg.Facts.Errors})
+	}{"Arena report: " + pg.Source, pg, facts, lb, summaryNotes(pg.Summary), field, pg.Facts.Errors})
+}
+
+// fieldView is the non-transitive field section: each player's α-Rank
+// and Nash masses with their bars (0 to massBarW), and the cycles.
+type fieldView struct {
+	AlphaRank string
+	Rows      []fieldRow
+	Cycles    []cycleView
+	Unmet     int
+}
+
+type fieldRow struct {
+	Rank                      int
+	Name, Alpha, Nash, Payoff string
+	AlphaW, NashW             float64
+	InSupport                 bool
+}
+
+type cycleView struct {
+	Text, Lows string
+}
+
+// massBarW is the width of the mass bars in CSS pixels.
+const massBarW = 160.0
+
+func newFieldView(s rating.Summary) (*fieldView, error) {
+	f := s.Field
+	if f == nil {
+		return nil, nil
+	}
+	v := &fieldView{AlphaRank: f.AlphaRank, Unmet: f.Unmet}
+	bar := func(m float64) float64 { return math.Round(m*massBarW*10) / 10 }
+	for _, st := range s.Standings {
+		if st.AlphaRank == nil || st.Nash == nil {
+			continue
+		}
+		v.Rows = append(v.Rows, fieldRow{Rank: st.Rank, Name: st.Name,
+			Alpha: fmt.Sprintf("%.3f", *st.AlphaRank), Nash: fmt.Sprintf("%.3f", st.Nash.Mass), Payoff: signed(100*st.Nash.Payoff, 1),
+			AlphaW: bar(*st.AlphaRank), NashW: bar(st.Nash.Mass), InSupport: st.Nash.Mass > 0})
+	}
+	for _, c := range f.Cycles {
+		v.Cycles = append(v.Cycles, cycleView{Text: cycleText(c), Lows: fmt.Sprintf("%.1f%%, %.1f%%, %.1f%%", 100*c.Lo[0], 100*c.Lo[1], 100*c.Lo[2])})
+	}
+	return v, nil
 }
 
 // WriteEvolveHTML writes the report of an evolution run as one HTML page
@@ -305,11 +374,13 @@ func matchesFact(f ArenaFacts) string {
 
 func num3(v float64) string { return fmt.Sprintf("%.3f", v) }
 
-// board is a leaderboard ready for the page: the table's rows, the
-// ratings plot and the score heat map.
+// board is a leaderboard ready for the page: the table's header and
+// rows, the ratings plot with its caption and the score heat map.
 type board struct {
+	Head    []string
 	Rows    []boardRow
 	Ratings template.HTML
+	Caption string
 	Matrix  template.HTML
 	// EloScale is the Elo difference at either end of the bars.
 	EloScale float64
@@ -333,8 +404,12 @@ const eloBarW = 160.0
 func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 	var b board
 	var err error
-	if b.Ratings, err = ratingsPlot(s.Standings); err != nil {
+	if b.Ratings, b.Caption, err = ratingsPlot(s); err != nil {
 		return b, err
+	}
+	for _, h := range leaderboardHeader(s) {
+		h = strings.NewReplacer("-2RD", " − 2RD", "-3σ", " − 3σ").Replace(h)
+		b.Head = append(b.Head, h)
 	}
 	if b.Matrix, err = matrixPlot(s.Matrix); err != nil {
 		return b, err
@@ -351,7 +426,7 @@ func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 		v = math.Max(-scale, math.Min(scale, v))
 		return math.Round((eloBarW/2+v/scale*(eloBarW/2-4))*10) / 10
 	}
-	rows := leaderboardRows(s.Standings)
+	rows := leaderboardRows(s)
 	for i, st := range s.Standings {
 		r := boardRow{Cells: rows[i], HasBar: st.Games > 0}
 		if r.HasBar {
@@ -527,16 +602,16 @@ footer { margin-top: 3em; color: #888; font-size: 0.85em; }
 </dl>{{end}}
 
 {{define "board"}}<div class="scroll"><table class="leaderboard">
-<thead><tr><th>#</th><th class="name">player</th><th>rating ± RD</th><th>rating − 2RD</th><th>games</th><th>W-D-L</th><th>score %</th><th>95% interval</th><th>Elo vs field</th><th class="text">Elo bar, ±{{.EloScale}}</th></tr></thead>
+<thead><tr>{{range $i, $h := .Head}}<th{{if eq $i 1}} class="name"{{end}}>{{$h}}</th>{{end}}<th class="text">Elo bar, ±{{.EloScale}}</th></tr></thead>
 <tbody>{{range .Rows}}
 <tr{{if .Class}} class="{{.Class}}"{{end}}>{{range $i, $c := .Cells}}<td{{if eq $i 1}} class="name"{{end}}>{{$c}}</td>{{end}}<td class="text">{{if .HasBar}}<svg class="bar" width="160" height="14" viewBox="0 0 160 14" role="img" aria-label="Elo bar"><line x1="{{half}}" y1="1" x2="{{half}}" y2="13" stroke="#999" stroke-width="1"/><line x1="{{.Lo}}" y1="7" x2="{{.Hi}}" y2="7" stroke="#1f5fa8" stroke-width="2"/><line x1="{{.Lo}}" y1="3" x2="{{.Lo}}" y2="11" stroke="#1f5fa8" stroke-width="1.5"/><line x1="{{.Hi}}" y1="3" x2="{{.Hi}}" y2="11" stroke="#1f5fa8" stroke-width="1.5"/><circle cx="{{.X}}" cy="7" r="3" fill="#1f5fa8"/></svg>{{end}}</td></tr>{{end}}
 </tbody>
 </table></div>{{end}}
 
 {{define "boardplots"}}
-<figure class="plot" id="ratings-plot">{{.Ratings}}
-<figcaption>Each player's Glicko-2 rating (dot) with a bar of ± 2 rating deviations, in leaderboard order. The dashed line is the initial rating, 1500.</figcaption>
-</figure>
+{{if .Ratings}}<figure class="plot" id="ratings-plot">{{.Ratings}}
+<figcaption>{{.Caption}}</figcaption>
+</figure>{{end}}
 {{if .Matrix}}<h3>Pairwise score</h3>
 <figure class="plot" id="matrix-plot">{{.Matrix}}
 <figcaption>Score % of the row player against the column player (win 1, draw ½, loss 0), rows and columns in leaderboard order.
@@ -557,10 +632,34 @@ Red: the row player scores more than half; blue: less; a dash: the pair did not 
 </section>
 <section id="leaderboard">
 <h2>Leaderboard</h2>
+<p>Ordered by <strong>{{if .Page.Summary.Model}}{{.Page.Summary.Model.Title}}{{else}}Glicko-2 conservative rating (rating − 2 RD){{end}}</strong>.</p>
 {{template "board" .Board}}
-<p class="note">Ordered by the conservative rating (rating − 2 RD). Games count pairwise results: an N-seat match is N−1 games for each of its players.
-The score % has its Wilson 95% interval; the Elo difference against the field is implied by the score, with the bar from the ends of that interval. Rated as {{.Page.Method}}.</p>
-{{template "boardplots" .Board}}
+{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}{{template "boardplots" .Board}}
+</section>
+{{with .Field}}<section id="field">
+<h2>Non-transitive field</h2>
+<p class="note">When strengths are not one scale (A beats B, B beats C, C beats A), one rating misleads. α-Rank is the share of time an evolving population spends on each player, moving towards whoever beats the current one; here the {{.AlphaRank}}.
+Nash averaging weighs the players by the maximum-entropy Nash equilibrium of the score margins (the score matrix minus its transpose): a player in its support (payoff 0) is not beaten by the equilibrium mixture; the payoff of the others is their expected score against the mixture minus 50%, in points per 100 games.{{if .Unmet}} {{.Unmet}} pairs of players never met and count as even.{{end}}</p>
+<div class="scroll"><table class="field">
+<thead><tr><th>#</th><th class="name">player</th><th>α-Rank mass</th><th class="text"></th><th>Nash mass</th><th class="text"></th><th>payoff vs Nash</th></tr></thead>
+<tbody>{{range .Rows}}
+<tr><td>{{.Rank}}</td><td class="name">{{.Name}}</td><td>{{.Alpha}}</td><td class="text"><svg class="bar" width="160" height="12" viewBox="0 0 160 12" role="img" aria-label="α-Rank mass"><rect x="0" y="2" width="160" height="8" fill="#eee"/><rect x="0" y="2" width="{{.AlphaW}}" height="8" fill="#d95f02"/></svg></td><td>{{.Nash}}</td><td class="text"><svg class="bar" width="160" height="12" viewBox="0 0 160 12" role="img" aria-label="Nash mass"><rect x="0" y="2" width="160" height="8" fill="#eee"/><rect x="0" y="2" width="{{.NashW}}" height="8" fill="#1f5fa8"/></svg></td><td>{{.Payoff}}</td></tr>{{end}}
+</tbody>
+</table></div>
+<h3>Cycles of significant wins</h3>
+{{if .Cycles}}<table class="cycles">
+<thead><tr><th class="text">cycle</th><th>lower ends of the three links</th></tr></thead>
+<tbody>{{range .Cycles}}<tr><td class="text name">{{.Text}}</td><td>{{.Lows}}</td></tr>
+{{end}}</tbody>
+</table>{{else}}<p>None: no three players beat one another in a circle with every win significant.</p>{{end}}
+<p class="note">A link A &gt; B is significant when the lower end of the 95% interval of A's score against B, computed over the rounds they met in, is above 50%. Strongest cycle (largest weakest link) first.</p>
+</section>{{end}}
+<section id="method">
+<h2>How the figures are computed</h2>
+<p class="note">Games count pairwise results: an N-seat match is N−1 games for each of its players (the better-ranked seat wins, equal ranks draw). The score % is points per game (a draw is half a point).</p>
+<p class="note">Every interval is computed over independent units, never over games. A unit is one round of a pairing: the matches of one group of players on one seed (both seat orders of a pair, every rotation of a free-for-all group), which share the seed's map or deal. A score's interval is the cluster-robust one over its units: the standard error of points over games with each unit's residual taken once, and a Student t quantile. Units of a pairing whose matches repeated another unit's exactly (the same scores, length and end) count as one: a deterministic outcome seen on fifty seeds is one observation, and when every unit gave the same score the interval is Wilson's over the number of distinct outcomes. The Elo against the field is the Elo difference the score implies, with the bar from the ends of its interval (a perfect record is taken half a game from the edge).</p>
+<p class="note">Bradley–Terry is the maximum-likelihood Elo fit of all pairwise results (a draw is half a win, as in Ordo), with cluster-robust (sandwich) intervals over the same units; on a round robin its order is the order of the scores. Glicko-2 rates the batch as one rating period (or one per round with --periods rounds); Weng–Lin (openskill's Plackett–Luce model) rates each match's full ranking in schedule order, the free-for-all option. A leaderboard warns when it ranks a player above another whose score against the same opponents is significantly higher.</p>
 </section>
 <footer>Written by crucible report from {{.Page.Source}}.</footer>
 </body>

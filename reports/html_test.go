@@ -14,6 +14,7 @@ import (
 
 	"crucible/arena"
 	"crucible/arena/rating"
+	"crucible/stats"
 )
 
 // arenaSample is a small results file's page: the sample summary's
@@ -24,7 +25,8 @@ func arenaSample() ArenaPage {
 		{Job: "r0-1v0", Game: "acb", Config: "abc123", Round: 0, Seed: 11, Players: refs("rusher", "gatherer"), Ranks: []int{2, 1}, Scores: []float64{0, 2}, Turns: 300, Reason: "turns"},
 		{Job: "r1-0v2", Game: "acb", Config: "abc123", Round: 1, Seed: 12, Players: refs("gatherer", "turtle"), Error: "strategy turtle panicked on seed 12"},
 	}
-	return ArenaPage{Source: "results.jsonl", Method: "one Glicko-2 rating period per round", Facts: NewArenaFacts(recs), Summary: sample()}
+	sum := clusteredSample(rating.ModelBT)
+	return ArenaPage{Source: "results.jsonl", Method: sum.Method, Facts: NewArenaFacts(recs), Summary: sum}
 }
 
 func refs(names ...string) []arena.PlayerRef {
@@ -155,7 +157,7 @@ func TestArenaHTMLContent(t *testing.T) {
 	if len(rows) != len(sum.Standings) {
 		t.Fatalf("leaderboard has %d rows, the summary %d players", len(rows), len(sum.Standings))
 	}
-	want := leaderboardRows(sum.Standings)
+	want := leaderboardRows(sum)
 	for i, st := range sum.Standings {
 		got := rows[i][:len(want[i])]
 		for j := range want[i] {
@@ -370,7 +372,7 @@ func TestDegeneratePlots(t *testing.T) {
 	if svg, err := matrixPlot(one.Matrix); err != nil || svg != "" {
 		t.Fatalf("a single player's matrix: %q %v", svg, err)
 	}
-	if svg, err := ratingsPlot(one.Standings); err != nil || !strings.Contains(string(svg), "solo") {
+	if svg, _, err := ratingsPlot(one); err != nil || !strings.Contains(string(svg), "solo") {
 		t.Fatalf("a single player's ratings: %v", err)
 	}
 	var buf bytes.Buffer
@@ -379,5 +381,86 @@ func TestDegeneratePlots(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), `id="matrix-plot"`) {
 		t.Fatal("a single player got a matrix")
+	}
+}
+
+// TestArenaHTMLField checks the non-transitive section: every player's
+// α-Rank and Nash masses as the summary gives them, the cycles of a
+// rock-paper-scissors field with their lower ends, "None" when there is
+// no cycle, and the method section.
+func TestArenaHTMLField(t *testing.T) {
+	pg := arenaSample()
+	var buf bytes.Buffer
+	if err := WriteArenaHTML(&buf, pg); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, st := range pg.Summary.Standings {
+		if st.AlphaRank == nil {
+			continue
+		}
+		row := fmt.Sprintf(`<td class="name">%s</td><td>%.3f</td>`, st.Name, *st.AlphaRank)
+		if !strings.Contains(page, row) || !strings.Contains(page, fmt.Sprintf("<td>%.3f</td>", st.Nash.Mass)) {
+			t.Errorf("field section lacks %s's masses: %s", st.Name, row)
+		}
+	}
+	for _, want := range []string{`<section id="field">`, "None: no three players beat one another", `<section id="method">`,
+		"Ordered by <strong>Bradley–Terry Elo (maximum likelihood)</strong>", "<dt>independent units</dt>", "(9 distinct outcomes; 1 of the 3 pairings (groups of players) gave one outcome on every seed)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+
+	var recs []arena.Record
+	for s := range 12 {
+		for _, p := range [][2]string{{"rock", "scissors"}, {"scissors", "paper"}, {"paper", "rock"}} {
+			for o, seats := range [][2]string{{p[0], p[1]}, {p[1], p[0]}} {
+				ranks := []int{1, 2}
+				if o == 1 {
+					ranks = []int{2, 1}
+				}
+				recs = append(recs, arena.Record{Job: fmt.Sprintf("r%d-%s%d", s, p[0], o), Game: "acb", Round: s, Seed: uint64(s + 1),
+					Players: refs(seats[0], seats[1]), Ranks: ranks, Scores: []float64{1, 0}, Turns: 10 + s, Reason: "turns"})
+			}
+		}
+	}
+	sum, err := arena.Leaderboard(nil, recs, rating.Options{Field: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg.Summary = sum
+	buf.Reset()
+	if err := WriteArenaHTML(&buf, pg); err != nil {
+		t.Fatal(err)
+	}
+	page = buf.String()
+	lo, _ := stats.Wilson(12, 12, 0.95)
+	want := fmt.Sprintf("<td class=\"text name\">paper &gt; rock &gt; scissors &gt; paper</td><td>%.1f%%, %.1f%%, %.1f%%</td>", 100*lo, 100*lo, 100*lo)
+	if !strings.Contains(page, want) {
+		t.Fatalf("page lacks the cycle %s", want)
+	}
+}
+
+// TestTablesNameTheirModel checks that every model's table says what
+// orders it, with the model's own columns.
+func TestTablesNameTheirModel(t *testing.T) {
+	for _, m := range rating.Models {
+		s := clusteredSample(m)
+		var buf bytes.Buffer
+		if err := WriteSummary(&buf, Table, s, SummaryOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if !strings.Contains(out, "Leaderboard, ordered by "+m.Title()) {
+			t.Errorf("%s: the title does not name the model:\n%s", m, out)
+		}
+		for _, h := range modelHeader(m) {
+			if !strings.Contains(out, h) {
+				t.Errorf("%s: the table lacks the column %q", m, h)
+			}
+		}
+		if !strings.Contains(out, "Intervals: 95%, clustered over 12 independent units") {
+			t.Errorf("%s: the table does not say how its intervals were computed:\n%s", m, out)
+		}
 	}
 }

@@ -52,13 +52,17 @@ func ParseFormat(s string) (Format, error) {
 type SummaryOptions struct {
 	// Matrix adds the pairwise score matrix (table and Markdown).
 	Matrix bool
-	// Pairs adds the per-pair table with Wilson intervals (table and
-	// Markdown).
+	// Pairs adds the per-pair table with intervals (table and Markdown).
 	Pairs bool
+	// Field adds the analysis of a non-transitive field when the summary
+	// has one: α-Rank and Nash masses, and the cycles of significant wins
+	// (table and Markdown).
+	Field bool
 }
 
-// WriteSummary writes a leaderboard and, as opt asks, the pairwise matrix
-// and pair list. JSON holds the whole summary whatever opt says; CSV holds
+// WriteSummary writes a leaderboard and, as opt asks, the pairwise matrix,
+// the pair list and the field analysis, with notes on how the intervals
+// were computed. JSON holds the whole summary whatever opt says; CSV holds
 // the leaderboard only.
 func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) error {
 	switch f {
@@ -72,17 +76,33 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	default:
 		return fmt.Errorf("format %q is not one of %s", f, strings.Join(Formats, ", "))
 	}
-	if err := writeTable(w, f, "Leaderboard", []int{1}, leaderboardHeader(), leaderboardRows(s.Standings)); err != nil {
+	title := "Leaderboard"
+	if s.Model != "" {
+		title += ", ordered by " + s.Model.Title()
+	}
+	if err := writeTable(w, f, title, []int{1}, leaderboardHeader(s), leaderboardRows(s)); err != nil {
 		return err
+	}
+	if err := writeNotes(w, f, summaryNotes(s)); err != nil {
+		return err
+	}
+	if opt.Field && s.Field != nil {
+		if err := writeField(w, f, s); err != nil {
+			return err
+		}
 	}
 	if opt.Matrix && len(s.Matrix.Players) > 1 {
 		head, rows := matrixRows(s.Matrix)
-		if err := writeTable(w, f, "Score % of row against column", []int{1}, head, rows); err != nil {
+		if err := writeTable(w, f, "Score % of row against column (rows in leaderboard order)", []int{1}, head, rows); err != nil {
 			return err
 		}
 	}
 	if opt.Pairs && len(s.Pairs) > 0 {
-		if err := writeTable(w, f, "Pairs (score of the first, Wilson 95% interval)", []int{0, 1}, pairsHeader(), pairsRows(s.Pairs)); err != nil {
+		title := "Pairs (score of the first, Wilson 95% interval over games)"
+		if s.Clustered {
+			title = "Pairs (score of the first, 95% interval over the rounds the pair met in)"
+		}
+		if err := writeTable(w, f, title, []int{0, 1}, pairsHeader(s), pairsRows(s)); err != nil {
 			return err
 		}
 	}
@@ -92,6 +112,104 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 // WriteLeaderboard writes the leaderboard alone.
 func WriteLeaderboard(w io.Writer, f Format, s rating.Summary) error {
 	return WriteSummary(w, f, s, SummaryOptions{})
+}
+
+// IntervalMethod describes how a summary's intervals were computed, in
+// one sentence, for notes and help texts.
+func IntervalMethod(s rating.Summary) string {
+	if !s.Clustered {
+		return "Intervals: Wilson 95% over games, every game taken as independent evidence."
+	}
+	text := fmt.Sprintf("Intervals: 95%%, clustered over %d independent units (a unit is one round of a pairing: its matches on one seed, both seat orders or every rotation), never over games", s.Units)
+	if s.Distinct < s.Units {
+		text += fmt.Sprintf("; units that repeated another of their pairing exactly count once: %d distinct outcomes", s.Distinct)
+		if s.Repeated > 0 {
+			text += fmt.Sprintf(", and %d of the %d pairings (groups of players) gave one outcome on every seed", s.Repeated, s.Groups)
+		}
+	}
+	return text + "."
+}
+
+// summaryNotes are the lines printed under a leaderboard: the model's
+// method, the intervals' method, the summary's notes and the inversions.
+func summaryNotes(s rating.Summary) []string {
+	var out []string
+	if s.Method != "" {
+		out = append(out, "Rated by "+s.Method+".")
+	}
+	if s.Model != "" || s.Clustered {
+		out = append(out, IntervalMethod(s))
+	}
+	for _, n := range s.Notes {
+		out = append(out, "Note: "+n+".")
+	}
+	for _, inv := range s.Inversions {
+		out = append(out, fmt.Sprintf("Warning: %s is ranked above %s, yet %s's score against the same %d opponents is higher by %+.1f points per 100 games [%+.1f, %+.1f].",
+			inv.Above, inv.Below, inv.Below, inv.Opponents, 100*inv.Diff, 100*inv.Lo, 100*inv.Hi))
+	}
+	return out
+}
+
+// writeNotes writes lines of text under a table: as they are for the
+// terminal, as a paragraph each in Markdown.
+func writeNotes(w io.Writer, f Format, notes []string) error {
+	for _, n := range notes {
+		if f == Markdown {
+			n = "\n" + n + "\n"
+		}
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeField writes the field analysis: each player's α-Rank and Nash
+// masses in leaderboard order, and the cycles.
+func writeField(w io.Writer, f Format, s rating.Summary) error {
+	var rows [][]string
+	for _, st := range s.Standings {
+		if st.AlphaRank == nil || st.Nash == nil {
+			continue
+		}
+		rows = append(rows, []string{strconv.Itoa(st.Rank), st.Name, fmt.Sprintf("%.3f", *st.AlphaRank),
+			fmt.Sprintf("%.3f", st.Nash.Mass), signed(100*st.Nash.Payoff, 1), fmt.Sprintf("%.1f", 100*st.Score)})
+	}
+	if err := writeTable(w, f, "Non-transitive field: α-Rank and Nash averaging", []int{1},
+		[]string{"#", "player", "α-Rank mass", "Nash mass", "payoff vs Nash", "score %"}, rows); err != nil {
+		return err
+	}
+	notes := []string{"α-Rank: " + s.Field.AlphaRank + ". Nash: the maximum-entropy Nash equilibrium of the score margins; a player's payoff against it is its expected score against the equilibrium mixture minus 50%, in points per 100 games (0 for the equilibrium's support)."}
+	if len(s.Field.Cycles) == 0 {
+		notes = append(notes, "Cycles: no 3-cycle of significant wins (every link's 95% interval above 50%).")
+		return writeNotes(w, f, notes)
+	}
+	if err := writeNotes(w, f, notes); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, c := range s.Field.Cycles {
+		rows = append(rows, []string{cycleText(c), fmt.Sprintf("%.1f / %.1f / %.1f", 100*c.Lo[0], 100*c.Lo[1], 100*c.Lo[2])})
+	}
+	return writeTable(w, f, "Cycles of significant wins (each link's 95% interval above 50%), strongest first", []int{0},
+		[]string{"cycle", "lower ends %"}, rows)
+}
+
+// cycleText writes a cycle as "a > b > c > a".
+func cycleText(c rating.Cycle) string {
+	return strings.Join([]string{c.Players[0], c.Players[1], c.Players[2], c.Players[0]}, " > ")
+}
+
+// signed formats v with a sign and the given decimals, without "-0".
+func signed(v float64, decimals int) string {
+	out := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Trim(out, "-0.") == "" {
+		return strconv.FormatFloat(0, 'f', decimals, 64)
+	}
+	if v > 0 {
+		out = "+" + out
+	}
+	return out
 }
 
 // writeTable renders one titled table in the terminal or Markdown style.
@@ -133,27 +251,83 @@ func aligns(cols int, left []int) []tw.Align {
 	return out
 }
 
-func leaderboardHeader() []string {
-	return []string{"#", "player", "rating ± RD", "rating-2RD", "games", "W-D-L", "score %", "95% interval", "Elo vs field"}
+// modelHeader are the header cells of the ordering model's figures.
+func modelHeader(m rating.Model) []string {
+	switch m {
+	case rating.ModelBT:
+		return []string{"Elo (BT)", "Elo 95% interval"}
+	case rating.ModelWengLin:
+		return []string{"μ ± σ", "μ-3σ"}
+	case rating.ModelAlphaRank:
+		return []string{"α-Rank mass"}
+	case rating.ModelNash:
+		return []string{"payoff vs Nash", "Nash mass"}
+	}
+	return []string{"rating ± RD", "rating-2RD"}
 }
 
-func leaderboardRows(st []rating.Standing) [][]string {
-	rows := make([][]string, len(st))
-	for i, s := range st {
-		score, interval, elo := "-", "-", "-"
-		if s.Games > 0 {
-			score = fmt.Sprintf("%.1f", 100*s.Score)
-			interval = fmt.Sprintf("%.1f-%.1f", 100*s.ScoreLo, 100*s.ScoreHi)
-			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", s.Elo, s.EloLo, s.EloHi)
+// modelCells are a standing's figures of the ordering model, "-" where
+// the player has none (no game).
+func modelCells(m rating.Model, s rating.Standing) []string {
+	switch m {
+	case rating.ModelBT:
+		if s.BT == nil {
+			return []string{"-", "-"}
 		}
-		rows[i] = []string{
-			strconv.Itoa(s.Rank), s.Name,
-			fmt.Sprintf("%.0f ± %.0f", s.Rating.Rating, s.RD),
-			fmt.Sprintf("%.0f", s.Conservative),
-			strconv.Itoa(s.Games),
-			fmt.Sprintf("%d-%d-%d", s.Wins, s.Draws, s.Losses),
-			score, interval, elo,
+		return []string{fmt.Sprintf("%s ± %.0f", signed(s.BT.Elo, 0), s.BT.SE), "[" + signed(s.BT.Lo, 0) + ", " + signed(s.BT.Hi, 0) + "]"}
+	case rating.ModelWengLin:
+		if s.WengLin == nil {
+			return []string{"-", "-"}
 		}
+		return []string{fmt.Sprintf("%.2f ± %.2f", s.WengLin.Mu, s.WengLin.Sigma), fmt.Sprintf("%.2f", s.WengLin.Ordinal)}
+	case rating.ModelAlphaRank:
+		if s.AlphaRank == nil {
+			return []string{"-"}
+		}
+		return []string{fmt.Sprintf("%.3f", *s.AlphaRank)}
+	case rating.ModelNash:
+		if s.Nash == nil {
+			return []string{"-", "-"}
+		}
+		return []string{signed(100*s.Nash.Payoff, 1), fmt.Sprintf("%.3f", s.Nash.Mass)}
+	}
+	return []string{fmt.Sprintf("%.0f ± %.0f", s.Rating.Rating, s.RD), fmt.Sprintf("%.0f", s.Conservative)}
+}
+
+func leaderboardHeader(s rating.Summary) []string {
+	head := append([]string{"#", "player"}, modelHeader(s.Model)...)
+	head = append(head, "games")
+	if s.Clustered {
+		head = append(head, "units")
+	}
+	return append(head, "W-D-L", "score %", "95% interval", "Elo vs field")
+}
+
+// unitsCell shows a count of units, with the distinct outcomes when some
+// repeated.
+func unitsCell(units, distinct int) string {
+	if distinct < units {
+		return fmt.Sprintf("%d (%d distinct)", units, distinct)
+	}
+	return strconv.Itoa(units)
+}
+
+func leaderboardRows(s rating.Summary) [][]string {
+	rows := make([][]string, len(s.Standings))
+	for i, st := range s.Standings {
+		score, interval, elo, units := "-", "-", "-", "-"
+		if st.Games > 0 {
+			score = fmt.Sprintf("%.1f", 100*st.Score)
+			interval = fmt.Sprintf("%.1f-%.1f", 100*st.ScoreLo, 100*st.ScoreHi)
+			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", st.Elo, st.EloLo, st.EloHi)
+			units = unitsCell(st.Units, st.Distinct)
+		}
+		row := append([]string{strconv.Itoa(st.Rank), st.Name}, modelCells(s.Model, st)...)
+		row = append(row, strconv.Itoa(st.Games))
+		if s.Clustered {
+			row = append(row, units)
+		}
+		rows[i] = append(row, fmt.Sprintf("%d-%d-%d", st.Wins, st.Draws, st.Losses), score, interval, elo)
 	}
 	return rows
 }
@@ -181,26 +355,32 @@ func matrixRows(m rating.Matrix) ([]string, [][]string) {
 	return head, rows
 }
 
-func pairsHeader() []string {
+func pairsHeader(s rating.Summary) []string {
+	if s.Clustered {
+		return []string{"player", "opponent", "W-D-L", "rounds", "score %", "95% interval"}
+	}
 	return []string{"player", "opponent", "W-D-L", "score %", "95% interval"}
 }
 
-func pairsRows(ps []rating.Pair) [][]string {
-	rows := make([][]string, len(ps))
-	for i, p := range ps {
-		rows[i] = []string{
-			p.A, p.B, fmt.Sprintf("%d-%d-%d", p.Wins, p.Draws, p.Losses),
-			fmt.Sprintf("%.1f", 100*p.Score), fmt.Sprintf("%.1f-%.1f", 100*p.Lo, 100*p.Hi),
+func pairsRows(s rating.Summary) [][]string {
+	rows := make([][]string, len(s.Pairs))
+	for i, p := range s.Pairs {
+		row := []string{p.A, p.B, fmt.Sprintf("%d-%d-%d", p.Wins, p.Draws, p.Losses)}
+		if s.Clustered {
+			row = append(row, unitsCell(p.Units, p.Distinct))
 		}
+		rows[i] = append(row, fmt.Sprintf("%.1f", 100*p.Score), fmt.Sprintf("%.1f-%.1f", 100*p.Lo, 100*p.Hi))
 	}
 	return rows
 }
 
-// writeCSV writes the leaderboard with full-precision numbers.
+// writeCSV writes the leaderboard with full-precision numbers; the
+// figures of a model that did not rate the batch are empty.
 func writeCSV(w io.Writer, st []rating.Standing) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"rank", "name", "rating", "rd", "volatility", "conservative", "games", "wins", "draws", "losses",
-		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi"})
+		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi",
+		"units", "distinct", "bt_elo", "bt_se", "bt_lo", "bt_hi", "mu", "sigma", "ordinal", "alpharank", "nash_mass", "nash_payoff"})
 	num := func(v float64) string {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
@@ -208,11 +388,31 @@ func writeCSV(w io.Writer, st []rating.Standing) error {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	for _, s := range st {
-		cw.Write([]string{
-			strconv.Itoa(s.Rank), s.Name, num(s.Rating.Rating), num(s.RD), num(s.Volatility), num(s.Conservative),
-			strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
+		glicko := []string{num(s.Rating.Rating), num(s.RD), num(s.Volatility), num(s.Conservative)}
+		if s.RD == 0 {
+			glicko = []string{"", "", "", ""}
+		}
+		row := append([]string{strconv.Itoa(s.Rank), s.Name}, glicko...)
+		row = append(row, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
 			num(s.Score), num(s.ScoreLo), num(s.ScoreHi), num(s.Elo), num(s.EloLo), num(s.EloHi),
-		})
+			strconv.Itoa(s.Units), strconv.Itoa(s.Distinct))
+		bt, wl, ar, nash := make([]string, 4), make([]string, 3), "", make([]string, 2)
+		if s.BT != nil {
+			bt = []string{num(s.BT.Elo), num(s.BT.SE), num(s.BT.Lo), num(s.BT.Hi)}
+		}
+		if s.WengLin != nil {
+			wl = []string{num(s.WengLin.Mu), num(s.WengLin.Sigma), num(s.WengLin.Ordinal)}
+		}
+		if s.AlphaRank != nil {
+			ar = num(*s.AlphaRank)
+		}
+		if s.Nash != nil {
+			nash = []string{num(s.Nash.Mass), num(s.Nash.Payoff)}
+		}
+		row = append(row, bt...)
+		row = append(row, wl...)
+		row = append(append(row, ar), nash...)
+		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()

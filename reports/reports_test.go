@@ -5,11 +5,13 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"crucible/arena"
 	"crucible/arena/rating"
 )
 
@@ -28,6 +30,53 @@ func sample() rating.Summary {
 	return rating.Summarize(g.RatePeriod(prior, outs), outs)
 }
 
+// sampleRecords are four seeds of a three-player round robin in both
+// seat orders (and idle, who plays nothing): gatherer and turtle draw the
+// same game on every seed (one distinct outcome), the other pairs vary.
+func sampleRecords() []arena.Record {
+	// first seat's rank in each seat order, per seed: 1 win, 2 loss, 0 draw.
+	type pair struct {
+		a, b  string
+		ranks [4][2]int
+		fixed bool
+	}
+	pairs := []pair{
+		{"gatherer", "rusher", [4][2]int{{1, 2}, {1, 0}, {1, 2}, {2, 1}}, false},
+		{"gatherer", "turtle", [4][2]int{{0, 0}, {0, 0}, {0, 0}, {0, 0}}, true},
+		{"rusher", "turtle", [4][2]int{{1, 2}, {1, 1}, {1, 2}, {2, 1}}, false},
+	}
+	var recs []arena.Record
+	for seed := range 4 {
+		for _, p := range pairs {
+			for order, seats := range [][2]string{{p.a, p.b}, {p.b, p.a}} {
+				r := arena.Record{Job: fmt.Sprintf("r%d-%s-%d", seed, p.a+p.b, order), Game: "acb", Round: seed, Seed: uint64(100 + seed),
+					Players: refs(seats[0], seats[1]), Turns: 100 + seed, Reason: "turns", Scores: []float64{1, 1}, Ranks: []int{1, 1}}
+				if p.fixed {
+					r.Turns = 300
+				}
+				switch p.ranks[seed][order] {
+				case 1:
+					r.Ranks, r.Scores = []int{1, 2}, []float64{2, 1}
+				case 2:
+					r.Ranks, r.Scores = []int{2, 1}, []float64{1, 2}
+				}
+				recs = append(recs, r)
+			}
+		}
+	}
+	return recs
+}
+
+// clusteredSample is the leaderboard of sampleRecords in a model, with
+// the field analysis.
+func clusteredSample(m rating.Model) rating.Summary {
+	s, err := arena.Leaderboard([]string{"gatherer", "rusher", "turtle", "idle"}, sampleRecords(), rating.Options{Model: m, Field: true})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 // TestGolden checks each format's bytes against testdata/summary.<format>
 // (go test ./reports -update rewrites them after a deliberate change).
 func TestGolden(t *testing.T) {
@@ -35,6 +84,10 @@ func TestGolden(t *testing.T) {
 		t.Run(f, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteSummary(&buf, Format(f), sample(), SummaryOptions{Matrix: true, Pairs: true}); err != nil {
+				t.Fatal(err)
+			}
+			buf.WriteString("\n")
+			if err := WriteSummary(&buf, Format(f), clusteredSample(rating.ModelBT), SummaryOptions{Matrix: true, Pairs: true, Field: true}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", "summary."+f)

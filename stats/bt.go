@@ -10,6 +10,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// ErrNoFiniteRatings is wrapped by the error of a fit whose maximum does
+// not exist: some group of players never dropped a point against the
+// rest (a player who won or lost every game, say). A Prior of virtual
+// draws makes such a field finite.
+var ErrNoFiniteRatings = errors.New("no finite ratings")
+
 // eloPerNat converts a log-odds difference to Elo: 400 / ln 10.
 const eloPerNat = 400 / math.Ln10
 
@@ -34,6 +40,13 @@ type BradleyTerry struct {
 	Anchor string
 	// Level is the confidence level of the intervals; 0 means 0.95.
 	Level float64
+	// MergedRepeats tells FitGames that its units are distinct outcomes:
+	// the caller merged exact repeats (the same games with the same
+	// results on several seeds) into one unit. A pair whose units all
+	// gave it the same score is then not deflated (see FitGames): its
+	// units differ in something, so each is evidence. The default false
+	// deflates such pairs, taking equal scores for repeats.
+	MergedRepeats bool
 }
 
 // Rated is one player's line in a fitted ranking.
@@ -143,7 +156,9 @@ func (b BradleyTerry) Fit(names []string, wins, draws [][]float64) (BTFit, error
 // the covariance is the larger (in total variance) of the sandwich and
 // the observed information in which each such pair counts the games of
 // one unit only ("fisher-distinct"), so repeating a deterministic outcome
-// across seeds does not narrow the intervals.
+// across seeds does not narrow the intervals. With MergedRepeats the
+// caller has merged such repeats into one unit already, and the
+// covariance is the sandwich.
 func (b BradleyTerry) FitGames(names []string, games []PairGame) (BTFit, error) {
 	n := len(names)
 	s, g := newSquare(n), newSquare(n)
@@ -168,6 +183,9 @@ func (b BradleyTerry) FitGames(names []string, games []PairGame) (BTFit, error) 
 	robust, units, deflate := st.clustered(games)
 	deterministic := false
 	for i := range n {
+		if b.MergedRepeats {
+			break
+		}
 		for j := i + 1; j < n; j++ {
 			deterministic = deterministic || deflate[i][j] < 1
 		}
@@ -290,10 +308,10 @@ func (st *btState) checkConnected() error {
 				out = append(out, name)
 			}
 		}
-		return fmt.Errorf("no finite ratings: %s never dropped a point against %s (set a prior of virtual draws to rate such a field)",
+		return fmt.Errorf("%w: %s never dropped a point against %s (set a prior of virtual draws to rate such a field)", ErrNoFiniteRatings,
 			strings.Join(in, ", "), strings.Join(out, ", "))
 	}
-	return errors.New("no finite ratings: the results split the players into groups")
+	return fmt.Errorf("%w: the results split the players into groups", ErrNoFiniteRatings)
 }
 
 // strongComponents labels the strongly connected components of a graph

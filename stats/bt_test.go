@@ -250,6 +250,46 @@ func TestBTFitGames(t *testing.T) {
 	}
 }
 
+// TestBTMergedRepeats checks the caller's merge of exact repeats: a pair
+// that won every one of its distinct units is not deflated (the
+// covariance is the sandwich), while without MergedRepeats the same games
+// are taken for repeats and deflated.
+func TestBTMergedRepeats(t *testing.T) {
+	var games []PairGame
+	for u := range 30 {
+		for i := range 3 {
+			for j := i + 1; j < 3; j++ {
+				s := 1.0 // p0 beats p1 and p2 every time; p1 and p2 vary
+				if i == 1 {
+					s = float64(u%3) / 2
+				}
+				games = append(games, PairGame{A: i, B: j, Score: s, Unit: int64(u)}, PairGame{A: j, B: i, Score: 1 - s, Unit: int64(u)})
+			}
+		}
+	}
+	games = append(games, PairGame{A: 1, B: 0, Score: 1, Unit: 30}) // keep the fit finite
+	names := []string{"p0", "p1", "p2"}
+	merged, err := BradleyTerry{MergedRepeats: true}.FitGames(names, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := BradleyTerry{}.FitGames(names, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if merged.Method != "cluster-robust" || plain.Method != "fisher-distinct" {
+		t.Fatalf("methods %s and %s, want cluster-robust and fisher-distinct", merged.Method, plain.Method)
+	}
+	if d, _ := merged.Diff(0, 1); d <= 0 {
+		t.Fatalf("p0 over p1 %v, want > 0", d)
+	}
+	_, seM := merged.Diff(0, 1)
+	_, seP := plain.Diff(0, 1)
+	if !(seM < seP) {
+		t.Fatalf("p0-p1 SE %v merged, %v deflated: thirty distinct wins should count for more than one", seM, seP)
+	}
+}
+
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:

@@ -112,6 +112,64 @@ func ClusteredRate(units []Unit, level float64) (Interval, error) {
 	return iv, nil
 }
 
+// ClusteredRateDistinct is ClusteredRate for units the caller has made
+// distinct: exact repeats of one outcome (the same games with the same
+// results on another seed, say) merged into one unit, their points and
+// games summed, so that no two units repeat each other even when their
+// rates agree. The estimate and the cluster-robust interval are
+// ClusteredRate's, and so is the Wilson fallback when every unit gave the
+// same rate, but over the number of units (each a distinct outcome)
+// rather than over one: twenty different games that were all won are
+// twenty observations, twenty copies of one game are one. Distinct is the
+// number of units.
+func ClusteredRateDistinct(units []Unit, level float64) (Interval, error) {
+	if err := checkLevel(level); err != nil {
+		return Interval{}, err
+	}
+	var pts, games float64
+	n := 0
+	first, same := -1.0, true
+	for i, u := range units {
+		switch {
+		case !(u.Games >= 0) || math.IsInf(u.Games, 0):
+			return Interval{}, fmt.Errorf("unit %d: games %v is not a count >= 0", i, u.Games)
+		case !(u.Points >= 0 && u.Points <= u.Games):
+			return Interval{}, fmt.Errorf("unit %d: points %v is not in [0, games %v]", i, u.Points, u.Games)
+		case u.Games == 0:
+			continue
+		}
+		r := u.Points / u.Games
+		if first < 0 {
+			first = r
+		} else if math.Abs(r-first) > 1e-9 {
+			same = false
+		}
+		pts += u.Points
+		games += u.Games
+		n++
+	}
+	if n == 0 {
+		return Interval{}, errors.New("no unit with a game")
+	}
+	rate := pts / games
+	iv := Interval{Mean: rate, Units: n, Distinct: n}
+	if same {
+		return wilsonFallback(iv, 0, 1, level), nil
+	}
+	ss := 0.0
+	for _, u := range units {
+		if u.Games > 0 {
+			e := u.Points - rate*u.Games
+			ss += e * e
+		}
+	}
+	iv.SE = math.Sqrt(float64(n)/float64(n-1)*ss) / games
+	t := studentQuantile(level, n-1)
+	iv.Lo, iv.Hi = math.Max(0, rate-t*iv.SE), math.Min(1, rate+t*iv.SE)
+	iv.Method = ClusteredT
+	return iv, nil
+}
+
 // ClusteredMean is ClusteredRate over units of one game each whose
 // scores (in [0, 1]) are x: the mean of x with its t interval, or the
 // Wilson fallback when every x is the same.
@@ -196,7 +254,8 @@ func Wilson(successes float64, n float64, level float64) (lo, hi float64) {
 // rescaled from [min, max] to [0, 1], over its number of distinct results.
 func wilsonFallback(iv Interval, min, max, level float64) Interval {
 	w := max - min
-	lo, hi := Wilson((iv.Mean-min)/w, float64(iv.Distinct), level)
+	n := float64(iv.Distinct)
+	lo, hi := Wilson((iv.Mean-min)/w*n, n, level)
 	iv.Lo, iv.Hi = min+w*lo, min+w*hi
 	iv.SE = (iv.Hi - iv.Lo) / 2 / normalQuantile(level)
 	iv.Method = WilsonDistinct
@@ -233,8 +292,13 @@ func normalQuantile(level float64) float64 {
 	return distuv.UnitNormal.Quantile(1 - (1-level)/2)
 }
 
-// studentQuantile is the two-sided Student t quantile of a level with df
-// degrees of freedom.
+// StudentQuantile is the two-sided Student t quantile of a level with df
+// degrees of freedom: 2.262 for 0.95 and 9.
+func StudentQuantile(level float64, df int) float64 {
+	return studentQuantile(level, df)
+}
+
+// studentQuantile is StudentQuantile.
 func studentQuantile(level float64, df int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - (1-level)/2)
 }

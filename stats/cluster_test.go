@@ -110,18 +110,39 @@ func TestPairedDifferenceHandComputed(t *testing.T) {
 	}
 }
 
-// TestWilsonKnownValues checks Wilson against published values (Newcombe
-// 1998, table I: 81 of 263 at 95% is 0.2553 to 0.3662) and its edges.
+// TestWilsonKnownValues checks the Wilson score interval against the
+// values published in Newcombe (1998), "Two-sided confidence intervals for
+// the single proportion", Table I (method 3), and the textbook 8 of 10.
 func TestWilsonKnownValues(t *testing.T) {
-	lo, hi := Wilson(81, 263, 0.95)
-	if math.Abs(lo-0.2553) > 5e-5 || math.Abs(hi-0.3662) > 5e-5 {
-		t.Fatalf("81/263: %v %v", lo, hi)
+	tests := []struct {
+		name      string
+		successes float64
+		n         float64
+		lo, hi    float64
+	}{
+		{"Newcombe 81/263", 81, 263, 0.2553, 0.3662},
+		{"Newcombe 15/148", 15, 148, 0.0624, 0.1605},
+		{"Newcombe 0/20 starts at zero", 0, 20, 0, 0.1611},
+		{"Newcombe 1/29", 1, 29, 0.0061, 0.1718},
+		{"8 of 10", 8, 10, 0.4902, 0.9433},
+		{"all of 10 ends at one", 10, 10, 0.7225, 1},
 	}
-	if lo, hi := Wilson(0, 10, 0.95); lo != 0 || math.Abs(hi-0.2775) > 5e-5 {
-		t.Fatalf("0/10: %v %v", lo, hi)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := Wilson(tt.successes, tt.n, 0.95)
+			if math.Abs(lo-tt.lo) > 0.00005 || math.Abs(hi-tt.hi) > 0.00005 {
+				t.Fatalf("Wilson(%v, %v) = [%.4f, %.4f], want [%.4f, %.4f]", tt.successes, tt.n, lo, hi, tt.lo, tt.hi)
+			}
+		})
+	}
+	if lo, _ := Wilson(0, 10, 0.95); lo != 0 {
+		t.Fatalf("Wilson of 0 of 10 starts at %v, want exactly 0", lo)
+	}
+	if _, hi := Wilson(10, 10, 0.95); hi != 1 {
+		t.Fatalf("Wilson of 10 of 10 ends at %v, want exactly 1", hi)
 	}
 	if lo, hi := Wilson(0, 0, 0.95); lo != 0 || hi != 1 {
-		t.Fatalf("no trial: %v %v", lo, hi)
+		t.Fatalf("Wilson with no trial = [%v, %v], want [0, 1]", lo, hi)
 	}
 }
 
@@ -198,5 +219,45 @@ func TestPairIntervals(t *testing.T) {
 	}
 	if len(cycles) != 1 || cycles[0].Players != [3]int{0, 1, 2} {
 		t.Fatalf("cycles %+v", cycles)
+	}
+}
+
+// TestClusteredRateDistinct checks the form for units the caller made
+// distinct: with varying rates it is ClusteredRate; when every unit gave
+// the same rate the Wilson fallback is over the number of units (twenty
+// different games all won are twenty observations: Wilson of 20 of 20 is
+// [0.8389, 1], Newcombe's method 3), where ClusteredRate takes them as
+// one.
+func TestClusteredRateDistinct(t *testing.T) {
+	units := []Unit{{3, 4}, {1, 2}, {2, 4}, {4, 4}, {0, 2}, {2.5, 4}}
+	a, err := ClusteredRateDistinct(units, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ClusteredRate(units, 0.95)
+	b.Distinct = 6
+	if !intervalNear(a, b, 1e-12) {
+		t.Fatalf("varying rates: %+v, ClusteredRate %+v", a, b)
+	}
+	won := make([]Unit, 20)
+	for i := range won {
+		won[i] = Unit{Points: 2, Games: 2}
+	}
+	iv, err := ClusteredRateDistinct(won, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv.Method != WilsonDistinct || iv.Distinct != 20 || iv.Units != 20 || iv.Mean != 1 || iv.Hi != 1 || math.Abs(iv.Lo-0.8389) > 5e-5 {
+		t.Fatalf("20 distinct units all won: %+v, want Wilson of 20 of 20", iv)
+	}
+	// Half the points in each of 3 distinct units: Wilson of 1.5 of 3.
+	half := []Unit{{1, 2}, {1, 2}, {1, 2}}
+	iv, _ = ClusteredRateDistinct(half, 0.95)
+	lo, hi := Wilson(1.5, 3, 0.95)
+	if iv.Lo != lo || iv.Hi != hi || iv.Mean != 0.5 {
+		t.Fatalf("3 units of 1/2: %+v, want Wilson [%v, %v]", iv, lo, hi)
+	}
+	if _, err := ClusteredRateDistinct(nil, 0.95); err == nil {
+		t.Fatal("no unit: no error")
 	}
 }

@@ -37,16 +37,24 @@
 // gave. When all units gave the same result the robust variance is zero
 // however many there are; the interval then falls back to the Wilson
 // interval over the number of distinct results, one, so repeating a
-// deterministic outcome never narrows an interval. PairIntervals builds
-// the head-to-head table of such intervals from individual games.
+// deterministic outcome never narrows an interval. A caller that can tell
+// exact repeats apart (the same games with the same results on another
+// seed) merges them into one unit and uses ClusteredRateDistinct, whose
+// fallback is over the number of units: twenty different games all won
+// are twenty observations, twenty copies of one game are one.
+// PairIntervals builds the head-to-head table of such intervals from
+// individual games.
 //
 // # Ratings of a batch
 //
 // BradleyTerry fits the maximum-likelihood Elo ratings of a batch of
 // pairwise results, a draw counting as half a win for each side (as Ordo
 // does), with intervals from the observed Fisher information, or
-// cluster-robust ones when the games come with their units. Ratings are
-// anchored at mean 0 or at a named player and returned best first.
+// cluster-robust ones when the games come with their units (exact
+// repeats deflated, or merged by the caller: MergedRepeats). Ratings are
+// anchored at mean 0 or at a named player and returned best first. A field
+// in which some group never dropped a point has no finite fit
+// (ErrNoFiniteRatings); a Prior of virtual draws rates it.
 //
 // # Non-transitive fields
 //

@@ -44,3 +44,35 @@ func ExampleSummarize() {
 	// 2 bob 1449 ± 163  3-1-4  score 0.44 [0.17, 0.74]
 	// 3 cy  1245 ± 163  1-1-6  score 0.19 [0.04, 0.53]
 }
+
+// Ranking a batch by Bradley–Terry: three players, every pair on two
+// seeds in both seat orders. Each interval is over the rounds of the
+// pairings (units), not over games.
+func ExampleLeaderboard() {
+	var ms []rating.Match
+	win := func(a, b string, seed uint64) {
+		ms = append(ms,
+			rating.Match{Players: []string{a, b}, Ranks: []int{1, 2}, Seed: seed, Result: seed*10 + 1},
+			rating.Match{Players: []string{b, a}, Ranks: []int{2, 1}, Seed: seed, Result: seed*10 + 2})
+	}
+	for _, seed := range []uint64{1, 2, 3} {
+		win("ada", "bob", seed)
+		win("bob", "cy", seed)
+	}
+	win("cy", "ada", 4) // one upset keeps the fit finite
+	ms = append(ms, rating.Match{Players: []string{"ada", "cy"}, Ranks: []int{1, 2}, Seed: 5, Result: 51})
+	sum, err := rating.Leaderboard(nil, ms, rating.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("ordered by", sum.Model.Title())
+	for _, s := range sum.Standings {
+		fmt.Printf("%d %-3s Elo %+4.0f  %d-%d-%d  score %.2f [%.2f, %.2f] over %d units\n",
+			s.Rank, s.Name, s.BT.Elo, s.Wins, s.Draws, s.Losses, s.Score, s.ScoreLo, s.ScoreHi, s.Units)
+	}
+	// Output:
+	// ordered by Bradley–Terry Elo (maximum likelihood)
+	// 1 ada Elo +171  7-0-2  score 0.78 [0.17, 1.00] over 5 units
+	// 2 bob Elo   +0  6-0-6  score 0.50 [0.00, 1.00] over 6 units
+	// 3 cy  Elo -171  2-0-7  score 0.22 [0.00, 0.83] over 5 units
+}

@@ -1,11 +1,23 @@
-// Package rating turns match outcomes into ratings and statistics: the
-// Glicko-2 rating system (Glickman, "Example of the Glicko-2 system"), and
-// beside it the per-pair tallies, Wilson score intervals, the win-rate
-// matrix and each player's Elo difference against the field.
+// Package rating turns match outcomes into leaderboards.
+//
+// Leaderboard ranks a batch of matches by a model: the maximum-likelihood
+// Bradley–Terry fit (the default: on a round robin its order is the order
+// of the scores), Glicko-2 (Glickman, "Example of the Glicko-2 system"),
+// Weng–Lin for free-for-all rankings, α-Rank or Nash averaging. Beside
+// the model's figures it gives each player's score against the field,
+// every pair's score and the Elo difference the score implies, all with
+// intervals over independent units (a round of a pairing: its matches on
+// one seed), exact repeats of one outcome counting once; the analysis of
+// a non-transitive field (α-Rank, Nash, 3-cycles of significant wins); and
+// the pairs the order ranks against their scores. The numeric methods
+// are package crucible/stats'.
+//
+// Summarize is the older summary of Glicko-2 ratings from pairwise
+// outcomes without seeds, with Wilson intervals over games.
 //
 // The package knows players only by name and matches only by their
-// pairwise outcomes, so it serves the arena, the evolver and `crucible
-// rate` alike.
+// players, ranks, round, seed and a fingerprint of the result, so it
+// serves the arena, the evolver, the ladder and crucible rate alike.
 package rating
 
 import (

@@ -4,37 +4,11 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"crucible/stats"
 )
 
 // Confidence is the level of the intervals the summaries report.
 const Confidence = 0.95
-
-// Wilson returns the Wilson score interval of a success rate at the given
-// two-sided confidence level (0.95 for 95%): successes out of n trials, a
-// draw counting as half a success. With no trial the interval is [0, 1].
-func Wilson(successes float64, n int, level float64) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	z := distuv.UnitNormal.Quantile(1 - (1-level)/2)
-	nf := float64(n)
-	p := successes / nf
-	z2 := z * z
-	den := 1 + z2/nf
-	centre := (p + z2/(2*nf)) / den
-	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
-	// At the edges the bound is exactly 0 or 1; rounding would leave a
-	// speck (2.8e-17 for 0 of 10) that reads as a finite Elo of -6600.
-	if successes <= 0 {
-		lo = 0
-	}
-	if successes >= nf {
-		hi = 1
-	}
-	return lo, hi
-}
 
 // EloDiff is the Elo rating difference that predicts score rate p against
 // an opponent: -400 log10(1/p - 1). It is -Inf at 0 and +Inf at 1.
@@ -63,9 +37,11 @@ func (t Tally) Rate() float64 {
 	return t.Points() / float64(t.Games())
 }
 
-// Interval is the Wilson 95% score interval of Rate.
+// Interval is the Wilson 95% score interval of Rate, taking every game
+// as independent evidence (Summarize's intervals; Leaderboard computes
+// them over independent units instead).
 func (t Tally) Interval() (lo, hi float64) {
-	return Wilson(t.Points(), t.Games(), Confidence)
+	return stats.Wilson(t.Points(), float64(t.Games()), Confidence)
 }
 
 // add counts one result with score s (1, 0.5 or 0).
@@ -142,11 +118,17 @@ type Pair struct {
 	Wins   int    `json:"wins"`
 	Draws  int    `json:"draws"`
 	Losses int    `json:"losses"`
-	// Score is A's score rate against B; Lo and Hi bound its Wilson 95%
-	// interval.
+	// Score is A's score rate against B; Lo and Hi bound its 95%
+	// interval: over the units the pair met in (Leaderboard), or Wilson's
+	// over games (Summarize).
 	Score float64 `json:"score"`
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
+	// Units counts the independent units (rounds of the pairing) the
+	// pair met in, Distinct the distinct outcomes among them: units that
+	// repeated another exactly count once (Leaderboard only).
+	Units    int `json:"units,omitempty"`
+	Distinct int `json:"distinct,omitempty"`
 }
 
 // Pairs lists every pair that played, in matrix order (A before B).
@@ -173,9 +155,18 @@ func (m Matrix) Pairs() []Pair {
 type Standing struct {
 	Rank int    `json:"rank"`
 	Name string `json:"name"`
+	// Rating is the Glicko-2 state, set when the leaderboard is ordered
+	// by Glicko-2 (Summary.Model glicko2 or ""), and Conservative is
+	// Rating - 2 RD, that order.
 	Rating
-	// Conservative is Rating - 2 RD, the leaderboard's order.
 	Conservative float64 `json:"conservative"`
+	// BT is the Bradley–Terry Elo, WengLin the Weng–Lin skill, AlphaRank
+	// the α-Rank mass and Nash the Nash-averaging figures; each is set
+	// when computed (the ordering model's always).
+	BT        *Elo          `json:"bt,omitempty"`
+	WengLin   *WengLinSkill `json:"weng_lin,omitempty"`
+	AlphaRank *float64      `json:"alpharank,omitempty"`
+	Nash      *NashShare    `json:"nash,omitempty"`
 	// Games counts pairwise games: an N-seat match is N-1 games for each
 	// of its players.
 	Games  int `json:"games"`
@@ -183,33 +174,93 @@ type Standing struct {
 	Draws  int `json:"draws"`
 	Losses int `json:"losses"`
 	// Score is the score rate against the field; ScoreLo and ScoreHi
-	// bound its Wilson 95% interval.
+	// bound its 95% interval: over the player's independent units
+	// (Leaderboard), or Wilson's over games (Summarize).
 	Score   float64 `json:"score"`
 	ScoreLo float64 `json:"score_lo"`
 	ScoreHi float64 `json:"score_hi"`
+	// Units counts the player's independent units (rounds of its
+	// pairings), Distinct the distinct outcomes among them (Leaderboard
+	// only).
+	Units    int `json:"units,omitempty"`
+	Distinct int `json:"distinct,omitempty"`
 	// Elo is the Elo difference against the field implied by Score, and
-	// EloLo and EloHi those implied by the ends of its Wilson interval. A
-	// record of all wins or all losses has no finite Elo difference: it is
-	// taken half a game from the edge (n-1/2 or 1/2 points of n), for the
-	// figure and for its interval, so the bar stays finite, keeps the
-	// figure inside and grows with the points and the games played.
+	// EloLo and EloHi those implied by the ends of its interval. A record
+	// of all wins or all losses has no finite Elo difference: it is taken
+	// half a game from the edge (n-1/2 or 1/2 points of n), for the figure
+	// and for its interval, so the bar stays finite, keeps the figure
+	// inside and grows with the points and the games played.
 	Elo   float64 `json:"elo"`
 	EloLo float64 `json:"elo_lo"`
 	EloHi float64 `json:"elo_hi"`
 }
 
+// Elo is a Bradley–Terry rating: the fitted Elo (the field's mean is 0),
+// its standard error and interval.
+type Elo struct {
+	Elo float64 `json:"elo"`
+	SE  float64 `json:"se"`
+	Lo  float64 `json:"lo"`
+	Hi  float64 `json:"hi"`
+}
+
+// WengLinSkill is a Weng–Lin rating: the skill's mean and deviation, and
+// the ordinal mu - 3 sigma the leaderboard is ordered by.
+type WengLinSkill struct {
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+	Ordinal float64 `json:"ordinal"`
+}
+
+// NashShare is a player's place in the Nash averaging of the field: its
+// mass in the maximum-entropy Nash equilibrium of the score margins, and
+// its payoff against that equilibrium: its expected score against the
+// equilibrium mixture minus 1/2 (0 for the equilibrium's support).
+type NashShare struct {
+	Mass   float64 `json:"mass"`
+	Payoff float64 `json:"payoff"`
+}
+
 // Summary is a leaderboard with the pairwise statistics beside it.
 type Summary struct {
+	// Model is what the standings are ordered by; "" (a summary of an
+	// earlier version) is Glicko-2. Method says how it was fitted, in
+	// words.
+	Model  Model  `json:"model,omitempty"`
+	Method string `json:"method,omitempty"`
+	// Clustered tells that the intervals are over independent units (see
+	// Leaderboard); false means Wilson's over games (Summarize).
+	Clustered bool       `json:"clustered,omitempty"`
 	Standings []Standing `json:"standings"`
 	Pairs     []Pair     `json:"pairs"`
 	// Matrix holds the pairwise tallies with players in leaderboard order.
 	Matrix Matrix `json:"matrix"`
+	// Units counts the independent units (rounds of a pairing: its
+	// matches on one seed) and Distinct the distinct outcomes among them;
+	// Groups counts the pairings (or free-for-all groups), Repeated those
+	// whose every round repeated one outcome exactly (Leaderboard only).
+	Units    int `json:"units,omitempty"`
+	Distinct int `json:"distinct,omitempty"`
+	Groups   int `json:"groups,omitempty"`
+	Repeated int `json:"repeated,omitempty"`
+	// Field is the analysis of a non-transitive field, nil unless asked
+	// for.
+	Field *Field `json:"field,omitempty"`
+	// Inversions are the pairs of players ranked against a significant
+	// difference of their scores against the same opponents; none when
+	// the order agrees with the scores.
+	Inversions []Inversion `json:"inversions,omitempty"`
+	// Notes are remarks on the figures (a prior the fit needed, pairs
+	// that never met), for the reports to show.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Summarize builds the leaderboard of every player in ratings, ordered by
 // conservative rating (then rating, then name), with the statistics of
 // outcomes. Players of outcomes missing from ratings are listed at
-// initial, from Default.
+// initial, from Default. Outcomes carry no seeds, so the intervals are
+// Wilson's over games, every game taken as independent evidence (Summary
+// Clustered is false); Leaderboard computes them over independent units.
 func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
 	all := withPlayers(ratings, outcomes, Default().Initial)
 	names := sortedNames(all)
@@ -233,7 +284,7 @@ func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
 		}
 		st[i].Elo, st[i].EloLo, st[i].EloHi = eloBar(t)
 	}
-	return Summary{Standings: st, Pairs: m.Pairs(), Matrix: m}
+	return Summary{Model: ModelGlicko2, Standings: st, Pairs: m.Pairs(), Matrix: m}
 }
 
 // eloBar is the Elo difference a tally implies and the ends of its 95%
@@ -246,6 +297,6 @@ func eloBar(t Tally) (elo, lo, hi float64) {
 		return 0, 0, 0
 	}
 	pts := math.Min(math.Max(t.Points(), 0.5), float64(n)-0.5)
-	pl, ph := Wilson(pts, n, Confidence)
+	pl, ph := stats.Wilson(pts, float64(n), Confidence)
 	return EloDiff(pts / float64(n)), EloDiff(pl), EloDiff(ph)
 }

@@ -4,43 +4,9 @@ import (
 	"math"
 	"slices"
 	"testing"
-)
 
-// TestWilsonKnownValues checks the Wilson score interval against the
-// values published in Newcombe (1998), "Two-sided confidence intervals for
-// the single proportion", Table I (method 3), and the textbook 8 of 10.
-func TestWilsonKnownValues(t *testing.T) {
-	tests := []struct {
-		name      string
-		successes float64
-		n         int
-		lo, hi    float64
-	}{
-		{"Newcombe 81/263", 81, 263, 0.2553, 0.3662},
-		{"Newcombe 15/148", 15, 148, 0.0624, 0.1605},
-		{"Newcombe 0/20 starts at zero", 0, 20, 0, 0.1611},
-		{"Newcombe 1/29", 1, 29, 0.0061, 0.1718},
-		{"8 of 10", 8, 10, 0.4902, 0.9433},
-		{"all of 10 ends at one", 10, 10, 0.7225, 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			lo, hi := Wilson(tt.successes, tt.n, 0.95)
-			if math.Abs(lo-tt.lo) > 0.00005 || math.Abs(hi-tt.hi) > 0.00005 {
-				t.Fatalf("Wilson(%v, %d) = [%.4f, %.4f], want [%.4f, %.4f]", tt.successes, tt.n, lo, hi, tt.lo, tt.hi)
-			}
-		})
-	}
-	if lo, _ := Wilson(0, 10, 0.95); lo != 0 {
-		t.Fatalf("Wilson of 0 of 10 starts at %v, want exactly 0", lo)
-	}
-	if _, hi := Wilson(10, 10, 0.95); hi != 1 {
-		t.Fatalf("Wilson of 10 of 10 ends at %v, want exactly 1", hi)
-	}
-	if lo, hi := Wilson(0, 0, 0.95); lo != 0 || hi != 1 {
-		t.Fatalf("Wilson with no trial = [%v, %v], want [0, 1]", lo, hi)
-	}
-}
+	"crucible/stats"
+)
 
 // TestEloDiff checks the logistic Elo difference at known points: 50% is
 // even, 3/4 is 190.85 (400 log10 3), 10/11 is 400.
@@ -97,7 +63,7 @@ func TestSummarize(t *testing.T) {
 	if p.A != "sure" || p.B != "weak" || p.Wins != 2 || p.Draws != 1 || p.Losses != 0 {
 		t.Fatalf("pair %+v, want sure-weak 2-1-0", p)
 	}
-	lo, hi := Wilson(2.5, 3, 0.95)
+	lo, hi := stats.Wilson(2.5, 3, 0.95)
 	if p.Lo != lo || p.Hi != hi || math.Abs(p.Score-2.5/3) > 1e-12 {
 		t.Fatalf("pair interval [%v, %v] score %v, want Wilson [%v, %v]", p.Lo, p.Hi, p.Score, lo, hi)
 	}

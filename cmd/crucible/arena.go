@@ -33,8 +33,9 @@ type arenaFlags struct {
 	seats, seeds, workers         int
 	seed                          uint64
 	config, out, replays, format  string
-	resume, matrix, pairs         bool
+	resume, matrix, pairs, field  bool
 	secret                        string
+	rating, periods               string
 }
 
 func newArenaCmd() *cobra.Command {
@@ -43,8 +44,8 @@ func newArenaCmd() *cobra.Command {
 		Use:   "arena",
 		Short: "Run many matches in parallel and rank the players",
 		Long: `Play a schedule of headless matches on every core, stream each result as one
-JSON line to --out as it finishes, then print the Glicko-2 leaderboard (each
-round of the schedule is one rating period) with the pairwise score matrix.
+JSON line to --out as it finishes, then print the leaderboard (ordered by
+--rating, Bradley–Terry by default) with the pairwise score matrix.
 
 Players (--players, comma-separated):
   all            every strategy of the game at its defaults
@@ -65,9 +66,12 @@ bot down, say); failed matches stay in the file as "error" lines that the
 ratings skip. A half-written last line left by a crash is dropped with a
 warning. An arena in which every match fails exits with an error.
 
+` + ratingHelp + `
+
   crucible arena --game kindling --players all --seeds 20
   crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
-  crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume`,
+  crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume
+  crucible arena --game kindling --players all --schedule ffa --seats 4 --rating weng-lin --out ffa.jsonl --resume`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runArena(cmd, f)
@@ -89,7 +93,10 @@ warning. An arena in which every match fails exits with an error.
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
-	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
+	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
+	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
+	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
 	return cmd
 }
 
@@ -98,6 +105,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	format, err := reports.ParseFormat(f.format)
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
+	}
+	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods); err != nil {
+		return err
 	}
 	if f.seeds < 1 || f.seeds > maxSeeds {
 		return fmt.Errorf("--seeds %d is outside its range [1, %d]", f.seeds, maxSeeds)
@@ -251,8 +261,16 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s; --resume plays them again); first: %s\n",
 			col.Failed, col.Matches, f.out, col.FirstError)
 	}
-	sum := col.Summary(rating.Default(), arena.Names(entrants), nil)
-	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs})
+	lopt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods)
+	if err != nil {
+		return err
+	}
+	lopt.Field = f.field
+	sum, err := col.Leaderboard(arena.Names(entrants), lopt)
+	if err != nil {
+		return err
+	}
+	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: f.field})
 }
 
 // checkNoReplays refuses a fresh run whose replay directory already holds

@@ -112,7 +112,8 @@ func TestArenaTableOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"rating ± RD", "rating-2RD", "W-D-L", "normal", "easy", "Score % of row against column", "Pairs"} {
+	for _, want := range []string{"Leaderboard, ordered by Bradley–Terry Elo (maximum likelihood)", "Elo (BT)", "units", "W-D-L", "normal", "easy",
+		"Score % of row against column", "Pairs", "rounds", "Intervals: 95%, clustered over"} {
 		if !strings.Contains(stdout, want) {
 			t.Fatalf("table lacks %q:\n%s", want, stdout)
 		}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,87 +16,207 @@ import (
 	"crucible/reports"
 )
 
+// ratingHelp documents the leaderboard's models and intervals, for the
+// help of arena, rate and report.
+const ratingHelp = `Ordering (--rating):
+  bt         maximum-likelihood Bradley–Terry (Elo) fit of the whole batch, the
+             default; on a round robin its order is the order of the scores
+  glicko2    Glicko-2, ordered by rating - 2 RD, the batch rated as one period
+             (--periods rounds: one period per round of the schedule, as earlier
+             versions did; later rounds then move the ratings differently from
+             earlier ones, so the order can disagree with the scores)
+  weng-lin   Weng–Lin (openskill's Plackett–Luce model) over each match's full
+             ranking, match after match in schedule order: a multi-player rating
+             for free-for-all schedules, beside the pairwise reduction the other
+             models use (an N-seat match is the N(N-1)/2 pairwise results of its
+             ranking)
+Every table says which model orders it, and the leaderboard warns when it ranks
+a player above another whose score against the same opponents (each other
+included) is significantly higher.
+
+Intervals: every interval (score %, Elo vs field, a pair's score, the
+Bradley–Terry Elo) is computed over independent units, never over games. A
+unit is one round of a pairing: its matches on one seed (both seat orders of a
+pair, every rotation of a free-for-all group), which share the seed's map or
+deal. Scores get the cluster-robust interval (Student t over the units);
+Bradley–Terry the cluster-robust (sandwich) covariance. Units of a pairing whose
+matches repeated another's exactly (same scores, length and end) count once: the
+"units" columns say how many distinct outcomes there were, and a deterministic
+result repeated on many seeds does not narrow an interval; when every unit gave
+the same score the interval is Wilson's over the distinct outcomes.`
+
+// modelList joins model names for help texts.
+func modelList(ms []rating.Model) string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = string(m)
+	}
+	return strings.Join(names, ", ")
+}
+
+// leaderboardOptions checks the model flag (named flag, one of allowed;
+// "" is bt) and --periods ("" is one), which applies to glicko2 only.
+func leaderboardOptions(cmd *cobra.Command, flag, model string, allowed []rating.Model, periods string) (rating.Options, error) {
+	if model == "" {
+		model = string(rating.ModelBT)
+	}
+	if periods == "" {
+		periods = string(rating.OnePeriod)
+	}
+	m, err := rating.ParseModel(model, allowed)
+	if err != nil {
+		return rating.Options{}, fmt.Errorf("%s: %w", flag, err)
+	}
+	opt := rating.Options{Model: m}
+	switch p := rating.Periods(periods); p {
+	case rating.OnePeriod, rating.RoundPeriods:
+		opt.Periods = p
+	default:
+		return rating.Options{}, fmt.Errorf("--periods %q is not one of %s, %s", periods, rating.OnePeriod, rating.RoundPeriods)
+	}
+	if f := cmd.Flags().Lookup("periods"); f != nil && f.Changed && m != rating.ModelGlicko2 {
+		return rating.Options{}, fmt.Errorf("--periods applies to %s glicko2 only (the %s model has no rating periods)", flag, m)
+	}
+	return opt, nil
+}
+
+// rateFlags are the rate command's options.
+type rateFlags struct {
+	results, prior, out, format string
+	method, rating, periods     string
+	matrix, pairs, field        bool
+}
+
 func newRateCmd() *cobra.Command {
-	var results, prior, out, format string
-	var matrix, pairs bool
+	var f rateFlags
 	cmd := &cobra.Command{
 		Use:   "rate",
-		Short: "Rate a results file with Glicko-2",
-		Long: `Rate the matches of a results file (from crucible arena) as ONE Glicko-2 rating
-period: every player is updated from its pairwise results against the others'
-ratings before the period (an N-seat match counts as the pairwise results of
-its ranking). Players start from --prior when given, at 1500 / 350 / 0.06 when
-missing from it; players of --prior without a match only see their RD grow.
-Failed matches (with an "error") are left out and counted. A file must hold
-one game's matches, each once: records of two games, or a match recorded
-twice, are refused. Prints the leaderboard, ordered by the conservative rating
-(rating - 2 RD), with the pairwise statistics.
+		Short: "Rank the players of a results file (Bradley–Terry, Glicko-2, Weng–Lin, α-Rank, Nash)",
+		Long: `Rank the players of a results file (from crucible arena) and print the
+leaderboard with the pairwise statistics. Failed matches (with an "error") are
+left out and counted. A file must hold one game's matches, each once: records
+of two games, or a match recorded twice, are refused.
 
-A ratings file maps player names to their state:
+--method chooses the ranking (--rating is the same flag for the rating models):
+  bt, glicko2, weng-lin   ratings, as below
+  alpharank  α-Rank (OpenSpiel's, single population, m 50, α 100) of the score
+             matrix: the share of time an evolving population spends on each
+             player; made for non-transitive fields
+  nash       Nash averaging: the maximum-entropy Nash equilibrium of the score
+             margins; players are ordered by their payoff against it (0 for its
+             support), then by their mass in it
+alpharank and nash print the field table (both masses) and the 3-cycles of
+significant wins (A > B > C > A, every link's 95% interval above 50%); --field
+prints them beside a rating too.
+
+` + ratingHelp + `
+
+Glicko-2 ratings files: --prior starts the players from one (players missing
+from it at 1500 / 350 / 0.06; players of --prior without a match only see their
+RD grow), --out writes the new ratings; with either, the default --method is
+glicko2 (another method refuses them). A ratings file maps player names to their
+state:
   {"normal": {"rating": 1612.3, "rd": 48.1, "volatility": 0.0599}}
 
   crucible rate --results results.jsonl
+  crucible rate --results results.jsonl --method alpharank
+  crucible rate --results ffa.jsonl --method weng-lin
   crucible rate --results tonight.jsonl --prior ladder.json --out ladder.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := reports.ParseFormat(format)
-			if err != nil {
-				return fmt.Errorf("--format: %w", err)
-			}
-			if results == "" {
-				return errors.New("--results is required: the JSON-lines file written by crucible arena")
-			}
-			if out != "" {
-				if err := checkOutPath("--out", out); err != nil {
-					return err
-				}
-				if err := checkNotInput("--out", out, "--results", results); err != nil {
-					return err
-				}
-			}
-			tally, err := loadTally(cmd.ErrOrStderr(), results)
-			if err != nil {
-				return err
-			}
-			start := map[string]rating.Rating{}
-			if prior != "" {
-				data, err := os.ReadFile(prior)
-				if err != nil {
-					return fmt.Errorf("--prior: %w", err)
-				}
-				if start, err = rating.ParseRatings(data, prior); err != nil {
-					return fmt.Errorf("--prior: %w", err)
-				}
-			}
-			var outcomes []rating.Outcome
-			for _, r := range tally.Finished {
-				outcomes = append(outcomes, r.Outcomes()...)
-			}
-			if len(outcomes) == 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match; ratings only age\n", results)
-			}
-			after := rating.Default().RatePeriod(start, outcomes)
-			if out != "" {
-				data, err := rating.MarshalRatings(after)
-				if err != nil {
-					return err
-				}
-				if err := writeOutFile("--out", out, data); err != nil {
-					return err
-				}
-			}
-			sum := rating.Summarize(after, outcomes)
-			return reports.WriteSummary(cmd.OutOrStdout(), f, sum, reports.SummaryOptions{Matrix: matrix, Pairs: pairs})
+			return runRate(cmd, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&results, "results", "", "results file to rate (JSON lines from crucible arena); required")
-	fl.StringVar(&prior, "prior", "", "ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
-	fl.StringVar(&out, "out", "", "write the new ratings to this file (replaced atomically; may be the --prior file)")
-	fl.StringVar(&format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
-	fl.BoolVar(&matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
-	fl.BoolVar(&pairs, "pairs", false, "print every pair's W-D-L with its Wilson 95% interval (table and markdown)")
+	fl.StringVar(&f.results, "results", "", "results file to rate (JSON lines from crucible arena); required")
+	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models)+" (glicko2 when --prior or --out is given)")
+	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--method glicko2: "one" rates the whole file as one period, "rounds" one period per round`)
+	fl.StringVar(&f.prior, "prior", "", "Glicko-2 ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
+	fl.StringVar(&f.out, "out", "", "write the new Glicko-2 ratings to this file (replaced atomically; may be the --prior file)")
+	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
+	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
+	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
+	fl.BoolVar(&f.field, "field", false, "print the non-transitive field (α-Rank and Nash masses, cycles) beside a rating (table and markdown)")
 	return cmd
+}
+
+// runRate checks the flags, ranks the file and prints it.
+func runRate(cmd *cobra.Command, f rateFlags) error {
+	format, err := reports.ParseFormat(f.format)
+	if err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	flag, model, allowed := "--method", f.method, rating.Models
+	if f.rating != "" {
+		if cmd.Flags().Changed("method") {
+			return errors.New("give --method or --rating, not both (--rating is --method for the rating models)")
+		}
+		flag, model, allowed = "--rating", f.rating, rating.RatingModels
+	} else if !cmd.Flags().Changed("method") && (f.prior != "" || f.out != "") {
+		// Ratings files are Glicko-2's: with one, Glicko-2 is the default.
+		model = string(rating.ModelGlicko2)
+	}
+	opt, err := leaderboardOptions(cmd, flag, model, allowed, f.periods)
+	if err != nil {
+		return err
+	}
+	if f.results == "" {
+		return errors.New("--results is required: the JSON-lines file written by crucible arena")
+	}
+	if f.out != "" {
+		if err := checkOutPath("--out", f.out); err != nil {
+			return err
+		}
+		if err := checkNotInput("--out", f.out, "--results", f.results); err != nil {
+			return err
+		}
+	}
+	if opt.Model != rating.ModelGlicko2 {
+		for _, fl := range []string{"prior", "out"} {
+			if cmd.Flags().Changed(fl) {
+				return fmt.Errorf("--%s is a Glicko-2 ratings file: it applies to %s glicko2 only, not %s", fl, flag, opt.Model)
+			}
+		}
+	}
+	tally, err := loadTally(cmd.ErrOrStderr(), f.results)
+	if err != nil {
+		return err
+	}
+	var names []string
+	if f.prior != "" {
+		data, err := os.ReadFile(f.prior)
+		if err != nil {
+			return fmt.Errorf("--prior: %w", err)
+		}
+		if opt.Prior, err = rating.ParseRatings(data, f.prior); err != nil {
+			return fmt.Errorf("--prior: %w", err)
+		}
+		names = slices.Sorted(maps.Keys(opt.Prior))
+	}
+	if len(tally.Finished) == 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match\n", f.results)
+	}
+	field := f.field || opt.Model == rating.ModelAlphaRank || opt.Model == rating.ModelNash
+	opt.Field = field
+	sum, err := arena.Leaderboard(names, tally.Finished, opt)
+	if err != nil {
+		return fmt.Errorf("--results %s: %w", f.results, err)
+	}
+	if f.out != "" {
+		after := make(map[string]rating.Rating, len(sum.Standings))
+		for _, st := range sum.Standings {
+			after[st.Name] = st.Rating
+		}
+		data, err := rating.MarshalRatings(after)
+		if err != nil {
+			return err
+		}
+		if err := writeOutFile("--out", f.out, data); err != nil {
+			return err
+		}
+	}
+	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: field})
 }
 
 // loadTally reads a results file (--results) for rating: its warnings (a

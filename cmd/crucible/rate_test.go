@@ -32,7 +32,7 @@ func TestRateOnePeriod(t *testing.T) {
 	os.WriteFile(prior, []byte(`{"normal": {"rating": 1700, "rd": 80, "volatility": 0.06},
 		"ghost": {"rating": 1600, "rd": 50, "volatility": 0.06}}`), 0o644)
 	out := filepath.Join(dir, "after.json")
-	stdout, _, err := execRoot(t, "rate", "--results", results, "--prior", prior, "--out", out, "--format", "json")
+	stdout, _, err := execRoot(t, "rate", "--results", results, "--method", "glicko2", "--prior", prior, "--out", out, "--format", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +94,15 @@ func TestRateBadInput(t *testing.T) {
 		{"missing results flag", nil, "--results is required"},
 		{"missing results file", []string{"--results", filepath.Join(dir, "none.jsonl")}, "no such file"},
 		{"corrupt middle line", []string{"--results", corrupt}, corrupt + ":3: not a result record"},
-		{"bad prior", []string{"--results", okFile, "--prior", badPrior}, `player "normal": rd -3 is outside (0, 10000]`},
+		{"bad prior", []string{"--results", okFile, "--method", "glicko2", "--prior", badPrior}, `player "normal": rd -3 is outside (0, 10000]`},
 		{"bad format", []string{"--results", okFile, "--format", "xml"}, `format "xml" is not one of`},
+		{"prior with bt", []string{"--results", okFile, "--method", "bt", "--prior", badPrior}, "--prior is a Glicko-2 ratings file: it applies to --method glicko2 only, not bt"},
+		{"prior alone is glicko2", []string{"--results", okFile, "--prior", badPrior}, `player "normal": rd -3 is outside (0, 10000]`},
+		{"out with alpharank", []string{"--results", okFile, "--method", "alpharank", "--out", filepath.Join(dir, "x.json")}, "--out is a Glicko-2 ratings file: it applies to --method glicko2 only, not alpharank"},
+		{"unknown method", []string{"--results", okFile, "--method", "trueskill"}, `--method: model "trueskill" is not one of bt, glicko2, weng-lin, alpharank, nash`},
+		{"rating is a rating model", []string{"--results", okFile, "--rating", "nash"}, `--rating: model "nash" is not one of bt, glicko2, weng-lin`},
+		{"method and rating", []string{"--results", okFile, "--method", "bt", "--rating", "bt"}, "give --method or --rating, not both"},
+		{"periods without glicko2", []string{"--results", okFile, "--periods", "rounds"}, "--periods applies to --method glicko2 only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -20,15 +21,9 @@ import (
 	"crucible/strategies"
 )
 
-// Ways of rating a results file in a report (--periods).
-const (
-	periodsRounds = "rounds"
-	periodsOne    = "one"
-)
-
 // reportFlags are the report command's options.
 type reportFlags struct {
-	results, prior, run, out, periods string
+	results, prior, run, out, periods, rating string
 }
 
 func newReportCmd() *cobra.Command {
@@ -40,14 +35,19 @@ func newReportCmd() *cobra.Command {
 other files) that a browser opens from disk.
 
 --results FILE (a results file of crucible arena) gives the run's facts (game,
-matches, rounds, seeds, failed matches), the Glicko-2 leaderboard with the same
-figures crucible arena and crucible rate print (rating ± RD, rating − 2 RD,
-W-D-L, score % with its Wilson 95% interval, Elo against the field with its
-bar), a plot of every rating with its ± 2 RD bar, and a heat map of the
-pairwise score matrix. --periods chooses how the matches are rated: "rounds"
-(one rating period per round of the schedule, as crucible arena rates its run)
-or "one" (the whole file as one period, as crucible rate does). --prior starts
-the players from a ratings file, as crucible rate --prior does.
+matches, rounds, seeds, independent units, failed matches), the leaderboard
+with the same figures crucible arena and crucible rate print (ordered by
+--rating, Bradley–Terry by default; W-D-L, units, score % with its interval,
+Elo against the field with its bar), a plot of every rating with its interval,
+the non-transitive field (each player's α-Rank and Nash-averaging mass, and the
+3-cycles of significant wins, e.g. a > b > c > a), a heat map of the pairwise
+score matrix, and how every figure is computed. With --rating glicko2,
+--periods chooses the rating periods ("one" for the whole file, as crucible rate
+does; "rounds" one per round of the schedule) and --prior starts the players
+from a ratings file, as crucible rate --prior does (with --prior, glicko2 is the
+default --rating).
+
+` + ratingHelp + `
 
 --run DIR (the --out directory of crucible evolve) gives the run's settings,
 the fitness over the generations (the champion's, the candidates' mean and
@@ -60,7 +60,7 @@ The same input gives the same bytes. --out is replaced atomically: an error
 leaves no file and no earlier report half-overwritten.
 
   crucible report --results results.jsonl --out report.html
-  crucible report --results tonight.jsonl --prior ladder.json --periods one --out tonight.html
+  crucible report --results tonight.jsonl --rating glicko2 --prior ladder.json --out tonight.html
   crucible report --run runs/demo/evolve --out evolve.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,8 +69,9 @@ leaves no file and no earlier report half-overwritten.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "arena results file (JSON lines from crucible arena) to report on; or --run")
-	fl.StringVar(&f.prior, "prior", "", "--results: ratings file the players start from (default: everyone at 1500 / 350 / 0.06)")
-	fl.StringVar(&f.periods, "periods", periodsRounds, `--results: "rounds" rates one Glicko-2 period per round (as crucible arena), "one" the whole file as one period (as crucible rate)`)
+	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "--results: model the leaderboard is ordered by: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.prior, "prior", "", "--results: Glicko-2 ratings file the players start from (default: everyone at 1500 / 350 / 0.06); makes glicko2 the default --rating")
+	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--results --rating glicko2: "one" rates the whole file as one period (as crucible rate), "rounds" one period per round`)
 	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
 	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
 	return cmd
@@ -87,8 +88,20 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return errors.New("--prior applies to --results only (an evolve run's tournament starts every player afresh)")
 	case f.run != "" && cmd.Flags().Changed("periods"):
 		return errors.New("--periods applies to --results only")
-	case f.periods != periodsRounds && f.periods != periodsOne:
-		return fmt.Errorf("--periods %q is not one of %s, %s", f.periods, periodsRounds, periodsOne)
+	case f.run != "" && cmd.Flags().Changed("rating"):
+		return errors.New("--rating applies to --results only (an evolve run's tournament is rated by the run)")
+	}
+	model := f.rating
+	if !cmd.Flags().Changed("rating") && f.prior != "" {
+		// A ratings file is Glicko-2's: with one, Glicko-2 is the default.
+		model = string(rating.ModelGlicko2)
+	}
+	opt, err := leaderboardOptions(cmd, "--rating", model, rating.RatingModels, f.periods)
+	if err != nil {
+		return err
+	}
+	if f.prior != "" && opt.Model != rating.ModelGlicko2 {
+		return fmt.Errorf("--prior is a Glicko-2 ratings file: it applies to --rating glicko2 only, not %s", opt.Model)
 	}
 	if f.out == "" {
 		return errors.New("--out must name the HTML file to write")
@@ -105,7 +118,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	var buf bytes.Buffer
 	stderr := cmd.ErrOrStderr()
 	if f.results != "" {
-		pg, warnings, err := arenaPage(f)
+		pg, warnings, err := arenaPage(f, opt)
 		for _, w := range warnings {
 			fmt.Fprintln(stderr, "warning:", w)
 		}
@@ -135,7 +148,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 }
 
 // arenaPage reads and rates a results file.
-func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
+func arenaPage(f reportFlags, opt rating.Options) (reports.ArenaPage, []string, error) {
 	res, err := arena.LoadResults(f.results)
 	if err != nil {
 		return reports.ArenaPage{}, nil, fmt.Errorf("--results: %w", err)
@@ -154,13 +167,12 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 	// failed for good (failed records a resumed run finished are left
 	// out).
 	recs := append(slices.Clip(tally.Finished), tally.Failed...)
-	var prior map[string]rating.Rating
 	if f.prior != "" {
 		data, err := os.ReadFile(f.prior)
 		if err != nil {
 			return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--prior: %w", err)
 		}
-		if prior, err = rating.ParseRatings(data, f.prior); err != nil {
+		if opt.Prior, err = rating.ParseRatings(data, f.prior); err != nil {
 			return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--prior: %w", err)
 		}
 	}
@@ -177,24 +189,18 @@ func arenaPage(f reportFlags) (reports.ArenaPage, []string, error) {
 			}
 		}
 	}
-	pg := reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(recs)}
-	g := rating.Default()
-	if f.periods == periodsOne {
-		var outcomes []rating.Outcome
-		for _, r := range tally.Finished {
-			outcomes = append(outcomes, r.Outcomes()...)
+	for _, n := range slices.Sorted(maps.Keys(opt.Prior)) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
 		}
-		start := g.Initials(names)
-		for n, r := range prior {
-			start[n] = r
-		}
-		pg.Summary = rating.Summarize(g.RatePeriod(start, outcomes), outcomes)
-		pg.Method = "one Glicko-2 rating period for the whole file, as crucible rate does"
-	} else {
-		pg.Summary = arena.Tournament(g, names, prior, tally.Finished)
-		pg.Method = "one Glicko-2 rating period per round, as crucible arena rates its run"
 	}
-	return pg, res.Warnings, nil
+	opt.Field = true
+	sum, err := arena.Leaderboard(names, tally.Finished, opt)
+	if err != nil {
+		return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--results %s: %w", f.results, err)
+	}
+	return reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(recs), Summary: sum, Method: sum.Method}, res.Warnings, nil
 }
 
 // evolvePage maps a run directory of crucible evolve (read by

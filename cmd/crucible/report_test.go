@@ -46,10 +46,11 @@ func leaderboardNames(t *testing.T, page string) []string {
 }
 
 // TestReportResults checks the arena page of a small Kindling round robin
-// against the rating package: the leaderboard is arena.Tournament's (as
-// crucible arena prints it) or, with --periods one, one period's (as
-// crucible rate prints it), with the same figures, and both plots are
-// there. The same file gives the same bytes.
+// against the rating package: the leaderboard is arena.Leaderboard's in
+// the model asked for (Bradley–Terry by default, as crucible arena and
+// crucible rate print it), with the same figures; the plots, the
+// non-transitive field and the method are there. The same file gives the
+// same bytes.
 func TestReportResults(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "r.jsonl")
 	if _, _, err := execRoot(t, "arena", "--players", "normal,easy,even,greedy", "--seeds", "3", "--out", results, "--format", "csv"); err != nil {
@@ -60,18 +61,36 @@ func TestReportResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"normal", "easy", "even", "greedy"}
-	var outs []rating.Outcome
-	for _, r := range res.Records {
-		outs = append(outs, r.Outcomes()...)
+	board := func(opt rating.Options) rating.Summary {
+		opt.Field = true
+		s, err := arena.Leaderboard(names, res.Records, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
-	g := rating.Default()
 	tests := []struct {
 		name string
 		args []string
 		want rating.Summary
+		cell func(rating.Standing) string
 	}{
-		{"rounds as periods, as crucible arena", nil, arena.Tournament(g, names, nil, res.Records)},
-		{"one period, as crucible rate", []string{"--periods", "one"}, rating.Summarize(g.RatePeriod(g.Initials(names), outs), outs)},
+		{"bradley-terry by default", nil, board(rating.Options{}),
+			func(st rating.Standing) string {
+				return fmt.Sprintf("<td>%+.0f ± %.0f</td><td>[%+.0f, %+.0f]</td>", st.BT.Elo, st.BT.SE, st.BT.Lo, st.BT.Hi)
+			}},
+		{"glicko2, one period as crucible rate", []string{"--rating", "glicko2"}, board(rating.Options{Model: rating.ModelGlicko2}),
+			func(st rating.Standing) string {
+				return fmt.Sprintf("<td>%.0f ± %.0f</td><td>%.0f</td>", st.Rating.Rating, st.RD, st.Conservative)
+			}},
+		{"glicko2, rounds as periods", []string{"--rating", "glicko2", "--periods", "rounds"}, board(rating.Options{Model: rating.ModelGlicko2, Periods: rating.RoundPeriods}),
+			func(st rating.Standing) string {
+				return fmt.Sprintf("<td>%.0f ± %.0f</td><td>%.0f</td>", st.Rating.Rating, st.RD, st.Conservative)
+			}},
+		{"weng-lin", []string{"--rating", "weng-lin"}, board(rating.Options{Model: rating.ModelWengLin}),
+			func(st rating.Standing) string {
+				return fmt.Sprintf("<td>%.2f ± %.2f</td><td>%.2f</td>", st.WengLin.Mu, st.WengLin.Sigma, st.WengLin.Ordinal)
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,8 +102,13 @@ func TestReportResults(t *testing.T) {
 			var want []string
 			for _, st := range tt.want.Standings {
 				want = append(want, st.Name)
-				row := fmt.Sprintf(`<td class="name">%s</td><td>%.0f ± %.0f</td><td>%.0f</td><td>%d</td><td>%d-%d-%d</td><td>%.1f</td><td>%.1f-%.1f</td>`,
-					st.Name, st.Rating.Rating, st.RD, st.Conservative, st.Games, st.Wins, st.Draws, st.Losses, 100*st.Score, 100*st.ScoreLo, 100*st.ScoreHi)
+				units := fmt.Sprint(st.Units)
+				if st.Distinct < st.Units {
+					units = fmt.Sprintf("%d (%d distinct)", st.Units, st.Distinct)
+				}
+				row := fmt.Sprintf(`<td class="name">%s</td>%s<td>%d</td><td>%s</td><td>%d-%d-%d</td><td>%.1f</td><td>%.1f-%.1f</td>`,
+					st.Name, tt.cell(st), st.Games, units, st.Wins, st.Draws, st.Losses, 100*st.Score, 100*st.ScoreLo, 100*st.ScoreHi)
+				row = strings.ReplaceAll(row, "+", "&#43;") // as html/template writes it
 				if !strings.Contains(page, row) {
 					t.Errorf("page lacks %s's row with the summary's figures:\n%s", st.Name, row)
 				}
@@ -92,14 +116,19 @@ func TestReportResults(t *testing.T) {
 			if got := leaderboardNames(t, page); strings.Join(got, ",") != strings.Join(want, ",") {
 				t.Fatalf("leaderboard order %v, the summary's %v", got, want)
 			}
-			for _, id := range []string{`id="ratings-plot"><svg`, `id="matrix-plot"><svg`} {
+			for _, id := range []string{`id="ratings-plot"><svg`, `id="matrix-plot"><svg`, `<section id="field">`, `<section id="method">`, "Ordered by <strong>" + tt.want.Model.Title()} {
 				if !strings.Contains(page, id) {
 					t.Errorf("page lacks %s", id)
 				}
 			}
-			for _, fact := range []string{"<dd>kindling</dd>", fmt.Sprintf("<dd>%d</dd>", len(res.Records)), "<dd>3</dd>"} {
+			for _, fact := range []string{"<dd>kindling</dd>", fmt.Sprintf("<dd>%d</dd>", len(res.Records)), "<dd>3</dd>", "<dt>independent units</dt>"} {
 				if !strings.Contains(page, fact) {
 					t.Errorf("facts lack %s", fact)
+				}
+			}
+			for _, st := range tt.want.Standings {
+				if row := fmt.Sprintf(`<td class="name">%s</td><td>%.3f</td>`, st.Name, *st.AlphaRank); !strings.Contains(page, row) {
+					t.Errorf("the field section lacks %s's α-Rank mass: %s", st.Name, row)
 				}
 			}
 			again, err := reportFile(t, out, append([]string{"--results", results}, tt.args...)...)
@@ -131,7 +160,7 @@ func TestReportEscapesAndFailures(t *testing.T) {
 	prior := filepath.Join(dir, "prior.json")
 	os.WriteFile(prior, []byte(`{"plain": {"rating": 1800, "rd": 60, "volatility": 0.06}}`), 0o644)
 
-	page, err := reportFile(t, filepath.Join(dir, "x.html"), "--results", results, "--prior", prior)
+	page, err := reportFile(t, filepath.Join(dir, "x.html"), "--results", results, "--rating", "glicko2", "--prior", prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +179,10 @@ func TestReportEscapesAndFailures(t *testing.T) {
 		c.Add(r)
 	}
 	start, _ := rating.ParseRatings([]byte(`{"plain": {"rating": 1800, "rd": 60, "volatility": 0.06}}`), "prior")
-	sum := c.Summary(rating.Default(), []string{"<b>x</b>", "plain"}, start)
+	sum, err := c.Leaderboard([]string{"<b>x</b>", "plain"}, rating.Options{Model: rating.ModelGlicko2, Prior: start})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got := leaderboardNames(t, page); got[0] != "plain" || sum.Standings[0].Name != "plain" {
 		t.Fatalf("the player with the 1800 prior does not lead: page %v", got)
 	}
@@ -266,7 +298,11 @@ func TestReportBadInput(t *testing.T) {
 		{"both inputs", []string{"--results", goodFile, "--run", notRun}, []string{"either --results", "or --run", "not both"}},
 		{"prior with a run", []string{"--run", notRun, "--prior", prior}, []string{"--prior applies to --results only"}},
 		{"periods with a run", []string{"--run", notRun, "--periods", "one"}, []string{"--periods applies to --results only"}},
-		{"unknown periods", []string{"--results", goodFile, "--periods", "weekly"}, []string{`--periods "weekly" is not one of rounds, one`}},
+		{"unknown periods", []string{"--results", goodFile, "--rating", "glicko2", "--periods", "weekly"}, []string{`--periods "weekly" is not one of one, rounds`}},
+		{"periods without glicko2", []string{"--results", goodFile, "--periods", "rounds"}, []string{"--periods applies to --rating glicko2 only"}},
+		{"prior with bt", []string{"--results", goodFile, "--rating", "bt", "--prior", prior}, []string{"--prior is a Glicko-2 ratings file", "--rating glicko2"}},
+		{"unknown rating", []string{"--results", goodFile, "--rating", "elo-ish"}, []string{`--rating: model "elo-ish" is not one of bt, glicko2, weng-lin`}},
+		{"rating with a run", []string{"--run", notRun, "--rating", "bt"}, []string{"--rating applies to --results only"}},
 		{"missing results file", []string{"--results", filepath.Join(dir, "nope.jsonl")}, []string{"--results", "nope.jsonl", "no such file"}},
 		{"corrupt results line", []string{"--results", corrupt}, []string{"--results", "corrupt.jsonl:2", "not a result record"}},
 		{"empty results file", []string{"--results", empty}, []string{"--results " + empty + " holds no match"}},

@@ -18,19 +18,22 @@ import (
 const sprtLevel = 0.95
 
 // sprtOptions are the flags of `crucible sprt`. The counts mode reads
-// --pentanomial or --trinomial; the play mode (--game, --a, --b,
-// --max-pairs, --workers, --out) is not built yet.
+// --pentanomial or --trinomial; the play mode (--game, --a, --b, ...)
+// plays the pairs (sprt_play.go).
 type sprtOptions struct {
 	pentanomial, trinomial string
 	elo0, elo1             float64
 	model                  string
 	alpha, beta            float64
 	format                 string
+	sprtPlayOptions
 }
 
 // sprtReport is what `crucible sprt --format json` prints.
 type sprtReport struct {
-	Test        stats.SPRT         `json:"test"`
+	Test stats.SPRT `json:"test"`
+	// Play describes a played test (nil for counts given by hand).
+	Play        *sprtPlay          `json:"play,omitempty"`
 	Pentanomial *stats.Pentanomial `json:"pentanomial,omitempty"`
 	Trinomial   *stats.Trinomial   `json:"trinomial,omitempty"`
 	stats.Result
@@ -64,13 +67,25 @@ and normalized Elo differences it means, and the likelihood of superiority.
 When every unit fell in one class the interval is the Wilson interval over
 that one outcome, so repeating it does not narrow the interval.
 
+` + sprtPlayHelp + `
+
   crucible sprt --pentanomial 365,16618,36229,16974,390 --elo0 0 --elo1 2 --model normalized
-  crucible sprt --trinomial 36433,68692,36027 --elo0 0 --elo1 2 --model normalized --format json`,
+  crucible sprt --trinomial 36433,68692,36027 --elo0 0 --elo1 2 --model normalized --format json
+  crucible sprt --game kindling --a contrarian --b normal --elo0 0 --elo1 20
+  crucible sprt --game acb --a gatherer --b best.json --elo0 0 --elo1 10 --out sprt.jsonl --resume
+  crucible sprt --game kindling --seats 3 --a easy --b normal --opponents random --elo0 0 --elo1 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl := cmd.Flags()
+			play := false
+			for _, f := range sprtPlayFlags {
+				play = play || fl.Changed(f)
+			}
 			if !fl.Changed("elo0") || !fl.Changed("elo1") {
 				return fmt.Errorf("--elo0 and --elo1 are required: the Elo differences of H0 and H1")
+			}
+			if play {
+				return runSPRTPlay(cmd, o)
 			}
 			return runSPRTCounts(cmd.OutOrStdout(), o)
 		},
@@ -84,34 +99,45 @@ that one outcome, so repeating it does not narrow the interval.
 	fl.Float64Var(&o.alpha, "alpha", 0.05, "probability of accepting H1 when H0 holds, in (0, 1)")
 	fl.Float64Var(&o.beta, "beta", 0.05, "probability of accepting H0 when H1 holds, in (0, 1)")
 	fl.StringVar(&o.format, "format", "table", "output format: table, json")
+	addSPRTPlayFlags(cmd, &o.sprtPlayOptions)
 	return cmd
+}
+
+// sprtTest checks the test's flags and builds it.
+func sprtTest(o sprtOptions) (stats.SPRT, error) {
+	if o.format != "table" && o.format != "json" {
+		return stats.SPRT{}, fmt.Errorf("--format %q is not one of table, json", o.format)
+	}
+	model, err := stats.ParseModel(o.model)
+	if err != nil {
+		return stats.SPRT{}, fmt.Errorf("--model: %w", err)
+	}
+	switch {
+	case o.elo0 >= o.elo1:
+		return stats.SPRT{}, fmt.Errorf("--elo0 %v must be below --elo1 %v", o.elo0, o.elo1)
+	case !(o.alpha > 0 && o.alpha < 1):
+		return stats.SPRT{}, fmt.Errorf("--alpha %v is not in (0, 1)", o.alpha)
+	case !(o.beta > 0 && o.beta < 1):
+		return stats.SPRT{}, fmt.Errorf("--beta %v is not in (0, 1)", o.beta)
+	case o.alpha+o.beta >= 1:
+		return stats.SPRT{}, fmt.Errorf("--alpha %v + --beta %v must be below 1", o.alpha, o.beta)
+	}
+	return stats.SPRT{Elo0: o.elo0, Elo1: o.elo1, Alpha: o.alpha, Beta: o.beta, Model: model}, nil
 }
 
 // runSPRTCounts is the counts mode: it checks the flags, runs the test
 // and prints it.
 func runSPRTCounts(out io.Writer, o sprtOptions) error {
-	if o.format != "table" && o.format != "json" {
-		return fmt.Errorf("--format %q is not one of table, json", o.format)
-	}
-	model, err := stats.ParseModel(o.model)
+	test, err := sprtTest(o)
 	if err != nil {
-		return fmt.Errorf("--model: %w", err)
+		return err
 	}
 	switch {
-	case o.elo0 >= o.elo1:
-		return fmt.Errorf("--elo0 %v must be below --elo1 %v", o.elo0, o.elo1)
-	case !(o.alpha > 0 && o.alpha < 1):
-		return fmt.Errorf("--alpha %v is not in (0, 1)", o.alpha)
-	case !(o.beta > 0 && o.beta < 1):
-		return fmt.Errorf("--beta %v is not in (0, 1)", o.beta)
-	case o.alpha+o.beta >= 1:
-		return fmt.Errorf("--alpha %v + --beta %v must be below 1", o.alpha, o.beta)
 	case o.pentanomial != "" && o.trinomial != "":
 		return fmt.Errorf("give --pentanomial or --trinomial, not both")
 	case o.pentanomial == "" && o.trinomial == "":
-		return fmt.Errorf("give the counts: --pentanomial LL,LD,WLDD,WD,WW or --trinomial W,D,L")
+		return fmt.Errorf("give the counts (--pentanomial LL,LD,WLDD,WD,WW or --trinomial W,D,L), or the players to play (--game, --a, --b)")
 	}
-	test := stats.SPRT{Elo0: o.elo0, Elo1: o.elo1, Alpha: o.alpha, Beta: o.beta, Model: model}
 	rep := sprtReport{Test: test}
 	var counts stats.Counts
 	if o.pentanomial != "" {
@@ -184,19 +210,26 @@ func writeSPRTTable(out io.Writer, r sprtReport) error {
 	elo := func(v float64) string { return fmt.Sprintf("%+.2f", v) }
 	pct := func(v float64) string { return fmt.Sprintf("%.2f%%", 100*v) }
 	note := ""
+	nelo := interval(e.NElo, e.NEloLo, e.NEloHi, elo) + " normalized, 95%"
 	if e.Method == stats.WilsonDistinct {
 		note = " (every unit in one class: Wilson over one outcome)"
+		nelo = "undefined: every unit in one class, no spread to normalize by"
 	}
 	rows := [][]string{
 		{"test", fmt.Sprintf("%s Elo, H0: %g, H1: %g, alpha %g, beta %g", r.Test.Model, r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.Test.Beta)},
+	}
+	if p := r.Play; p != nil {
+		rows = append(rows, playRows(p, r.Verdict)...)
+	}
+	rows = append(rows, [][]string{
 		{"counts", counts},
 		{"LLR", fmt.Sprintf("%.2f (bounds %.2f, %.2f)", r.LLR, r.Lower, r.Upper)},
 		{"verdict", verdictText(r.Verdict)},
 		{"score", interval(e.Score, e.ScoreLo, e.ScoreHi, pct) + note},
 		{"Elo", interval(e.Elo, e.EloLo, e.EloHi, elo) + " logistic, 95%"},
-		{"nElo", interval(e.NElo, e.NEloLo, e.NEloHi, elo) + " normalized, 95%"},
+		{"nElo", nelo},
 		{"LOS", pct(e.LOS)},
-	}
+	}...)
 	tw := tablewriter.NewWriter(out)
 	tw.Header("SPRT", "")
 	for _, row := range rows {

@@ -115,7 +115,7 @@ func TestSPRTBadInput(t *testing.T) {
 		{[]string{"--elo0", "0", "--elo1", "2", "--beta", "0", "--trinomial", "1,2,3"}, "--beta 0 is not in (0, 1)"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--alpha", "0.5", "--beta", "0.5", "--trinomial", "1,2,3"}, "--alpha 0.5 + --beta 0.5 must be below 1"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--trinomial", "1,2,3", "--pentanomial", "1,2,3,4,5"}, "give --pentanomial or --trinomial, not both"},
-		{[]string{"--elo0", "0", "--elo1", "2"}, "give the counts: --pentanomial LL,LD,WLDD,WD,WW or --trinomial W,D,L"},
+		{[]string{"--elo0", "0", "--elo1", "2"}, "give the counts (--pentanomial LL,LD,WLDD,WD,WW or --trinomial W,D,L), or the players to play (--game, --a, --b)"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--model", "bayesian", "--trinomial", "1,2,3"}, `--model: model "bayesian" is not one of logistic, normalized`},
 		{[]string{"--elo0", "0", "--elo1", "2", "--format", "csv", "--trinomial", "1,2,3"}, `--format "csv" is not one of table, json`},
 		{[]string{"--elo1", "2", "--trinomial", "1,2,3"}, "--elo0 and --elo1 are required"},

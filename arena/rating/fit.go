@@ -1,0 +1,493 @@
+package rating
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"crucible/stats"
+)
+
+// summary computes the statistics and the model's figures, and orders
+// the standings.
+func (b *batch) summary(opt Options) (Summary, error) {
+	n := len(b.names)
+	m := newTallies(b.names, b.games)
+	sum := Summary{Model: opt.Model, Clustered: true, Units: b.rawUnits, Distinct: len(b.copies), Groups: b.groups, Repeated: b.repeated}
+	// Each player's score against the field.
+	st := make([]Standing, n)
+	played := make([]bool, n)
+	fieldIv := make([]stats.Interval, n)
+	all := func(int32) bool { return true }
+	for p, name := range b.names {
+		t := m.Field(p)
+		s := Standing{Name: name, Games: t.Games(), Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, Score: 0.5}
+		if units, raw := b.units(p, all); len(units) > 0 {
+			iv, _ := interval(units, opt.Level)
+			fieldIv[p] = iv
+			played[p] = true
+			s.Score, s.ScoreLo, s.ScoreHi = iv.Mean, iv.Lo, iv.Hi
+			s.Units, s.Distinct = raw, iv.Distinct
+			g := float64(s.Games)
+			s.Elo, s.EloLo, s.EloHi = eloOf(iv.Mean, g), eloOf(iv.Lo, g), eloOf(iv.Hi, g)
+		}
+		st[p] = s
+	}
+	// Every pair's head-to-head score.
+	pairIv := make([][]stats.Interval, n)
+	for i := range pairIv {
+		pairIv[i] = make([]stats.Interval, n)
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			units, raw := b.units(i, func(o int32) bool { return int(o) == j })
+			iv, ok := interval(units, opt.Level)
+			if !ok {
+				continue
+			}
+			pairIv[i][j] = iv
+			pairIv[j][i] = stats.Interval{Mean: 1 - iv.Mean, Lo: 1 - iv.Hi, Hi: 1 - iv.Lo, SE: iv.SE, Units: iv.Units, Distinct: iv.Distinct, Method: iv.Method}
+			t := m.Cells[i][j]
+			sum.Pairs = append(sum.Pairs, Pair{A: b.names[i], B: b.names[j], Wins: t.Wins, Draws: t.Draws, Losses: t.Losses,
+				Score: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, Units: raw, Distinct: iv.Distinct})
+		}
+	}
+	if opt.Field || opt.Model == ModelAlphaRank || opt.Model == ModelNash {
+		f, notes, err := b.field(m, pairIv, played, st, opt)
+		forced := opt.Model == ModelAlphaRank || opt.Model == ModelNash
+		switch {
+		case err != nil && forced:
+			return Summary{}, err
+		case err != nil:
+			notes = append(notes, "the field analysis failed: "+err.Error())
+		case f == nil && forced:
+			return Summary{}, fmt.Errorf("%s needs at least two players with games", opt.Model)
+		}
+		sum.Field = f
+		sum.Notes = append(sum.Notes, notes...)
+	}
+	var key func(s Standing) []float64
+	var err error
+	var note string
+	switch opt.Model {
+	case ModelBT:
+		note, err = b.fitBT(st, played, opt)
+		key = func(s Standing) []float64 { return []float64{s.BT.Elo} }
+		sum.Method = "maximum-likelihood Bradley–Terry fit of the batch's pairwise results (a draw is half a win), with cluster-robust (sandwich) intervals over the units"
+	case ModelGlicko2:
+		err = b.rateGlicko(st, opt)
+		key = func(s Standing) []float64 { return []float64{s.Conservative, s.Rating.Rating} }
+		switch opt.Periods {
+		case OnePeriod:
+			sum.Method = "one Glicko-2 rating period for the whole batch"
+		case RoundPeriods:
+			sum.Method = "one Glicko-2 rating period per round of the schedule"
+		default:
+			sum.Method = "the Glicko-2 ratings given, not updated by these matches"
+		}
+	case ModelWengLin:
+		err = b.rateWengLin(st, opt)
+		key = func(s Standing) []float64 { return []float64{s.WengLin.Ordinal, s.WengLin.Mu} }
+		sum.Method = fmt.Sprintf("Weng–Lin (Plackett–Luce) rating of the %d matches' full rankings, one after another in schedule order", len(b.matches))
+	case ModelAlphaRank:
+		key = func(s Standing) []float64 { return []float64{*s.AlphaRank, s.Score} }
+		sum.Method = sum.Field.AlphaRank
+	case ModelNash:
+		key = func(s Standing) []float64 { return []float64{s.Nash.Payoff, s.Nash.Mass, s.Score} }
+		sum.Method = "Nash averaging: the payoff (score margin) against the maximum-entropy Nash equilibrium of the score matrix"
+	}
+	if err != nil {
+		return Summary{}, err
+	}
+	if note != "" {
+		sum.Notes = append(sum.Notes, note)
+	}
+	// Order: the model's figures (to 1e-9, so rounding noise does not
+	// order equals), players without games last, then by name.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	hasKey := func(p int) bool {
+		switch opt.Model {
+		case ModelGlicko2:
+			return true
+		case ModelBT:
+			return st[p].BT != nil
+		case ModelWengLin:
+			return st[p].WengLin != nil
+		case ModelAlphaRank:
+			return st[p].AlphaRank != nil
+		default:
+			return st[p].Nash != nil
+		}
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		hx, hy := hasKey(x), hasKey(y)
+		if hx != hy {
+			if hx {
+				return -1
+			}
+			return 1
+		}
+		if hx {
+			kx, ky := key(st[x]), key(st[y])
+			for i := range kx {
+				a, c := math.Round(kx[i]*1e9), math.Round(ky[i]*1e9)
+				if a != c {
+					return cmp.Compare(c, a)
+				}
+			}
+		}
+		return strings.Compare(st[x].Name, st[y].Name)
+	})
+	ordered := make([]string, n)
+	for r, p := range order {
+		st[p].Rank = r + 1
+		sum.Standings = append(sum.Standings, st[p])
+		ordered[r] = b.names[p]
+	}
+	sum.Matrix = reorder(m, ordered)
+	if slices.Contains(RatingModels, opt.Model) {
+		sum.Inversions = b.inversions(order, played, fieldIv, opt.Level)
+	}
+	if unmet := unmetPairs(m, played); unmet > 0 && sum.Field == nil {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("%d pairs of players never met", unmet))
+	}
+	return sum, nil
+}
+
+// newTallies tallies the pairwise games into a matrix in the batch's
+// player order.
+func newTallies(names []string, games []stats.PairGame) Matrix {
+	cells := make([][]Tally, len(names))
+	for i := range cells {
+		cells[i] = make([]Tally, len(names))
+	}
+	for _, g := range games {
+		cells[g.A][g.B].add(g.Score)
+		cells[g.B][g.A].add(1 - g.Score)
+	}
+	return Matrix{Players: slices.Clone(names), Cells: cells}
+}
+
+// reorder is m with its players in the given order.
+func reorder(m Matrix, order []string) Matrix {
+	at := make(map[string]int, len(m.Players))
+	for i, n := range m.Players {
+		at[n] = i
+	}
+	out := Matrix{Players: order, Cells: make([][]Tally, len(order))}
+	for i, a := range order {
+		out.Cells[i] = make([]Tally, len(order))
+		for j, c := range order {
+			out.Cells[i][j] = m.Cells[at[a]][at[c]]
+		}
+	}
+	return out
+}
+
+// unmetPairs counts the pairs of players with games that never met.
+func unmetPairs(m Matrix, played []bool) int {
+	k := 0
+	for i := range m.Players {
+		for j := i + 1; j < len(m.Players); j++ {
+			if played[i] && played[j] && m.Cells[i][j].Games() == 0 {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// fitBT sets the Bradley–Terry figures of the players with games. A field
+// without a finite maximum (a player who won or lost everything) is fitted
+// with one virtual draw per pair that met, and the note says so.
+func (b *batch) fitBT(st []Standing, played []bool, opt Options) (string, error) {
+	var sub []int
+	at := make([]int, len(b.names))
+	var names []string
+	for p, ok := range played {
+		at[p] = -1
+		if ok {
+			at[p] = len(sub)
+			sub = append(sub, p)
+			names = append(names, b.names[p])
+		}
+	}
+	if len(sub) < 2 {
+		return "", nil
+	}
+	games := make([]stats.PairGame, len(b.games))
+	for k, g := range b.games {
+		games[k] = stats.PairGame{A: at[g.A], B: at[g.B], Score: g.Score, Unit: g.Unit}
+	}
+	bt := stats.BradleyTerry{Level: opt.Level, MergedRepeats: true}
+	fit, err := bt.FitGames(names, games)
+	note := ""
+	if errors.Is(err, stats.ErrNoFiniteRatings) {
+		why := "a group of players never dropped a point against the rest"
+		var edge []string
+		for _, p := range sub {
+			if s := st[p]; s.Wins == s.Games || s.Losses == s.Games {
+				edge = append(edge, s.Name)
+			}
+		}
+		if len(edge) > 0 {
+			why = strings.Join(edge, ", ") + " won or lost every game"
+		}
+		note = fmt.Sprintf("No finite maximum-likelihood ratings (%s): the Bradley–Terry fit adds one virtual draw to every pair that met (BayesElo's prior), which keeps the order of the scores on a round robin", why)
+		bt.Prior = 1
+		fit, err = bt.FitGames(names, games)
+	}
+	if err != nil {
+		return "", fmt.Errorf("bradley-terry fit: %w", err)
+	}
+	for _, r := range fit.Ratings {
+		st[sub[r.Index]].BT = &Elo{Elo: r.Elo, SE: r.SE, Lo: r.Lo, Hi: r.Hi}
+	}
+	return note, nil
+}
+
+// rateGlicko sets the Glicko-2 ratings of every player.
+func (b *batch) rateGlicko(st []Standing, opt Options) error {
+	g := opt.Glicko2
+	if g == nil {
+		g = Default()
+	}
+	start := g.Initials(b.names)
+	for n, r := range opt.Prior {
+		if _, ok := start[n]; ok {
+			start[n] = r
+		}
+	}
+	var after map[string]Rating
+	switch opt.Periods {
+	case PriorIsRating:
+		after = start
+	case OnePeriod:
+		after = g.RatePeriod(start, b.outcomes(func(Match) bool { return true }))
+	case RoundPeriods:
+		var rounds []int
+		for _, m := range b.matches {
+			if len(rounds) == 0 || rounds[len(rounds)-1] != m.Round {
+				rounds = append(rounds, m.Round)
+			}
+		}
+		periods := make([][]Outcome, len(rounds))
+		for i, r := range rounds {
+			periods[i] = b.outcomes(func(m Match) bool { return m.Round == r })
+		}
+		after = g.RatePeriods(start, periods)
+	}
+	for p := range st {
+		r := after[b.names[p]]
+		st[p].Rating, st[p].Conservative = r, r.Conservative()
+	}
+	return nil
+}
+
+// outcomes are the pairwise outcomes of the matches keep accepts.
+func (b *batch) outcomes(keep func(Match) bool) []Outcome {
+	var out []Outcome
+	for _, m := range b.matches {
+		if keep(m) {
+			out = append(out, Pairwise(m.Players, m.Ranks)...)
+		}
+	}
+	return out
+}
+
+// rateWengLin rates the matches one after another in canonical order.
+func (b *batch) rateWengLin(st []Standing, opt Options) error {
+	w := stats.DefaultWengLin()
+	if opt.WengLin != nil {
+		w = *opt.WengLin
+	}
+	skill := make([]stats.Skill, len(b.names))
+	rated := make([]bool, len(b.names))
+	for i := range skill {
+		skill[i] = w.Initial()
+	}
+	var seats []int
+	var in []stats.Skill
+	var ranks []float64
+	for _, m := range b.matches {
+		seats, in, ranks = seats[:0], in[:0], ranks[:0]
+		for s, p := range m.Players {
+			i := b.index[p]
+			if slices.Contains(seats, i) {
+				return fmt.Errorf("weng-lin: the match of round %d on seed %d seats %s twice; a match rates each player once", m.Round, m.Seed, p)
+			}
+			seats = append(seats, i)
+			in = append(in, skill[i])
+			ranks = append(ranks, float64(m.Ranks[s]))
+		}
+		if len(seats) < 2 {
+			continue
+		}
+		out, err := w.RateFFA(in, ranks)
+		if err != nil {
+			return fmt.Errorf("weng-lin: the match of round %d on seed %d: %w", m.Round, m.Seed, err)
+		}
+		for k, i := range seats {
+			skill[i] = out[k]
+			rated[i] = true
+		}
+	}
+	for p := range st {
+		if rated[p] {
+			s := skill[p]
+			st[p].WengLin = &WengLinSkill{Mu: s.Mu, Sigma: s.Sigma, Ordinal: s.Ordinal()}
+		}
+	}
+	return nil
+}
+
+// field computes α-Rank, Nash averaging and the cycles over the players
+// with games, and sets their masses in st.
+func (b *batch) field(m Matrix, pairIv [][]stats.Interval, played []bool, st []Standing, opt Options) (*Field, []string, error) {
+	var sub []int
+	for p, ok := range played {
+		if ok {
+			sub = append(sub, p)
+		}
+	}
+	if len(sub) < 2 {
+		return nil, nil, nil
+	}
+	k := len(sub)
+	score := make([][]float64, k)
+	lo := make([][]float64, k)
+	f := &Field{}
+	for a, i := range sub {
+		score[a] = make([]float64, k)
+		lo[a] = make([]float64, k)
+		for c, j := range sub {
+			score[a][c] = 0.5
+			if i == j {
+				continue
+			}
+			t := m.Cells[i][j]
+			if t.Games() == 0 {
+				if a < c {
+					f.Unmet++
+				}
+				continue
+			}
+			score[a][c] = t.Rate()
+			lo[a][c] = pairIv[i][j].Lo
+		}
+	}
+	var notes []string
+	if f.Unmet > 0 {
+		notes = append(notes, fmt.Sprintf("%d pairs of players never met; α-Rank and Nash averaging take them as even (1/2)", f.Unmet))
+	}
+	ar := stats.AlphaRank{}
+	pi, err := ar.Rank(score)
+	f.AlphaRank = "α-Rank of the score matrix (single population, m 50, α 100, as OpenSpiel's defaults)"
+	if err != nil {
+		var eps float64
+		pi, eps, err = stats.InfiniteAlphaRank(score)
+		if err != nil {
+			return nil, notes, fmt.Errorf("alpha-rank: %w", err)
+		}
+		f.AlphaRank = fmt.Sprintf("infinite-α α-Rank of the score matrix (the finite-α chain is reducible; noise ε %.2g)", eps)
+	}
+	for a, i := range sub {
+		v := pi[a]
+		st[i].AlphaRank = &v
+	}
+	nash, err := stats.NashAverage(stats.ScoreMargins(score))
+	if err != nil {
+		return nil, notes, fmt.Errorf("nash averaging: %w", err)
+	}
+	for a, i := range sub {
+		st[i].Nash = &NashShare{Mass: nash.Mass[a], Payoff: nash.Rating[a]}
+	}
+	cycles, err := stats.Cycles3(lo)
+	if err != nil {
+		return nil, notes, err
+	}
+	for _, c := range cycles {
+		p := c.Players
+		f.Cycles = append(f.Cycles, Cycle{
+			Players: [3]string{b.names[sub[p[0]]], b.names[sub[p[1]]], b.names[sub[p[2]]]},
+			Lo:      [3]float64{lo[p[0]][p[1]], lo[p[1]][p[2]], lo[p[2]][p[0]]},
+			Margin:  c.Margin,
+		})
+	}
+	return f, notes, nil
+}
+
+// inversions lists the pairs ranked against a significant difference of
+// their scores against the common field. order is the standings' order
+// of player indices and field each player's interval against all its
+// opponents, which is its interval against the common field when every
+// opponent it met was met by the other too (a round robin).
+func (b *batch) inversions(order []int, played []bool, field []stats.Interval, level float64) []Inversion {
+	n := len(b.names)
+	opps := make([][]bool, n)
+	count := make([]int, n)
+	for p := range n {
+		opps[p] = make([]bool, n)
+		for _, e := range b.entries[p] {
+			if !opps[p][e.opp] {
+				opps[p][e.opp] = true
+				count[p]++
+			}
+		}
+	}
+	// scoreAgainst is p's interval against the opponents both p and q met,
+	// and q itself.
+	scoreAgainst := func(p, q int, shared int) (stats.Interval, bool) {
+		if shared+boolInt(opps[p][q]) == count[p] {
+			return field[p], true // every opponent of p counts
+		}
+		units, _ := b.units(p, func(o int32) bool {
+			return int(o) == q || (int(o) != p && opps[p][o] && opps[q][o])
+		})
+		return interval(units, level)
+	}
+	var out []Inversion
+	for r, a := range order {
+		if !played[a] {
+			continue
+		}
+		for _, c := range order[r+1:] {
+			if !played[c] {
+				continue
+			}
+			shared := 0
+			for o := range n {
+				if o != a && o != c && opps[a][o] && opps[c][o] {
+					shared++
+				}
+			}
+			ia, okA := scoreAgainst(a, c, shared)
+			ic, okC := scoreAgainst(c, a, shared)
+			if !okA || !okC {
+				continue
+			}
+			d := ic.Mean - ia.Mean
+			se := math.Hypot(ia.SE, ic.SE)
+			df := max(min(ia.Units, ic.Units)-1, 1)
+			t := stats.StudentQuantile(level, df)
+			if d-t*se > 0 {
+				common := shared + boolInt(opps[a][c])
+				out = append(out, Inversion{Above: b.names[a], Below: b.names[c], Opponents: common, Diff: d, Lo: d - t*se, Hi: d + t*se})
+			}
+		}
+	}
+	return out
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}

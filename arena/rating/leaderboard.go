@@ -1,0 +1,408 @@
+package rating
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"crucible/stats"
+)
+
+// Match is one finished match as a leaderboard sees it.
+type Match struct {
+	// Players are the participants' names in seat order and Ranks their
+	// finishing ranks (1 is best, equal ranks tie).
+	Players []string
+	Ranks   []int
+	// Round is the schedule's round (a Glicko-2 rating period with
+	// RoundPeriods).
+	Round int
+	// Seed is the match seed. The matches of one group of players on one
+	// seed (both seat orders of a pair, every rotation of a free-for-all
+	// group) are one independent unit: they share the seed's map or deal,
+	// so they are not independent evidence of one another.
+	Seed uint64
+	// Result fingerprints the match's full result apart from the seed
+	// (the scores, the length, how it ended): two units of the same
+	// players whose matches have the same fingerprints repeated each other
+	// exactly, and count as one. 0 means unknown: the unit is taken as
+	// distinct from every other.
+	Result uint64
+}
+
+// Field is the analysis of a non-transitive field: the rankings that do
+// not assume one scale of strength, and the cycles of significant wins.
+// The masses are in the standings (Standing.AlphaRank, Standing.Nash).
+type Field struct {
+	// AlphaRank says how the α-Rank masses were computed.
+	AlphaRank string `json:"alpharank"`
+	// Cycles are the 3-cycles A > B > C > A in which every link is a
+	// significant win (the lower end of its interval above 1/2),
+	// strongest first.
+	Cycles []Cycle `json:"cycles"`
+	// Unmet counts the pairs of players that never met; the score matrix
+	// takes them as even (1/2).
+	Unmet int `json:"unmet,omitempty"`
+}
+
+// Cycle is a 3-cycle of significant wins: Players[0] beats Players[1],
+// which beats Players[2], which beats Players[0].
+type Cycle struct {
+	Players [3]string `json:"players"`
+	// Lo are the lower ends of the three links' intervals, in the order
+	// above, and Margin the smallest of them minus 1/2.
+	Lo     [3]float64 `json:"lo"`
+	Margin float64    `json:"margin"`
+}
+
+// Inversion is a pair of players ranked against their scores: Above is
+// ranked above Below, yet Below's score against the same opponents is
+// significantly higher.
+type Inversion struct {
+	Above string `json:"above"`
+	Below string `json:"below"`
+	// Opponents counts the opponents compared over: those both met, and
+	// each other when they met.
+	Opponents int `json:"opponents"`
+	// Diff is Below's score rate minus Above's against those opponents,
+	// and Lo and Hi bound its interval.
+	Diff float64 `json:"diff"`
+	Lo   float64 `json:"lo"`
+	Hi   float64 `json:"hi"`
+}
+
+// Leaderboard ranks the players of a batch of matches by the model of
+// opt, with each player's score against the field and every pair's
+// head-to-head score, all with intervals over independent units:
+//
+//   - a unit is one round of a pairing: the matches of one group of
+//     players on one seed (a seat-swapped pair, a free-for-all group's
+//     rotations). Games inside a unit share the seed; units are
+//     independent;
+//   - units of the same group whose matches repeated each other exactly
+//     (Match.Result) are one unit, their games summed: a deterministic
+//     outcome repeated on fifty seeds is one observation, not fifty;
+//   - a score's interval is stats.ClusteredRateDistinct over the units:
+//     the cluster-robust standard error with a Student t quantile, or,
+//     when every unit gave the same rate, Wilson's over the number of
+//     distinct units;
+//   - Bradley–Terry's intervals are the cluster-robust sandwich over the
+//     same units.
+//
+// names lists the players in a preferred order (players of matches
+// missing from it are added after, sorted); players without a game are
+// listed last. The order of matches does not matter: they are taken in a
+// canonical order (round, seed, players), so the same batch gives the
+// same summary bytes. A match with a player seated twice is an error for
+// Weng–Lin and is otherwise rated pairwise without that pairing.
+func Leaderboard(names []string, matches []Match, opt Options) (Summary, error) {
+	if opt.Model == "" {
+		opt.Model = ModelBT
+	}
+	if opt.Periods == "" {
+		opt.Periods = OnePeriod
+	}
+	if opt.Level == 0 {
+		opt.Level = Confidence
+	}
+	if !(opt.Level > 0 && opt.Level < 1) {
+		return Summary{}, fmt.Errorf("confidence level %v is not in (0, 1)", opt.Level)
+	}
+	if !slices.Contains(Models, opt.Model) {
+		_, err := ParseModel(string(opt.Model), Models)
+		return Summary{}, err
+	}
+	switch opt.Periods {
+	case OnePeriod, RoundPeriods, PriorIsRating:
+	default:
+		return Summary{}, fmt.Errorf("periods %q is not one of %s, %s, %s", opt.Periods, OnePeriod, RoundPeriods, PriorIsRating)
+	}
+	b, err := newBatch(names, matches)
+	if err != nil {
+		return Summary{}, err
+	}
+	return b.summary(opt)
+}
+
+// entry is one player's games against one opponent in one (merged) unit.
+type entry struct {
+	opp, unit  int32
+	pts, games float64
+}
+
+// batch is a set of matches reduced to pairwise games by units.
+type batch struct {
+	names   []string
+	index   map[string]int
+	matches []Match // in canonical order
+	// games are the pairwise games with Unit the merged unit.
+	games []stats.PairGame
+	// copies[u] is the number of raw units merged into unit u.
+	copies []int
+	// entries[p] are player p's games by opponent and unit, sorted by
+	// unit then opponent.
+	entries [][]entry
+	// groups and repeated count the groups and those whose every unit
+	// repeated one outcome.
+	groups, repeated, rawUnits int
+}
+
+// newBatch checks the matches, orders them canonically, finds their
+// units and merges exact repeats.
+func newBatch(names []string, matches []Match) (*batch, error) {
+	b := &batch{index: map[string]int{}}
+	for _, n := range names {
+		if _, dup := b.index[n]; dup {
+			return nil, fmt.Errorf("player %s is listed twice", n)
+		}
+		b.index[n] = len(b.names)
+		b.names = append(b.names, n)
+	}
+	var extra []string
+	for k, m := range matches {
+		if len(m.Players) != len(m.Ranks) {
+			return nil, fmt.Errorf("match %d (round %d, seed %d) has %d players but %d ranks", k, m.Round, m.Seed, len(m.Players), len(m.Ranks))
+		}
+		for s, p := range m.Players {
+			if p == "" {
+				return nil, fmt.Errorf("match %d (round %d, seed %d): seat %d has no player name", k, m.Round, m.Seed, s)
+			}
+			if m.Ranks[s] < 1 {
+				return nil, fmt.Errorf("match %d (round %d, seed %d): rank %d of seat %d, want >= 1", k, m.Round, m.Seed, m.Ranks[s], s)
+			}
+			if _, ok := b.index[p]; !ok {
+				b.index[p] = -1
+				extra = append(extra, p)
+			}
+		}
+	}
+	sort.Strings(extra)
+	for _, n := range extra {
+		b.index[n] = len(b.names)
+		b.names = append(b.names, n)
+	}
+	// Sort indices, not the matches: moving 80-byte structs dominated.
+	// Matches that compare equal are equal in every field that counts, so
+	// an unstable sort is deterministic.
+	order := make([]int32, len(matches))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	less := func(x, y int32) int { return compareMatches(&matches[x], &matches[y]) }
+	if !slices.IsSortedFunc(order, less) {
+		slices.SortFunc(order, less)
+	}
+	b.matches = make([]Match, len(matches))
+	for i, k := range order {
+		b.matches[i] = matches[k]
+	}
+
+	n := len(b.names)
+	type unitInfo struct {
+		group   int32
+		fp      uint64
+		count   int
+		unknown bool
+	}
+	groupID := map[string]int32{}
+	unitID := map[string]int32{}
+	var units []unitInfo
+	pairs := 0
+	for _, m := range b.matches {
+		pairs += len(m.Players) * (len(m.Players) - 1) / 2
+	}
+	b.games = make([]stats.PairGame, 0, pairs)
+	rawOfGame := make([]int32, 0, pairs)
+	var key []byte
+	seats := make([]int32, 0, 8)
+	group := make([]int32, 0, 8)
+	for _, m := range b.matches {
+		seats = seats[:0]
+		for _, p := range m.Players {
+			seats = append(seats, int32(b.index[p]))
+		}
+		group = append(group[:0], seats...)
+		slices.Sort(group)
+		group = slices.Compact(group)
+		key = key[:0]
+		for _, p := range group {
+			key = binary.AppendUvarint(key, uint64(p))
+		}
+		gid, ok := groupID[string(key)]
+		if !ok {
+			gid = int32(len(groupID))
+			groupID[string(key)] = gid
+		}
+		key = binary.BigEndian.AppendUint64(key, m.Seed)
+		uid, ok := unitID[string(key)]
+		if !ok {
+			uid = int32(len(units))
+			unitID[string(key)] = uid
+			units = append(units, unitInfo{group: gid})
+		}
+		u := &units[uid]
+		u.count++
+		if m.Result == 0 {
+			u.unknown = true
+		}
+		// The fingerprint of the unit is the sum of its matches', each
+		// mixed with its seat order, so it does not depend on their order.
+		h := m.Result
+		for _, p := range seats {
+			h = mix64(h ^ uint64(p+1))
+		}
+		u.fp += h
+		for s := range seats {
+			for t := s + 1; t < len(seats); t++ {
+				if seats[s] == seats[t] {
+					continue
+				}
+				sc := 0.5
+				switch {
+				case m.Ranks[s] < m.Ranks[t]:
+					sc = 1
+				case m.Ranks[s] > m.Ranks[t]:
+					sc = 0
+				}
+				b.games = append(b.games, stats.PairGame{A: int(seats[s]), B: int(seats[t]), Score: sc})
+				rawOfGame = append(rawOfGame, uid)
+			}
+		}
+	}
+	// Merge the units of a group whose fingerprints agree.
+	b.rawUnits = len(units)
+	b.groups = len(groupID)
+	type fpKey struct {
+		group int32
+		fp    uint64
+		count int
+	}
+	mergedOf := make([]int32, len(units))
+	seen := map[fpKey]int32{}
+	perGroup := make([]int, b.groups) // raw units per group
+	mergedIn := make([]int, b.groups) // merged units per group
+	for uid, u := range units {
+		perGroup[u.group]++
+		k := fpKey{u.group, u.fp, u.count}
+		if m, ok := seen[k]; ok && !u.unknown {
+			mergedOf[uid] = m
+			b.copies[m]++
+			continue
+		}
+		id := int32(len(b.copies))
+		if !u.unknown {
+			seen[k] = id
+		}
+		mergedOf[uid] = id
+		b.copies = append(b.copies, 1)
+		mergedIn[u.group]++
+	}
+	for g := range perGroup {
+		if perGroup[g] > 1 && mergedIn[g] == 1 {
+			b.repeated++
+		}
+	}
+	// Each player's games by opponent and merged unit.
+	b.entries = make([][]entry, n)
+	at := make(map[int64]int, 2*len(b.games)/max(1, n))
+	nm := int64(len(b.copies))
+	for k := range b.games {
+		u := mergedOf[rawOfGame[k]]
+		b.games[k].Unit = int64(u)
+		g := b.games[k]
+		for _, side := range [2]struct {
+			p, o int
+			s    float64
+		}{{g.A, g.B, g.Score}, {g.B, g.A, 1 - g.Score}} {
+			key := (int64(side.p)*int64(n)+int64(side.o))*nm + int64(u)
+			i, ok := at[key]
+			if !ok {
+				i = len(b.entries[side.p])
+				at[key] = i
+				b.entries[side.p] = append(b.entries[side.p], entry{opp: int32(side.o), unit: u})
+			}
+			e := &b.entries[side.p][i]
+			e.pts += side.s
+			e.games++
+		}
+	}
+	for _, es := range b.entries {
+		slices.SortFunc(es, func(x, y entry) int {
+			if c := cmp.Compare(x.unit, y.unit); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.opp, y.opp)
+		})
+	}
+	return b, nil
+}
+
+// compareMatches is the canonical order of matches: round, seed,
+// players, ranks, result.
+func compareMatches(x, y *Match) int {
+	if c := cmp.Compare(x.Round, y.Round); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Seed, y.Seed); c != 0 {
+		return c
+	}
+	if c := slices.Compare(x.Players, y.Players); c != 0 {
+		return c
+	}
+	if c := slices.Compare(x.Ranks, y.Ranks); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.Result, y.Result)
+}
+
+// mix64 is the SplitMix64 finalizer: a fast, well-spread 64-bit hash step.
+func mix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// units sums player p's entries whose opponent keep accepts by unit, and
+// counts the raw units behind them.
+func (b *batch) units(p int, keep func(opp int32) bool) (out []stats.Unit, raw int) {
+	last := int32(-1)
+	for _, e := range b.entries[p] {
+		if !keep(e.opp) {
+			continue
+		}
+		if e.unit != last {
+			out = append(out, stats.Unit{})
+			raw += b.copies[e.unit]
+			last = e.unit
+		}
+		u := &out[len(out)-1]
+		u.Points += e.pts
+		u.Games += e.games
+	}
+	return out, raw
+}
+
+// interval is the clustered interval of units, and ok false when there
+// are none.
+func interval(units []stats.Unit, level float64) (stats.Interval, bool) {
+	if len(units) == 0 {
+		return stats.Interval{}, false
+	}
+	iv, err := stats.ClusteredRateDistinct(units, level)
+	if err != nil {
+		// The units are sums of scores in [0, 1]: nothing to refuse.
+		panic(fmt.Sprintf("rating: clustered rate of well-formed units: %v", err))
+	}
+	return iv, true
+}
+
+// eloOf is the Elo difference of score s over games, taken half a game
+// from the edges so it stays finite.
+func eloOf(s, games float64) float64 {
+	edge := 0.5 / games
+	return EloDiff(math.Min(math.Max(s, edge), 1-edge))
+}
