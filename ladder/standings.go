@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"crucible/arena"
 	"crucible/arena/rating"
 )
 
@@ -44,31 +45,39 @@ func (s *Store) Standings(ctx context.Context) (Standings, error) {
 	if err != nil {
 		return st, err
 	}
-	var outcomes []rating.Outcome
+	// The last closed night's matches between current versions give the
+	// statistics beside the ratings: score rates and pairs with intervals
+	// over independent units (a pair's seat-swapped games on one seed),
+	// as every leaderboard of the lab computes them.
+	var matches []rating.Match
 	for i := len(nights) - 1; i >= 0; i-- {
 		if nights[i].ClosedAt == "" {
 			continue
 		}
 		st.Night = nights[i]
-		versions, err := s.allVersions(ctx, s.db)
-		if err != nil {
-			return st, err
-		}
-		all, _, err := s.nightOutcomes(ctx, s.db, st.Night.ID, versions)
-		if err != nil {
-			return st, err
-		}
-		for _, o := range all {
-			_, a := ratings[o.A]
-			_, b := ratings[o.B]
-			if a && b {
-				outcomes = append(outcomes, o)
+		err := s.Export(ctx, st.Night.ID, func(r arena.Record) error {
+			if r.Error != "" {
+				return nil
 			}
+			for _, p := range r.Players {
+				if _, ok := ratings[p.Name]; !ok {
+					return nil
+				}
+			}
+			matches = append(matches, r.Match())
+			return nil
+		})
+		if err != nil {
+			return st, err
 		}
 		break
 	}
-	st.Summary = rating.Summarize(ratings, outcomes)
-	return st, nil
+	names := make([]string, 0, len(active))
+	for _, v := range active {
+		names = append(names, v.Label)
+	}
+	st.Summary, err = rating.Leaderboard(names, matches, rating.Options{Model: rating.ModelGlicko2, Periods: rating.PriorIsRating, Prior: ratings})
+	return st, err
 }
 
 // HistoryPoint is an entrant's rating after one night.

@@ -100,8 +100,10 @@ func TestLadderReport(t *testing.T) {
 				if name == "bot@v2" {
 					name += " [REGRESSION]"
 				}
+				// The standings' intervals are over independent units
+				// (a pair's games on one seed), shown beside the games.
 				want := []string{strconv.Itoa(i + 1), name, fmt.Sprintf("%.0f ± %.0f", line.Rating.Rating, line.RD), fmt.Sprintf("%.0f", line.Conservative),
-					strconv.Itoa(line.Games), fmt.Sprintf("%d-%d-%d", line.Wins, line.Draws, line.Losses)}
+					strconv.Itoa(line.Games), strconv.Itoa(line.Units), fmt.Sprintf("%d-%d-%d", line.Wins, line.Draws, line.Losses)}
 				for j, w := range want {
 					if rows[i][j] != w {
 						t.Fatalf("leaderboard row %d column %d: %q, the store gives %q (row %q)", i+1, j, rows[i][j], w, rows[i])
