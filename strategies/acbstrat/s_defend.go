@@ -28,6 +28,7 @@ func guardianDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &guardianP{radius: d.Int("radius"), expand: d.Float("expand"), sentries: d.Int("sentries"), minTiles: d.Int("min_tiles"), margin: 1}
 		},
+		fin: finishing{reach: 10, strike: true},
 	}
 }
 
@@ -154,6 +155,7 @@ func defenderDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &defenderP{ring: d.Int("ring"), alert: int(d.Float("alert_radius2")), bank: d.Int("bank_units"), gather: d.Int("gather_radius")}
 		},
+		fin: finishing{quiet: 40},
 	}
 }
 
@@ -247,6 +249,7 @@ func phalanxDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &phalanxP{anchorDist: d.Int("anchor"), advance: d.Int("advance_size"), pace: d.Int("pace"), foragers: d.Int("foragers"), anchor: -1}
 		},
+		fin: finishing{reach: 10, strike: true},
 	}
 }
 

@@ -24,6 +24,7 @@ func economistDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &economistP{perTile: d.Float("units_per_tile"), contest: d.Int("contest_margin"), wait: d.Int("wait")}
 		},
+		fin: finishing{reach: 12, strike: true},
 	}
 }
 
@@ -108,6 +109,7 @@ func farmerDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &farmerP{radius: d.Int("farm_radius"), growth: d.Float("growth"), guards: d.Int("guards"), bankFrom: d.Float("bank_from")}
 		},
+		fin: finishing{reach: 12, strike: true},
 	}
 }
 
@@ -216,6 +218,7 @@ func pacifistDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &pacifistP{safety: d.Int("safety"), horizon: d.Int("horizon"), home: d.Int("home_range")}
 		},
+		fin: finishing{quiet: 40, clear: true},
 	}
 }
 
