@@ -33,12 +33,12 @@ type stormField struct {
 	lastTurn []int32
 	// home[t] is the steps from t to the nearest tile the storm never
 	// covers (a field, walls known).
-	home     field
-	safe     []int32 // the tiles the storm never covers
-	heap     []int32 // scratch: tiles ordered by deadline
-	inHeap   []bool
-	wallVer  int
-	centres  []int32 // the centres the fields were built for
+	home    field
+	safe    []int32 // the tiles the storm never covers
+	heap    []int32 // scratch: tiles ordered by deadline
+	inHeap  []bool
+	wallVer int
+	centres []int32 // the centres the fields were built for
 	// margin is the slack, in turns, a unit keeps (see stormMargin);
 	// extra is a strategy's own addition to it.
 	margin, extra int
