@@ -353,9 +353,15 @@ func (b *bot) goTo(i int, t int32, o *moveOpts) {
 // collector some slack before the storm, and to ready the turns each
 // still needs.
 func (b *bot) energyPlan(targets, ready []int32, horizon int) ([]int32, []int32) {
+	return b.energyTargets(targets, ready, horizon, true)
+}
+
+// energyTargets is energyPlan, keeping the tiles a collector was sent to
+// when claims is false.
+func (b *bot) energyTargets(targets, ready []int32, horizon int, claims bool) ([]int32, []int32) {
 	for k, e := range b.mem.energy {
 		r := b.readyIn(k)
-		if r > horizon || b.enemyAt[e.tile] == b.stamp || b.eClaim[e.tile] == b.stamp {
+		if r > horizon || b.enemyAt[e.tile] == b.stamp || (claims && b.eClaim[e.tile] == b.stamp) {
 			continue
 		}
 		if b.storm.on && b.slack(e.tile) < 1+r {

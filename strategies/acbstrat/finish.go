@@ -13,8 +13,8 @@ package acbstrat
 //     against the nearest one, defended or not, stepping into fights they
 //     win: a won game ends by elimination instead of at the turn limit;
 //   - a player whose energy and units have not grown for stallTurns sends
-//     idle units out to unexplored sectors: a map whose energy lies out of
-//     sight of the cores does not freeze a strategy that waits for it.
+//     its free units out to unexplored sectors: a map whose energy lies out
+//     of sight of the cores does not freeze a strategy that waits for it.
 //
 // Each strategy says how far it goes (finishing); the two that never
 // attack finish only what needs no fight.
@@ -43,6 +43,7 @@ type finishState struct {
 	used             []bool
 	target           int32 // the strike's target core, kept until it falls
 	idx, ex, sectors []int32
+	ready            []int32
 	a                assignment
 }
 
@@ -71,6 +72,17 @@ func (b *bot) convert(f *finishing, s *finishState) {
 	}
 	s.used = resizeBool(s.used, len(b.own))
 	clear(s.used)
+	if n := len(b.own); cap(s.idx) < n {
+		// Sized once for the army, so a turn that first strikes or
+		// explores does not allocate.
+		s.idx = make([]int32, 0, 2*n)
+		s.ex = make([]int32, 0, 2*n)
+		s.sectors = make([]int32, 0, 2*n+2)
+		s.ready = make([]int32, 0, 2*n+2)
+		s.a.unitTarget = resizeI32(s.a.unitTarget, n)
+		s.a.unitCost = resizeI32(s.a.unitCost, n)
+		s.a.taken = resizeBool(s.a.taken, n)
+	}
 	dom := b.dominant()
 	quiet := f.quiet > 0 && b.turn >= f.quiet && b.turn-b.foeSeen >= f.quiet
 	for _, c := range b.enemyCores {
@@ -198,13 +210,15 @@ func (b *bot) strikeTarget() int32 {
 	return best
 }
 
-// unfreeze sends the idle units (standing still for a while, off energy
-// tiles and own cores, out of any fight) of a player whose economy is
-// stalled to the sectors it has seen least lately, one to a sector.
+// unfreeze sends the units of a player whose economy is stalled (those
+// not taken already, off energy tiles and own cores, out of any fight) to
+// the known energy tiles and then the sectors it has seen least lately,
+// one to a target, until income resumes: whatever its policy waits for is
+// not coming.
 func (b *bot) unfreeze(s *finishState) {
 	s.ex = s.ex[:0]
 	for i, u := range b.own {
-		if s.used[i] || b.waited(u) < 3 || b.mem.isEnergy(u) || b.onOwnCore(u) || b.enemyNext(u) > 0 {
+		if s.used[i] || b.mem.isEnergy(u) || b.onOwnCore(u) || b.enemyNext(u) > 0 {
 			continue
 		}
 		s.ex = append(s.ex, int32(i))
@@ -212,8 +226,14 @@ func (b *bot) unfreeze(s *finishState) {
 	if len(s.ex) == 0 {
 		return
 	}
-	s.sectors = b.staleSectors(s.sectors[:0], 40, len(s.ex)+2)
-	b.assign(&s.a, s.ex, s.sectors, nil, 4*(b.g.rows+b.g.cols))
+	// Known energy first (the policy may have no use for it), then the
+	// stalest sectors.
+	s.sectors, s.ready = b.energyTargets(s.sectors[:0], s.ready[:0], 10, false)
+	s.sectors = b.staleSectors(s.sectors, 40, len(s.ex)+2)
+	for len(s.ready) < len(s.sectors) {
+		s.ready = append(s.ready, 0)
+	}
+	b.assign(&s.a, s.ex, s.sectors, s.ready, 4*(b.g.rows+b.g.cols))
 	o := moveOpts{wLose: -40, wTrade: -10, coreStay: 4}
 	for k, i := range s.ex {
 		if j := s.a.unitTarget[k]; j >= 0 {
