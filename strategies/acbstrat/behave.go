@@ -98,8 +98,14 @@ func (b *bot) readyIn(k int) int {
 // unit has stood in for at least age turns, the stalest first (never
 // visited counts as stalest; ties by sector order).
 func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
+	return b.staleSectorsOf(dst, b.mem.secSeen, age, max)
+}
+
+// staleSectorsOf is staleSectors on another record of the last turn each
+// sector was seen (-1: never).
+func (b *bot) staleSectorsOf(dst []int32, secSeen []int32, age, max int) []int32 {
 	start := len(dst)
-	for s, seen := range b.mem.secSeen {
+	for s, seen := range secSeen {
 		if seen >= 0 && b.turn-int(seen) < age {
 			continue
 		}
@@ -111,12 +117,12 @@ func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
 		k := len(dst)
 		if k-start < max {
 			dst = append(dst, c)
-		} else if b.mem.secSeen[b.mem.sector(dst[k-1])] <= seen {
+		} else if secSeen[b.mem.sector(dst[k-1])] <= seen {
 			continue
 		} else {
 			k--
 		}
-		for ; k > start && b.mem.secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
+		for ; k > start && secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
 			dst[k] = dst[k-1]
 		}
 		dst[k] = c

@@ -249,7 +249,7 @@ func phalanxDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &phalanxP{anchorDist: d.Int("anchor"), advance: d.Int("advance_size"), pace: d.Int("pace"), foragers: d.Int("foragers"), anchor: -1}
 		},
-		fin: finishing{reach: 10, strike: true},
+		fin: finishing{reach: 10},
 	}
 }
 
@@ -342,7 +342,10 @@ func (p *phalanxP) decide(b *bot) {
 		nf = len(p.idx) // the first units all forage
 	}
 	p.block = p.eco.pick(b, p.idx, nf, 6, 1, p.block[:0])
-	marching := len(p.block) >= p.advance
+	// The block marches once it is large, or once the player far
+	// outnumbers what it has seen (its way of finishing a won game: the
+	// block itself, at its pace, rather than a strike force).
+	marching := len(p.block) >= p.advance || (b.dominant() && len(p.block) >= 6)
 	if !marching || p.anchor < 0 {
 		p.anchor = p.home(b, ef)
 	}

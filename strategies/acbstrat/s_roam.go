@@ -116,6 +116,9 @@ func scoutDef() def {
 type scoutP struct {
 	share                   float64
 	age, caution, gatherers int
+	// seen is the last turn each sector was in sight: the sector of a
+	// unit and the eight around it (vision reaches past a sector's side).
+	seen []int32
 	eco                     gatherCore
 	a                       assignment
 	idx, rest               []int32
@@ -135,7 +138,8 @@ func (p *scoutP) decide(b *bot) {
 	scouts := p.rest[:ns]
 	p.eco.run(b, p.rest[ns:], 6, 1)
 	// One scout per stale sector, oldest and farthest first by cost.
-	p.sectors = b.staleSectors(p.sectors[:0], p.age, len(scouts)+4)
+	p.look(b)
+	p.sectors = b.staleSectorsOf(p.sectors[:0], p.seen, p.age, len(scouts)+4)
 	b.assign(&p.a, scouts, p.sectors, nil, 4*(b.g.rows+b.g.cols))
 	for k, i := range scouts {
 		u := b.own[i]
@@ -147,6 +151,27 @@ func (p *scoutP) decide(b *bot) {
 		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, o.margin)
 		b.coreStay(u, &sc, o.coreStay)
 		b.rank(int(i), &sc)
+	}
+}
+
+// look marks the sectors in sight of the units this turn.
+func (p *scoutP) look(b *bot) {
+	m := b.mem
+	if p.seen == nil {
+		p.seen = make([]int32, len(m.secSeen))
+		for i := range p.seen {
+			p.seen[i] = -1
+		}
+	}
+	for _, u := range b.own {
+		s := m.sector(u)
+		r, c := s/m.secCols, s%m.secCols
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				rr, cc := (r+dr+m.secRows)%m.secRows, (c+dc+m.secCols)%m.secCols
+				p.seen[rr*m.secCols+cc] = int32(b.turn)
+			}
+		}
 	}
 }
 
@@ -259,13 +284,25 @@ func (p *zoneP) decide(b *bot) {
 	if len(p.prey) > 0 {
 		pf = b.multi(0, p.prey, 8)
 	}
-	for _, i := range p.rest {
+	idle := len(p.rest) - nc // gatherers without a tile come first in rest
+	for k, i := range p.rest {
 		u := b.own[i]
 		var sc [5]float64
 		cf = b.checkCached(u, &p.cc)
-		if pf != nil && pf.at(u) <= 6 && b.allies(u) > b.enemyNext(u) {
+		switch {
+		case pf != nil && pf.at(u) <= 6 && b.allies(u) > b.enemyNext(u):
 			b.toward(u, pf, 1, &sc)
-		} else {
+		case k < idle:
+			// A gatherer without a tile waits spread out inside the
+			// circle of lookahead turns ahead, ready for the next refill.
+			for k2 := 0; k2 < 5; k2++ {
+				if !b.zoneOK(b.opt(u, k2), p.ahead, 1) {
+					sc[k2] -= 3
+				}
+			}
+			b.toward(u, cf, 0.2, &sc)
+			b.spread(u, &sc, 0.5)
+		default:
 			// To the centre, loosely packed.
 			b.maxDist(u, cf, 2, 1, &sc)
 			b.spread(u, &sc, 0.3)
