@@ -118,11 +118,11 @@ type scoutP struct {
 	age, caution, gatherers int
 	// seen is the last turn each sector was in sight: the sector of a
 	// unit and the eight around it (vision reaches past a sector's side).
-	seen []int32
-	eco                     gatherCore
-	a                       assignment
-	idx, rest               []int32
-	sectors, cores          []int32
+	seen           []int32
+	eco            gatherCore
+	a              assignment
+	idx, rest      []int32
+	sectors, cores []int32
 }
 
 func (p *scoutP) decide(b *bot) {
