@@ -10,8 +10,11 @@ import (
 // near their own cores. Guardian holds a territory that grows with its
 // army and intercepts intruders inside it; defender holds a fixed ring,
 // mounts a core when an enemy comes near and banks energy once it has
-// enough units; phalanx packs its units into one tight block before its
-// cores and marches the block only when it is large.
+// enough units (it never marches; once no enemy unit has come in sight
+// for 40 turns, or it far outnumbers all it has seen, it sends single
+// units onto enemy cores left empty, which ends a won game); phalanx
+// packs its units into one tight block before its cores and marches the
+// block only when it is large, or once it far outnumbers the enemy.
 
 // -------------------------------------------------------------- guardian
 

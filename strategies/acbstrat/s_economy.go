@@ -8,7 +8,11 @@ import "crucible/strategies"
 // breaks score ties) once it has enough units for its tiles. Farmer holds
 // a territory of tiles around its cores that grows with time, one camper
 // per tile and guards beside it, and banks energy in the late game.
-// Pacifist collects while keeping every unit out of any enemy's reach.
+// Pacifist collects while keeping every unit out of any enemy's reach;
+// it never fights, but it walks onto an enemy core that stands empty with
+// no enemy unit near (razing is no fight), and once no enemy unit has been
+// in sight for 40 turns it sends single units, out of every enemy's
+// reach, to the cores it knows or suspects: a won game ends.
 
 // ------------------------------------------------------------- economist
 
