@@ -34,9 +34,8 @@ type stormField struct {
 	// home[t] is the steps from t to the nearest tile the storm never
 	// covers (a field, walls known).
 	home    field
-	safe    []int32 // the tiles the storm never covers
-	heap    []int32 // scratch: tiles ordered by deadline
-	inHeap  []bool
+	safe    []int32     // the tiles the storm never covers
+	heap    []heapEntry // scratch: tiles queued by deadline
 	wallVer int
 	centres []int32 // the centres the fields were built for
 	// margin is the slack, in turns, a unit keeps (see stormMargin);
@@ -72,9 +71,8 @@ func (b *bot) refreshStorm() {
 	if s.safeTill == nil {
 		s.safeTill = make([]int32, n)
 		s.deadline = make([]int32, n)
-		s.inHeap = make([]bool, n)
 		s.home = make(field, n)
-		s.heap = make([]int32, 0, n)
+		s.heap = make([]heapEntry, 0, 4*n)
 		s.margin = stormMargin(b.cfg)
 		s.lastTurn = lastTurns(b.cfg)
 	}
@@ -131,106 +129,86 @@ func lastTurns(cfg acb.Config) []int32 {
 // deadlines computes deadline[t] = min(safeTill[t], max over the
 // neighbours nb of deadline[nb] - 1), with deadline = never on tiles the
 // storm never covers: a search from the safe tiles outward, taking tiles
-// in order of falling deadline (a binary heap).
+// in order of falling deadline (a binary heap; a tile whose deadline
+// rose after it was queued is queued again and its stale entry skipped).
 func (b *bot) deadlines() {
 	s := &b.storm
 	dl := s.deadline
 	s.heap = s.heap[:0]
 	for t := range dl {
-		s.inHeap[t] = false
 		switch {
 		case b.mem.wall[t]:
 			dl[t] = -1
 		case s.safeTill[t] == never:
 			dl[t] = never
-			s.heapPush(int32(t))
+			s.push(int32(t), never)
 		default:
 			dl[t] = math.MinInt32
 		}
 	}
 	for len(s.heap) > 0 {
-		x := s.heapPop()
-		d := dl[x]
+		e := s.pop()
+		if e.d != dl[e.t] {
+			continue // stale
+		}
+		d := e.d
 		if d != never {
 			d--
 		}
 		for k := 0; k < 4; k++ {
-			y := b.g.nbr[int(x)*4+k]
+			y := b.g.nbr[int(e.t)*4+k]
 			if b.mem.wall[y] || dl[y] == never {
 				continue
 			}
-			c := min(d, s.safeTill[y])
-			if c > dl[y] {
+			if c := min(d, s.safeTill[y]); c > dl[y] {
 				dl[y] = c
-				if s.inHeap[y] {
-					s.heapFix(y)
-				} else {
-					s.heapPush(y)
-				}
+				s.push(y, c)
 			}
 		}
 	}
 }
 
-func (s *stormField) less(i, j int) bool { return s.deadline[s.heap[i]] > s.deadline[s.heap[j]] }
+// heapEntry is a tile queued with its deadline.
+type heapEntry struct{ t, d int32 }
 
-func (s *stormField) heapPush(t int32) {
-	s.inHeap[t] = true
-	s.heap = append(s.heap, t)
-	s.up(len(s.heap) - 1)
-}
-
-func (s *stormField) heapPop() int32 {
+// push queues tile t with deadline d (latest first).
+func (s *stormField) push(t, d int32) {
+	s.heap = append(s.heap, heapEntry{t, d})
 	h := s.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	s.heap = h[:last]
-	if last > 0 {
-		s.down(0)
-	}
-	s.inHeap[top] = false
-	return top
-}
-
-// heapFix restores the order after tile t's deadline rose.
-func (s *stormField) heapFix(t int32) {
-	for i, x := range s.heap {
-		if x == t {
-			s.up(i)
-			return
-		}
-	}
-}
-
-func (s *stormField) up(i int) {
-	for i > 0 {
+	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !s.less(i, p) {
-			return
+		if h[p].d >= h[i].d {
+			break
 		}
-		s.heap[i], s.heap[p] = s.heap[p], s.heap[i]
+		h[i], h[p] = h[p], h[i]
 		i = p
 	}
 }
 
-func (s *stormField) down(i int) {
-	n := len(s.heap)
-	for {
+// pop removes and returns the entry with the latest deadline.
+func (s *stormField) pop() heapEntry {
+	h := s.heap
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
 		l := 2*i + 1
-		if l >= n {
-			return
+		if l >= len(h) {
+			break
 		}
 		m := l
-		if r := l + 1; r < n && s.less(r, l) {
+		if r := l + 1; r < len(h) && h[r].d > h[l].d {
 			m = r
 		}
-		if !s.less(m, i) {
-			return
+		if h[i].d >= h[m].d {
+			break
 		}
-		s.heap[i], s.heap[m] = s.heap[m], s.heap[i]
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
+	s.heap = h
+	return top
 }
 
 // slack returns how many turns a unit standing on t when the coming move
