@@ -3,6 +3,7 @@ package acbstrat
 import (
 	"testing"
 
+	"crucible/engine"
 	"crucible/engine/acb"
 )
 
@@ -135,5 +136,67 @@ func TestStormPullsUnitsIn(t *testing.T) {
 	moves, _ = c.Turn(t.Context(), v, nil)
 	if len(moves) != 1 || moves[0].Direction != acb.East {
 		t.Errorf("zone off: moves %v, want the unit to step East to the energy", moves)
+	}
+}
+
+// TestZoneAtExampleSettingsIsPlayable: with the zone on at the seed's
+// example settings (radius 20 at turn 10, down to 2 by turn 28), the
+// matches of zone-driver and of gatherer against a panel, seats swapped,
+// on the arena's first six round seeds (engine.Mix(1, k)), are mostly
+// decided by score: fewer than a quarter end 0-0 (before the
+// storm was read, every one did), and zone-driver, which masses at the
+// centre and hunts the units the storm drives in, wins more matches than
+// it loses and more than gatherer does.
+func TestZoneAtExampleSettingsIsPlayable(t *testing.T) {
+	cfg := acb.DefaultConfig()
+	cfg.ZoneEnabled = true
+	panel := []string{"hunter", "rusher", "economist", "kamikaze", "siege", "swarm"}
+	type job struct {
+		subject, opp string
+		seed         uint64
+		seat         int
+	}
+	var jobs []job
+	for _, subj := range []string{"zone-driver", "gatherer"} {
+		for _, opp := range panel {
+			for k := uint64(0); k < 6; k++ {
+				for seat := 0; seat < 2; seat++ {
+					jobs = append(jobs, job{subj, opp, engine.Mix(1, k), seat})
+				}
+			}
+		}
+	}
+	type out struct{ zero, won, lost bool }
+	res := make([]out, len(jobs))
+	parallel(len(jobs), func(i int) {
+		j := jobs[i]
+		d, r := duel(t, cfg, j.subject, j.opp, j.seed, j.seat)
+		res[i] = out{
+			zero: r.Scores[0] == 0 && r.Scores[1] == 0,
+			won:  d.Winner == j.seat,
+			lost: d.Winner == 1-j.seat,
+		}
+	})
+	zero := 0
+	won, lost := map[string]int{}, map[string]int{}
+	for i, j := range jobs {
+		if res[i].zero {
+			zero++
+		}
+		if res[i].won {
+			won[j.subject]++
+		}
+		if res[i].lost {
+			lost[j.subject]++
+		}
+	}
+	t.Logf("%d of %d matches 0-0; won-lost: zone-driver %d-%d, gatherer %d-%d", zero, len(jobs),
+		won["zone-driver"], lost["zone-driver"], won["gatherer"], lost["gatherer"])
+	if 4*zero >= len(jobs) {
+		t.Errorf("%d of %d matches ended 0-0, want fewer than a quarter", zero, len(jobs))
+	}
+	if won["zone-driver"] <= lost["zone-driver"] || won["zone-driver"] <= won["gatherer"] {
+		t.Errorf("zone-driver won %d and lost %d (gatherer won %d): want more wins than losses, and more wins than gatherer",
+			won["zone-driver"], lost["zone-driver"], won["gatherer"])
 	}
 }
