@@ -125,9 +125,17 @@ func GauntletEntrants(players, pool []Entrant) (entrants []Entrant, playerIdx, p
 }
 
 // FreeForAll schedules every group of `seats` entrants out of n (3 or 4
-// seats) on every seed, each group once per rotation of its seats on the
-// same seed, so every member sits in every seat once. It gives
-// C(n, seats) * seats jobs per seed.
+// seats) in every round, each group once per rotation of its seats on one
+// map, so every member sits in every seat once. It gives C(n, seats) *
+// seats jobs per seed.
+//
+// Each group plays on its own map: the match seed is GroupSeed(round
+// seed, members), not the round seed itself. On any one map the seats are
+// not quite equal in play (the strategies' tie-breaks and the seats'
+// random streams favour some seat), and with every group of a round on
+// one map those leanings add up instead of averaging out: 5,940 matches
+// of 12 strategies on 3 maps gave one seat 946 first places and the
+// others 1,630 to 1,730.
 func FreeForAll(n, seats int, seeds []uint64) ([]Job, error) {
 	if seats < 3 || seats > 4 {
 		return nil, fmt.Errorf("free-for-all seats = %d is outside its range [3, 4]", seats)
@@ -153,13 +161,26 @@ func FreeForAll(n, seats int, seeds []uint64) ([]Job, error) {
 	order := make([]int, seats)
 	for r, seed := range seeds {
 		for _, g := range groups {
+			gs := GroupSeed(seed, g)
 			for rot := 0; rot < seats; rot++ {
 				for i := range order {
 					order[i] = g[(i+rot)%seats]
 				}
-				jobs = append(jobs, newJob(r, seed, order))
+				jobs = append(jobs, newJob(r, gs, order))
 			}
 		}
 	}
 	return jobs, nil
+}
+
+// GroupSeed is the match seed of a free-for-all group in the round of
+// seed: engine.Mix of the seed and the members' entrant indices (sorted,
+// each below 65536) packed 16 bits apiece, so a group keeps its map when
+// entrants are added after it.
+func GroupSeed(seed uint64, members []int) uint64 {
+	var key uint64
+	for i, m := range members {
+		key |= uint64(m) << (16 * i)
+	}
+	return engine.Mix(seed, key)
 }

@@ -134,11 +134,11 @@ func TestFreeForAll(t *testing.T) {
 			// group (sorted members) + round -> member -> seats taken
 			seatsOf := map[string]map[int][]int{}
 			for _, j := range jobs {
-				if len(j.Seats) != tt.seats || j.Seed != seeds[j.Round] {
-					t.Fatalf("job %s: %v seats, seed %d", j.ID, j.Seats, j.Seed)
-				}
 				members := slices.Clone(j.Seats)
 				slices.Sort(members)
+				if len(j.Seats) != tt.seats || j.Seed != arena.GroupSeed(seeds[j.Round], members) {
+					t.Fatalf("job %s: %v seats, seed %d", j.ID, j.Seats, j.Seed)
+				}
 				key := fmt.Sprint(j.Round, members)
 				if seatsOf[key] == nil {
 					seatsOf[key] = map[int][]int{}
@@ -161,6 +161,48 @@ func TestFreeForAll(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFreeForAllMapPerGroup: every rotation of a group plays on one map
+// (one seed), and the groups of a round play on as many maps as there
+// are groups, so the seat leanings of one map do not add up over a round.
+func TestFreeForAllMapPerGroup(t *testing.T) {
+	jobs, err := arena.FreeForAll(8, 4, arena.Seeds(5, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedOf := map[string]uint64{}
+	seedsOfRound := map[int]map[uint64]bool{}
+	for _, j := range jobs {
+		members := slices.Clone(j.Seats)
+		slices.Sort(members)
+		key := fmt.Sprint(j.Round, members)
+		if s, ok := seedOf[key]; ok && s != j.Seed {
+			t.Fatalf("group %s plays on seeds %d and %d", key, s, j.Seed)
+		}
+		seedOf[key] = j.Seed
+		if seedsOfRound[j.Round] == nil {
+			seedsOfRound[j.Round] = map[uint64]bool{}
+		}
+		seedsOfRound[j.Round][j.Seed] = true
+	}
+	for r, ss := range seedsOfRound {
+		if len(ss) != 70 {
+			t.Errorf("round %d: %d distinct seeds for C(8,4) = 70 groups", r, len(ss))
+		}
+	}
+	// A group keeps its seed when more entrants join.
+	more, err := arena.FreeForAll(9, 4, arena.Seeds(5, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range more {
+		members := slices.Clone(j.Seats)
+		slices.Sort(members)
+		if s, ok := seedOf[fmt.Sprint(j.Round, members)]; ok && s != j.Seed {
+			t.Fatalf("group %v of round %d: seed %d with 9 entrants, %d with 8", members, j.Round, j.Seed, s)
+		}
 	}
 }
 

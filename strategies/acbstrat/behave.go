@@ -98,8 +98,14 @@ func (b *bot) readyIn(k int) int {
 // unit has stood in for at least age turns, the stalest first (never
 // visited counts as stalest; ties by sector order).
 func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
+	return b.staleSectorsOf(dst, b.mem.secSeen, age, max)
+}
+
+// staleSectorsOf is staleSectors on another record of the last turn each
+// sector was seen (-1: never).
+func (b *bot) staleSectorsOf(dst []int32, secSeen []int32, age, max int) []int32 {
 	start := len(dst)
-	for s, seen := range b.mem.secSeen {
+	for s, seen := range secSeen {
 		if seen >= 0 && b.turn-int(seen) < age {
 			continue
 		}
@@ -111,12 +117,12 @@ func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
 		k := len(dst)
 		if k-start < max {
 			dst = append(dst, c)
-		} else if b.mem.secSeen[b.mem.sector(dst[k-1])] <= seen {
+		} else if secSeen[b.mem.sector(dst[k-1])] <= seen {
 			continue
 		} else {
 			k--
 		}
-		for ; k > start && b.mem.secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
+		for ; k > start && secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
 			dst[k] = dst[k-1]
 		}
 		dst[k] = c
@@ -141,8 +147,9 @@ func (b *bot) realEnemyCores(dst []int32) []int32 {
 	return dst
 }
 
-// zoneOK reports whether tile t is inside the safe circle of the turn
-// ahead turns after the coming one, shrunk by margin tiles.
+// zoneOK reports whether tile t is inside the safe circle (around the
+// nearest centre) of the turn ahead turns after the coming one, shrunk by
+// margin tiles.
 func (b *bot) zoneOK(t int32, ahead, margin int) bool {
 	r := b.zoneRadius(b.turn + 1 + ahead)
 	if r < 0 {
@@ -152,7 +159,8 @@ func (b *bot) zoneOK(t int32, ahead, margin int) bool {
 	if r < 0 {
 		r = 0
 	}
-	return b.g.dist2(t, b.zoneCentre()) <= r*r
+	_, d2 := b.nearestCentre(t)
+	return d2 <= r*r
 }
 
 // coreStay penalises staying on an own core by w, so spawns are not
@@ -281,8 +289,10 @@ func (b *bot) unitIdx(dst []int32) []int32 {
 
 // controller adapts a strategy's per-turn decision to acb.Controller.
 type controller struct {
-	b *bot
-	p policy
+	b   *bot
+	p   policy
+	fin finishing
+	fs  finishState
 }
 
 // policy is a strategy's decision for one turn: it sets every unit's
@@ -291,11 +301,16 @@ type policy interface {
 	decide(b *bot)
 }
 
-// Turn reads the view, lets the policy decide and returns the moves.
+// Turn reads the view, lets the policy decide, lets the shared finishing
+// take over the units it needs (unless the strategy never finishes) and
+// returns the moves.
 func (c *controller) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	c.b.begin(v)
 	if len(c.b.own) > 0 {
 		c.p.decide(c.b)
+		if c.fin != (finishing{}) {
+			c.b.convert(&c.fin, &c.fs)
+		}
 	}
 	return c.b.finish(buf), nil
 }
@@ -340,13 +355,23 @@ func (b *bot) goTo(i int, t int32, o *moveOpts) {
 
 // energyPlan appends to targets the known energy tiles that are full or
 // refill within horizon turns, hold no enemy unit (a shared tile gives
-// nobody energy) and have no collector sent this turn already, and to
-// ready the turns each still needs.
+// nobody energy), have no collector sent this turn already and leave a
+// collector some slack before the storm, and to ready the turns each
+// still needs.
 func (b *bot) energyPlan(targets, ready []int32, horizon int) ([]int32, []int32) {
+	return b.energyTargets(targets, ready, horizon, true)
+}
+
+// energyTargets is energyPlan, keeping the tiles a collector was sent to
+// when claims is false.
+func (b *bot) energyTargets(targets, ready []int32, horizon int, claims bool) ([]int32, []int32) {
 	for k, e := range b.mem.energy {
 		r := b.readyIn(k)
-		if r > horizon || b.enemyAt[e.tile] == b.stamp || b.eClaim[e.tile] == b.stamp {
+		if r > horizon || b.enemyAt[e.tile] == b.stamp || (claims && b.eClaim[e.tile] == b.stamp) {
 			continue
+		}
+		if b.storm.on && b.slack(e.tile) < 1+r {
+			continue // the storm gets there first
 		}
 		targets = append(targets, e.tile)
 		ready = append(ready, int32(r))

@@ -48,11 +48,24 @@ type bot struct {
 	thrNow, thrNext, thrAlly, thrGrid int32 // stamps of the lazily built counts
 	built                             bool
 	jitter                            float64
+
+	// centres are the zone's centres this turn (see zoneCentres); storm
+	// the deadlines they give every tile when the zone is on.
+	centres []int32
+	storm   stormField
+
+	// foes is the peak number of enemy units seen at once, decaying 2% a
+	// turn; foeSeen the last turn any enemy unit was in sight (-1: never).
+	foes    float64
+	foeSeen int
+	// lastGain is the last turn the player's energy or unit count rose;
+	// prevEnergy and prevUnits are last turn's figures.
+	lastGain, prevEnergy, prevUnits int
 }
 
 // newBot creates the shared machinery; the grid is built on the first view.
 func newBot(seed uint64) *bot {
-	return &bot{rng: rand.New(rand.NewPCG(seed, 0x61636221)), jitter: 1e-3}
+	return &bot{rng: rand.New(rand.NewPCG(seed, 0x61636221)), jitter: 1e-3, foeSeen: -1}
 }
 
 func (b *bot) build(v *acb.View) {
@@ -106,6 +119,17 @@ func (b *bot) begin(v *acb.View) {
 	b.mem.update(v, b.own, b.ownCores)
 	b.enemyCores = b.mem.enemyCores(b.enemyCores[:0], b.me)
 	b.res.reset(b.own)
+	b.centres = b.zoneCentres(b.centres[:0])
+	b.refreshStorm()
+	b.foes *= 0.98
+	if n := float64(len(b.enemy)); n > 0 {
+		b.foes = max(b.foes, n)
+		b.foeSeen = b.turn
+	}
+	if v.You.Energy > b.prevEnergy || len(b.own) > b.prevUnits {
+		b.lastGain = b.turn
+	}
+	b.prevEnergy, b.prevUnits = v.You.Energy, len(b.own)
 }
 
 // finish settles all wishes and appends the moves of units that step.
@@ -148,15 +172,23 @@ func (b *bot) opt(u int32, k int) int32 {
 // wall reports a remembered wall.
 func (b *bot) wall(t int32) bool { return b.mem.wall[t] }
 
-// stay makes unit i wish to stay where it is.
+// stay makes unit i wish to stay where it is, unless the storm presses
+// it (then its options are ranked on the storm alone).
 func (b *bot) stay(i int) {
+	if b.storm.on && b.stormPressed(b.own[i]) {
+		var sc [5]float64
+		b.rank(i, &sc)
+		return
+	}
 	b.wishBuf[0] = b.own[i]
 	b.res.setWishes(i, b.wishBuf[:1])
 }
 
 // rank sets unit i's wishes from the scores of its five options (higher is
-// better), dropping steps into remembered walls. A small random jitter
-// breaks ties so units do not all favour one direction.
+// better), dropping steps into remembered walls. With the zone on, every
+// option also carries the storm's term (stormTerm), so no strategy needs
+// a rule of its own to stay alive. A small random jitter breaks ties so
+// units do not all favour one direction.
 func (b *bot) rank(i int, sc *[5]float64) {
 	u := b.own[i]
 	var order [5]int
@@ -165,6 +197,9 @@ func (b *bot) rank(i int, sc *[5]float64) {
 	for k := 0; k < 5; k++ {
 		if k > 0 && b.wall(b.opt(u, k)) {
 			continue
+		}
+		if b.storm.on {
+			sc[k] += b.stormTerm(b.opt(u, k))
 		}
 		sc[k] += b.jitter * float64((r>>(12*k))&0xfff) / 4096
 		order[n] = k
@@ -351,15 +386,22 @@ func (b *bot) zoneRadius(turn int) int {
 	return acb.ZoneRadius(b.cfg, turn)
 }
 
-// zoneCentre returns the tile at the centre of the zone, as the view
-// shows it; with the zone off, the map's centre (acb.MapCenter), where the
-// storm would close. Strategies read the centre only through here.
-func (b *bot) zoneCentre() int32 {
+// zoneCentres appends the tiles of the zone's centres to dst: the one the
+// view shows, or with the zone off the map's centre (acb.MapCenter),
+// where the storm would close. It is the only place strategies learn the
+// centres from; they treat them as a list and use the nearest (see
+// nearestCentre), so a view listing several (zone.centers) needs a change
+// here alone.
+func (b *bot) zoneCentres(dst []int32) []int32 {
 	if b.v != nil && b.v.Zone != nil {
-		return b.g.idx(b.v.Zone.Center)
+		return append(dst, b.g.idx(b.v.Zone.Center))
 	}
-	return b.g.idx(acb.MapCenter(b.g.rows, b.g.cols))
+	return append(dst, b.g.idx(acb.MapCenter(b.g.rows, b.g.cols)))
 }
+
+// nearestCentre returns the zone centre nearest to t in straight-line
+// distance, and that squared distance.
+func (b *bot) nearestCentre(t int32) (int32, int) { return b.nearestOf(b.centres, t) }
 
 // nearestOwnCore returns the own active core nearest to t by straight-line
 // distance, and that squared distance; -1 when the player has none.
@@ -439,12 +481,16 @@ func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32,
 // assignMany marks in a (unitTarget 0) the n units of idx nearest to tile
 // t by steps; the others get -1.
 func (b *bot) assignMany(a *assignment, idx []int32, t int32, n int) {
+	b.assignManyField(a, idx, b.fieldTo(t), n)
+}
+
+// assignManyField is assignMany down field f.
+func (b *bot) assignManyField(a *assignment, idx []int32, f field, n int) {
 	a.unitTarget = resizeI32(a.unitTarget, len(idx))
 	a.unitCost = resizeI32(a.unitCost, len(idx))
 	for k := range idx {
 		a.unitTarget[k] = -1
 	}
-	f := b.fieldTo(t)
 	for c := 0; c < n; c++ {
 		best, bd := -1, far+1
 		for k, i := range idx {

@@ -23,6 +23,9 @@ type def struct {
 	name, desc string
 	params     []strategies.Param
 	build      func(d strategies.Decoder) policy
+	// fin is how the strategy finishes a won game (see bot.convert); the
+	// zero value (random's) never takes over a unit.
+	fin finishing
 }
 
 // defs lists the strategies in the order of the seed's table.
@@ -66,7 +69,7 @@ func strategyOf(d def) (strategies.Strategy, error) {
 		Schema:      schema,
 		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
 			b := newBot(seed)
-			return &controller{b: b, p: d.build(schema.Decoder(schema.Clamp(g)))}
+			return &controller{b: b, p: d.build(schema.Decoder(schema.Clamp(g))), fin: d.fin, fs: finishState{target: -1}}
 		},
 	}, nil
 }

@@ -303,5 +303,11 @@ func (m *memory) enemyCores(dst []int32, me int) []int32 {
 	return dst
 }
 
+// suspect reports whether tile t holds a suspected (never seen) core.
+func (m *memory) suspect(t int32) bool {
+	s := m.cslot[t]
+	return s != 0 && m.cores[s-1].suspect
+}
+
 // isEnergy reports whether tile t is a known energy tile.
 func (m *memory) isEnergy(t int32) bool { return m.eslot[t] != 0 }

@@ -159,8 +159,8 @@ func TestZoneCentreFromEngine(t *testing.T) {
 		}
 		b := newBot(1)
 		b.begin(v)
-		if got := b.g.pos(b.zoneCentre()); got != want {
-			t.Errorf("zone %v: zoneCentre = %v, want %v", zone, got, want)
+		if len(b.centres) != 1 || b.g.pos(b.centres[0]) != want {
+			t.Errorf("zone %v: zone centres %v, want %v alone", zone, b.centres, b.g.idx(want))
 		}
 	}
 }

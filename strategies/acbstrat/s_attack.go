@@ -24,6 +24,7 @@ func rusherDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &rusherP{wave: d.Int("wave"), grab: d.Int("grab_range"), reckless: d.Float("recklessness"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -131,6 +132,7 @@ func kamikazeDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &kamikazeP{dive: d.Int("dive_range"), wave: d.Int("wave"), restraint: d.Float("restraint"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -202,6 +204,7 @@ func assassinDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &assassinP{team: d.Int("team"), strike: d.Int("strike_range"), maxDef: d.Int("max_defenders"), reserve: d.Int("reserve")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -302,6 +305,7 @@ func siegeDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &siegeP{army: d.Int("army"), ring: d.Int("ring"), ratio: d.Float("assault_ratio"), gatherers: d.Int("gatherers"), target: -1}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 

@@ -10,8 +10,11 @@ import (
 // near their own cores. Guardian holds a territory that grows with its
 // army and intercepts intruders inside it; defender holds a fixed ring,
 // mounts a core when an enemy comes near and banks energy once it has
-// enough units; phalanx packs its units into one tight block before its
-// cores and marches the block only when it is large.
+// enough units (it never marches; once no enemy unit has come in sight
+// for 40 turns, or it far outnumbers all it has seen, it sends single
+// units onto enemy cores left empty, which ends a won game); phalanx
+// packs its units into one tight block before its cores and marches the
+// block only when it is large, or once it far outnumbers the enemy.
 
 // -------------------------------------------------------------- guardian
 
@@ -28,6 +31,7 @@ func guardianDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &guardianP{radius: d.Int("radius"), expand: d.Float("expand"), sentries: d.Int("sentries"), minTiles: d.Int("min_tiles"), margin: 1}
 		},
+		fin: finishing{reach: 10, strike: true},
 	}
 }
 
@@ -154,6 +158,7 @@ func defenderDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &defenderP{ring: d.Int("ring"), alert: int(d.Float("alert_radius2")), bank: d.Int("bank_units"), gather: d.Int("gather_radius")}
 		},
+		fin: finishing{quiet: 40},
 	}
 }
 
@@ -247,6 +252,7 @@ func phalanxDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &phalanxP{anchorDist: d.Int("anchor"), advance: d.Int("advance_size"), pace: d.Int("pace"), foragers: d.Int("foragers"), anchor: -1}
 		},
+		fin: finishing{reach: 10},
 	}
 }
 
@@ -339,7 +345,10 @@ func (p *phalanxP) decide(b *bot) {
 		nf = len(p.idx) // the first units all forage
 	}
 	p.block = p.eco.pick(b, p.idx, nf, 6, 1, p.block[:0])
-	marching := len(p.block) >= p.advance
+	// The block marches once it is large, or once the player far
+	// outnumbers what it has seen (its way of finishing a won game: the
+	// block itself, at its pace, rather than a strike force).
+	marching := len(p.block) >= p.advance || (b.dominant() && len(p.block) >= 6)
 	if !marching || p.anchor < 0 {
 		p.anchor = p.home(b, ef)
 	}

@@ -8,7 +8,11 @@ import "crucible/strategies"
 // breaks score ties) once it has enough units for its tiles. Farmer holds
 // a territory of tiles around its cores that grows with time, one camper
 // per tile and guards beside it, and banks energy in the late game.
-// Pacifist collects while keeping every unit out of any enemy's reach.
+// Pacifist collects while keeping every unit out of any enemy's reach;
+// it never fights, but it walks onto an enemy core that stands empty with
+// no enemy unit near (razing is no fight), and once no enemy unit has been
+// in sight for 40 turns it sends single units, out of every enemy's
+// reach, to the cores it knows or suspects: a won game ends.
 
 // ------------------------------------------------------------- economist
 
@@ -24,6 +28,7 @@ func economistDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &economistP{perTile: d.Float("units_per_tile"), contest: d.Int("contest_margin"), wait: d.Int("wait")}
 		},
+		fin: finishing{reach: 12, strike: true},
 	}
 }
 
@@ -108,6 +113,7 @@ func farmerDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &farmerP{radius: d.Int("farm_radius"), growth: d.Float("growth"), guards: d.Int("guards"), bankFrom: d.Float("bank_from")}
 		},
+		fin: finishing{reach: 12, strike: true},
 	}
 }
 
@@ -216,6 +222,7 @@ func pacifistDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &pacifistP{safety: d.Int("safety"), horizon: d.Int("horizon"), home: d.Int("home_range")}
 		},
+		fin: finishing{quiet: 40, clear: true},
 	}
 }
 

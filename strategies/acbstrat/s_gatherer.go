@@ -22,6 +22,7 @@ func gathererDef() def {
 			return &gathererP{horizon: d.Int("horizon"), caution: d.Int("caution"), razeRange: d.Int("raze_range"),
 				g: gatherCore{explore: d.Float("explore_share"), exploreSet: true}}
 		},
+		fin: finishing{reach: 12, strike: true},
 	}
 }
 

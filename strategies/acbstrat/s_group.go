@@ -22,6 +22,7 @@ func swarmDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &swarmP{minSwarm: d.Int("min_swarm"), cohesion: d.Int("cohesion"), frac: d.Float("advance_frac"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -156,6 +157,7 @@ func coordinatorDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &coordinatorP{share: d.Float("attack_share"), rally: d.Int("rally_size"), margin: d.Int("defense_margin"), stage: d.Int("stage"), target: -1}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 

@@ -24,6 +24,7 @@ func hunterDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &hunterP{pack: d.Int("pack"), iso: d.Int("isolation_radius2"), maxGroup: d.Int("max_group"), rng: d.Int("hunt_range"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -118,6 +119,7 @@ func opportunistDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &opportunistP{edge: d.Int("edge"), strike: d.Int("strike_range"), raze: d.Int("raze_range")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -181,6 +183,7 @@ func leaderTargeterDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &leaderP{commit: d.Float("commit"), unitW: d.Float("unit_weight"), coreW: d.Float("core_weight"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -379,6 +382,7 @@ func raiderDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &raiderP{share: d.Float("raider_share"), margin: d.Int("retreat_margin"), depth: d.Float("depth"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 

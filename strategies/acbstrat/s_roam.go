@@ -1,7 +1,6 @@
 package acbstrat
 
 import (
-	"crucible/engine/acb"
 	"crucible/strategies"
 )
 
@@ -26,6 +25,7 @@ func nomadDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &nomadP{linger: d.Int("linger"), margin: d.Int("flee_margin"), roam: d.Float("roam")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -109,16 +109,20 @@ func scoutDef() def {
 		build: func(d strategies.Decoder) policy {
 			return &scoutP{share: d.Float("scout_share"), age: d.Int("revisit_age"), caution: d.Int("caution"), gatherers: d.Int("gatherers")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
 type scoutP struct {
 	share                   float64
 	age, caution, gatherers int
-	eco                     gatherCore
-	a                       assignment
-	idx, rest               []int32
-	sectors, cores          []int32
+	// seen is the last turn each sector was in sight: the sector of a
+	// unit and the eight around it (vision reaches past a sector's side).
+	seen           []int32
+	eco            gatherCore
+	a              assignment
+	idx, rest      []int32
+	sectors, cores []int32
 }
 
 func (p *scoutP) decide(b *bot) {
@@ -134,7 +138,8 @@ func (p *scoutP) decide(b *bot) {
 	scouts := p.rest[:ns]
 	p.eco.run(b, p.rest[ns:], 6, 1)
 	// One scout per stale sector, oldest and farthest first by cost.
-	p.sectors = b.staleSectors(p.sectors[:0], p.age, len(scouts)+4)
+	p.look(b)
+	p.sectors = b.staleSectorsOf(p.sectors[:0], p.seen, p.age, len(scouts)+4)
 	b.assign(&p.a, scouts, p.sectors, nil, 4*(b.g.rows+b.g.cols))
 	for k, i := range scouts {
 		u := b.own[i]
@@ -149,6 +154,27 @@ func (p *scoutP) decide(b *bot) {
 	}
 }
 
+// look marks the sectors in sight of the units this turn.
+func (p *scoutP) look(b *bot) {
+	m := b.mem
+	if p.seen == nil {
+		p.seen = make([]int32, len(m.secSeen))
+		for i := range p.seen {
+			p.seen[i] = -1
+		}
+	}
+	for _, u := range b.own {
+		s := m.sector(u)
+		r, c := s/m.secCols, s%m.secCols
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				rr, cc := (r+dr+m.secRows)%m.secRows, (c+dc+m.secCols)%m.secCols
+				p.seen[rr*m.secCols+cc] = int32(b.turn)
+			}
+		}
+	}
+}
+
 // ------------------------------------------------------------ zone-driver
 
 func zoneDriverDef() def {
@@ -156,14 +182,15 @@ func zoneDriverDef() def {
 		name: "zone-driver",
 		desc: "Exploits the shrinking zone mechanic",
 		params: []strategies.Param{
-			iparam("margin", "tiles of safety kept inside the storm's future edge", 0, 4, 1),
-			iparam("lookahead", "turns ahead the storm's edge is predicted", 0, 10, 3),
+			iparam("margin", "turns of slack kept ahead of the storm beyond every strategy's margin", 0, 4, 1),
+			iparam("lookahead", "turns ahead the storm is read: energy is collected only where it leaves this much slack, and the whole army holds the centre once the circle of that turn is small", 0, 10, 3),
 			param("centre_share", "share of the units holding the centre (all of them once the storm closes in)", 0, 1, 0.5),
 			param("push", "reward for stepping into fights it wins (the storm herds enemies into its centre)", 0, 8, 4),
 		},
 		build: func(d strategies.Decoder) policy {
 			return &zoneP{margin: d.Int("margin"), ahead: d.Int("lookahead"), share: d.Float("centre_share"), push: d.Float("push")}
 		},
+		fin: finishing{reach: -1, strike: true},
 	}
 }
 
@@ -172,112 +199,139 @@ type zoneP struct {
 	share, push   float64
 	eco           gatherCore
 	a             assignment
+	cc            multiCache
 	idx, rest     []int32
 	cores         []int32
 	targets       []int32
 	ready         []int32
+	prey          []int32
 }
 
+// decide plays the storm. With the zone off, a share of the units holds
+// the centre nearest it and the rest gather. With the zone on, the units
+// collect energy only where the storm leaves them slack and only while a
+// core can still spawn units that reach the centre in time, raze open
+// cores the storm has not reached, and mass at the centre: enemies the
+// storm drives in must cross the massed army, which steps into every
+// fight it wins and hunts the enemies the storm presses.
 func (p *zoneP) decide(b *bot) {
-	c := b.zoneCentre()
-	cf := b.fieldTo(c)
+	cf := b.cached(&p.cc, b.centres)
 	p.idx = b.unitIdx(p.idx[:0])
 	o := moveOpts{wLose: -40, wTrade: -8, wWin: p.push, coreStay: 5}
+	p.idx = razeReflex(b, p.idx, 6, &p.cores, &o)
 	if !b.cfg.ZoneEnabled {
 		// No storm: hold the centre with a share, gather with the rest.
-		p.idx = razeReflex(b, p.idx, 6, &p.cores, &o)
 		n := int(p.share*float64(len(p.idx)) + 0.5)
 		if len(p.idx) <= 3 {
 			n = 0
 		}
-		b.assignMany(&p.a, p.idx, c, n)
 		p.rest = p.rest[:0]
-		for k, i := range p.idx {
-			if p.a.unitTarget[k] < 0 {
-				p.rest = append(p.rest, i)
-				continue
-			}
-			u := b.own[i]
-			var sc [5]float64
-			cf = b.checkTile(u, c)
-			b.maxDist(u, cf, 4, 1, &sc)
-			b.spread(u, &sc, 0.5)
-			b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, 0)
-			b.coreStay(u, &sc, 5)
-			b.rank(int(i), &sc)
-		}
+		p.holdCentre(b, cf, n, &o)
 		p.eco.run(b, p.rest, 6, 1)
 		return
 	}
-	// Storm: energy inside the future circle, the rest to the centre.
-	// Energy is worth collecting only while some own core will still be
-	// inside the circle: a core in the storm spawns units straight into it.
-	rf0 := acb.ZoneRadius(b.cfg, b.turn+1+p.ahead)
+	b.storm.extra = p.margin
+	// Energy buys units only while some own core can spawn one with the
+	// slack to walk in; after that it only breaks score ties (energy is
+	// the first tie-break), and a third unit of it would be spent on a
+	// unit the storm kills: collect up to spawn_cost - 1.
 	spawnSafe := false
 	for _, oc := range b.ownCores {
-		if b.g.dist2(oc, c) <= rf0*rf0 {
+		if b.slack(oc) > b.stormNeed(oc)+p.ahead {
 			spawnSafe = true
 		}
 	}
+	hungry := spawnSafe || b.v.You.Energy < b.cfg.SpawnCost-1
 	p.targets, p.ready = p.targets[:0], p.ready[:0]
-	if spawnSafe {
+	if hungry {
 		p.targets, p.ready = b.energyPlan(p.targets, p.ready, 3)
 	}
 	n := 0
 	for k, t := range p.targets {
-		if b.zoneOK(t, p.ahead+cf.at(t)/2, p.margin) {
+		if b.slack(t) >= b.storm.margin+p.margin {
 			p.targets[n], p.ready[n] = t, p.ready[k]
 			n++
 		}
 	}
 	p.targets, p.ready = p.targets[:n], p.ready[:n]
-	nc := int(p.share*float64(len(p.idx)) + 0.5)
+	// The first two units always gather while the storm allows: energy
+	// makes the bigger army at the centre, and breaks ties.
+	nc := int(p.share*float64(len(p.idx)-2) + 0.5)
 	if r := b.zoneRadius(b.turn + 1 + p.ahead); r >= 0 && r <= 6 {
 		nc = len(p.idx)
 	}
+	nc = max(nc, 0)
+	nc = min(nc, len(p.idx))
+	p.rest = p.rest[:0]
 	b.assign(&p.a, p.idx[nc:], p.targets, p.ready, b.g.rows+b.g.cols)
-	rf := b.zoneRadius(b.turn+1+p.ahead) - p.margin
-	for k, i := range p.idx {
+	for k, i := range p.idx[nc:] {
+		if j := p.a.unitTarget[k]; j >= 0 {
+			b.goTo(int(i), p.targets[j], &o)
+			continue
+		}
+		p.rest = append(p.rest, i)
+	}
+	p.rest = append(p.rest, p.idx[:nc]...)
+	// Prey: enemy units the storm presses (short of slack), which must
+	// come in past the army.
+	p.prey = p.prey[:0]
+	for _, e := range b.enemy {
+		if b.stormPressed(e) {
+			p.prey = append(p.prey, e)
+		}
+	}
+	var pf field
+	if len(p.prey) > 0 {
+		pf = b.multi(0, p.prey, 8)
+	}
+	idle := len(p.rest) - nc // gatherers without a tile come first in rest
+	for k, i := range p.rest {
 		u := b.own[i]
 		var sc [5]float64
-		cf = b.checkTile(u, c)
-		gk := k - nc
-		// Urgent: walking the shortest path to the centre, one step a
-		// turn, would barely keep ahead of the storm of a few turns
-		// ahead (steps bound the straight-line distance from above).
-		urgent := rf >= 0 && cf.at(u) >= rf-1
-		if !urgent && gk >= 0 && p.a.unitTarget[gk] >= 0 {
-			b.towardTile(u, p.targets[p.a.unitTarget[gk]], 1, &sc)
-		} else {
+		cf = b.checkCached(u, &p.cc)
+		switch {
+		case pf != nil && pf.at(u) <= 6 && b.allies(u) > b.enemyNext(u):
+			b.toward(u, pf, 1, &sc)
+		case k < idle:
+			// A gatherer without a tile waits spread out inside the
+			// circle of lookahead turns ahead, ready for the next refill.
+			for k2 := 0; k2 < 5; k2++ {
+				if !b.zoneOK(b.opt(u, k2), p.ahead, 1) {
+					sc[k2] -= 3
+				}
+			}
+			b.toward(u, cf, 0.2, &sc)
+			b.spread(u, &sc, 0.5)
+		default:
 			// To the centre, loosely packed.
 			b.maxDist(u, cf, 2, 1, &sc)
 			b.spread(u, &sc, 0.3)
 		}
-		if urgent {
-			b.toward(u, cf, 10, &sc)
-		}
-		if !spawnSafe {
+		if !hungry {
 			for k2 := 1; k2 < 5; k2++ {
 				if t := b.opt(u, k2); b.mem.isEnergy(t) && b.mem.energy[b.mem.eslot[t]-1].full {
 					sc[k2] -= 3 // collecting would pay for a unit the storm kills
 				}
 			}
 		}
-		// The storm outweighs any fight: certain death next turn, nearly
-		// certain the turn after, and a margin a few turns ahead.
-		r1, r2 := b.zoneRadius(b.turn+1), b.zoneRadius(b.turn+2)
-		for k2 := 0; k2 < 5; k2++ {
-			t := b.opt(u, k2)
-			d2 := b.g.dist2(t, c)
-			switch {
-			case r1 >= 0 && d2 > r1*r1:
-				sc[k2] -= 1000 + float64(d2-r1*r1)
-			case r2 >= 0 && d2 > r2*r2:
-				sc[k2] -= 100
-			case !b.zoneOK(t, p.ahead, p.margin):
-				sc[k2] -= 15
-			}
+		b.settle(int(i), &sc, &o)
+	}
+}
+
+// holdCentre sends the n units nearest the centres to hold within four
+// steps of them, spread out; the others are appended to p.rest.
+func (p *zoneP) holdCentre(b *bot, cf field, n int, o *moveOpts) {
+	b.assignManyField(&p.a, p.idx, cf, n)
+	for k, i := range p.idx {
+		if p.a.unitTarget[k] < 0 {
+			p.rest = append(p.rest, i)
+			continue
 		}
+		u := b.own[i]
+		var sc [5]float64
+		cf = b.checkCached(u, &p.cc)
+		b.maxDist(u, cf, 4, 1, &sc)
+		b.spread(u, &sc, 0.5)
 		b.danger(u, &sc, o.wLose, o.wTrade, o.wWin, 0)
 		b.coreStay(u, &sc, 5)
 		b.rank(int(i), &sc)
