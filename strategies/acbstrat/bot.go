@@ -386,15 +386,21 @@ func (b *bot) zoneRadius(turn int) int {
 	return acb.ZoneRadius(b.cfg, turn)
 }
 
-// zoneCentres appends the tiles of the zone's centres to dst: the one the
-// view shows, or with the zone off the map's centre (acb.MapCenter),
-// where the storm would close. It is the only place strategies learn the
-// centres from; they treat them as a list and use the nearest (see
-// nearestCentre), so a view listing several (zone.centers) needs a change
-// here alone.
+// zoneCentres appends the tiles of the zone's centres to dst: every
+// centre the view lists (zone.centers), or its one centre when a server
+// sends only zone.center, or with the zone off the map's centre
+// (acb.MapCenter), where the storm would close. It is the only place
+// strategies learn the centres from; they use the nearest (see
+// nearestCentre).
 func (b *bot) zoneCentres(dst []int32) []int32 {
 	if b.v != nil && b.v.Zone != nil {
-		return append(dst, b.g.idx(b.v.Zone.Center))
+		if len(b.v.Zone.Centers) == 0 {
+			return append(dst, b.g.idx(b.v.Zone.Center))
+		}
+		for _, c := range b.v.Zone.Centers {
+			dst = append(dst, b.g.idx(c))
+		}
+		return dst
 	}
 	return append(dst, b.g.idx(acb.MapCenter(b.g.rows, b.g.cols)))
 }

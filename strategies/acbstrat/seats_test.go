@@ -3,7 +3,6 @@ package acbstrat_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -17,16 +16,6 @@ import (
 // fairness checks: the first n of them for n seats, so every group mixes
 // fighters and collectors.
 var seatPanel = []string{"hunter", "gatherer", "rusher", "economist", "kamikaze", "siege"}
-
-// zoneCentresInView reports whether the engine's view lists every zone
-// centre (acb.Zone.Centers, spec "Zone, phase 3"). Until it does, the
-// storm of a 3- or 6-player map has one centre that the seats do not
-// stand in the same relation to, and the zone-on checks of those counts
-// cannot pass.
-func zoneCentresInView() bool {
-	_, ok := reflect.TypeOf(acb.Zone{}).FieldByName("Centers")
-	return ok
-}
 
 // seatCounts plays jobs and counts, per seat, the matches won outright
 // (first place not shared); draws and shared firsts count for no seat.
@@ -118,9 +107,6 @@ func TestSeatFairness(t *testing.T) {
 			for _, mixed := range []bool{false, true} {
 				name := fmt.Sprintf("%d players, zone %v, mixed %v", n, zone, mixed)
 				t.Run(name, func(t *testing.T) {
-					if zone && (n == 3 || n == 6) && !zoneCentresInView() {
-						t.Skip("the engine's view lists one zone centre; 3 and 6 seats need the orbit (spec: Zone, phase 3)")
-					}
 					cfg := acb.DefaultConfig()
 					cfg.ZoneEnabled = zone
 					// Copies: one entrant in every seat; mixed: the first n of
