@@ -54,10 +54,10 @@ func ExampleEvolve() {
 	}
 	fmt.Printf("%d generations on file, champion %s, %d ranked finalists\n", len(run.Generations), run.Champion.ID, len(run.Ranked))
 	// Output:
-	// generation 1: champion 2456234fa1, fitness 0.417 (base 0.208)
-	// generation 2: champion 2456234fa1, fitness 0.443 (base 0.214)
-	// generation 3: champion 4dbf4c3401, fitness 0.457 (base 0.216)
-	// champion easy#2456234fa1, rank 3 of 5 in the final tournament
-	// held-out: 0.443 against the base's 0.198, difference in [+0.177, +0.313]
-	// 3 generations on file, champion 2456234fa1, 2 ranked finalists
+	// generation 1: champion 2456234fa1, fitness 0.417 (base 0.167)
+	// generation 2: champion 090b635497, fitness 0.583 (base 0.143)
+	// generation 3: champion 090b635497, fitness 0.530 (base 0.170)
+	// champion easy#090b635497, rank 3 of 5 in the final tournament
+	// held-out: 0.417 against the base's 0.188, difference in [+0.177, +0.282]
+	// 3 generations on file, champion 090b635497, 2 ranked finalists
 }

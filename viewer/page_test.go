@@ -240,7 +240,7 @@ func TestZoneCenters(t *testing.T) {
 // Win probabilities are a distribution over the living players and the
 // draw at every turn, 0 for the eliminated, and the result at the end.
 func TestWinProbabilitiesPerTurn(t *testing.T) {
-	data, res := playReplay(t, 28, browserConfig(), "rusher", "gatherer", "hunter", "economist")
+	data, res := playReplay(t, 14, browserConfig(), "rusher", "gatherer", "hunter", "economist")
 	r, err := decodeACB(data)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestWinProbabilitiesPerTurn(t *testing.T) {
 // The commentary tells every raze, elimination and inactive bot of the
 // match at its turn, ends with the result, and is in turn order.
 func TestCommentary(t *testing.T) {
-	data, _ := playReplay(t, 28, browserConfig(), "rusher", "gatherer", "hunter", "economist")
+	data, _ := playReplay(t, 14, browserConfig(), "rusher", "gatherer", "hunter", "economist")
 	var raw rawReplay
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)

@@ -7,25 +7,25 @@ package viewer
 // fitted by fitConditionalLogit (ridge 1e-3) on 1600 matches played by
 // acb.Game.Play (seeds 1..1600, trainingSpec: 2, 3, 4 or 6 of the 21
 // reference strategies, maps of side 32 to 60, one seat in one match in
-// eight stalling): 1338 won matches and 262 draws, 120265 observations (every
-// 5th turn), log-likelihood -98346.9,
-// 11 Newton steps.
+// eight stalling): 1397 won matches and 203 draws, 100550 observations (every
+// 5th turn), log-likelihood -89392.0,
+// 12 Newton steps.
 var winCoef = [numFeatures]float64{
-	3.20932,    // log1p(units) (se 0.0356)
-	-4.02866,   // log1p(units)*tau (se 0.0525)
-	-0.581649,  // unit share (se 0.082)
-	2.93512,    // unit share*tau (se 0.137)
-	-0.0258275, // cores (se 0.0627)
-	0.852963,   // cores*tau (se 0.117)
-	0.498469,   // log1p(energy) (se 0.00886)
-	2.21728,    // score/10 (se 0.0738)
-	-1.3335,    // score/10*tau (se 0.178)
-	2.82097,    // score lead/10*tau^4 (se 0.123)
-	-0.502742,  // inactive (se 0.0372)
-	-0.831879,  // draw: constant (se 0.224)
-	0.73431,    // draw: tau (se 0.243)
-	2.1015,     // draw: tie at the top (se 0.183)
-	0.506429,   // draw: tie at the top*tau^4 (se 0.0803)
-	-1.44614,   // draw: log1p(top score) (se 0.0487)
-	0.357119,   // draw: players alive (se 0.00757)
+	3.79829,   // log1p(units) (se 0.0445)
+	-3.32316,  // log1p(units)*tau (se 0.0801)
+	-1.15168,  // unit share (se 0.0776)
+	2.95975,   // unit share*tau (se 0.136)
+	-0.111525, // cores (se 0.0486)
+	0.260272,  // cores*tau (se 0.104)
+	0.50359,   // log1p(energy) (se 0.0115)
+	2.39331,   // score/10 (se 0.0695)
+	-1.80226,  // score/10*tau (se 0.165)
+	2.17868,   // score lead/10*tau^4 (se 0.122)
+	-0.733361, // inactive (se 0.045)
+	-3.77654,  // draw: constant (se 0.219)
+	-0.206332, // draw: tau (se 0.222)
+	5.49369,   // draw: tie at the top (se 0.191)
+	-0.185838, // draw: tie at the top*tau^4 (se 0.0902)
+	-0.276336, // draw: log1p(top score) (se 0.0279)
+	0.409263,  // draw: players alive (se 0.00837)
 }
