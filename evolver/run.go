@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"crucible/arena/rating"
+	"crucible/internal/jsonl"
 	"crucible/strategies"
 )
 
@@ -120,27 +121,25 @@ func readGenerations(path string) ([]GenStats, []string, error) {
 // it, is an error naming its line number.
 func parseGenerations(data []byte, name string) ([]GenStats, []string, error) {
 	var out []GenStats
-	var warnings []string
 	prev := -1
-	lines := strings.SplitAfter(string(data), "\n")
-	for i, line := range lines {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
+	res, err := jsonl.Decode(data, name, func(_ int, line []byte) error {
 		var g GenStats
-		err := json.Unmarshal([]byte(line), &g)
-		if err == nil && g.Generation <= prev {
-			err = fmt.Errorf("generation %d follows generation %d (generations must increase)", g.Generation, prev)
+		if err := json.Unmarshal(line, &g); err != nil {
+			return fmt.Errorf("not a generation line: %w", err)
 		}
-		if err != nil {
-			if i == len(lines)-1 && !strings.HasSuffix(line, "\n") {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: skipping a half-written last line", name, i+1))
-				break
-			}
-			return nil, warnings, fmt.Errorf("%s:%d: not a generation line: %w", name, i+1, err)
+		if g.Generation <= prev {
+			return fmt.Errorf("not a generation line: generation %d follows generation %d (generations must increase)", g.Generation, prev)
 		}
 		out = append(out, g)
 		prev = g.Generation
+		return nil
+	})
+	var warnings []string
+	if w := res.Warning(name); w != "" {
+		warnings = append(warnings, w)
+	}
+	if err != nil {
+		return nil, warnings, err
 	}
 	return out, warnings, nil
 }

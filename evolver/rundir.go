@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"crucible/internal/atomicfile"
 	"crucible/strategies"
 )
 
@@ -164,7 +165,7 @@ func (f files) do(path string, write func() error) error {
 
 // atomic replaces path with data atomically.
 func (f files) atomic(path string, data []byte) error {
-	return f.do(path, func() error { return strategies.WriteFileAtomic(path, data) })
+	return f.do(path, func() error { return atomicfile.WriteFile(path, data) })
 }
 
 // variant writes v to path atomically.

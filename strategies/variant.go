@@ -268,12 +268,3 @@ func (v Variant) Save(path string) error {
 	}
 	return atomicfile.WriteFile(path, append(data, '\n'))
 }
-
-// WriteFileAtomic writes data to path atomically (see
-// atomicfile.WriteFile).
-//
-// Deprecated: use crucible/internal/atomicfile.WriteFile; this forwarder
-// stays until the evolver calls it directly.
-func WriteFileAtomic(path string, data []byte) error {
-	return atomicfile.WriteFile(path, data)
-}

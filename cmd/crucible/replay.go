@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"crucible/strategies"
+	"crucible/internal/atomicfile"
 	"crucible/viewer"
 )
 
@@ -77,7 +77,7 @@ func runReplay(out io.Writer, o replayOptions) error {
 	if err := write(&page, data); err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
-	if err := strategies.WriteFileAtomic(dest, page.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(dest, page.Bytes()); err != nil {
 		return fmt.Errorf("writing %s: %w", dest, err)
 	}
 	fmt.Fprintf(out, "wrote %s (%d bytes) from %s\n", dest, page.Len(), in)

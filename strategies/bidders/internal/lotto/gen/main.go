@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"crucible/strategies"
+	"crucible/internal/atomicfile"
 	"crucible/strategies/bidders/internal/lotto"
 )
 
@@ -21,7 +21,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "lead %+d solved\n", lead)
 		}
 	})
-	if err := strategies.WriteFileAtomic(*out, data); err != nil {
+	if err := atomicfile.WriteFile(*out, data); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
