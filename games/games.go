@@ -43,6 +43,24 @@ type Game struct {
 	Elsewhere string
 	// Export is how a variant of the game is exported as a bot.
 	Export export.Target
+	// Presets are named configurations that --config accepts in place
+	// of a file.
+	Presets []Preset
+}
+
+// Preset is a named game configuration: the JSON a --config file would
+// hold.
+type Preset struct {
+	Name, Description, JSON string
+}
+
+// acbPresets are the AI Code Battle engine's presets.
+func acbPresets() []Preset {
+	var out []Preset
+	for _, p := range acb.Presets() {
+		out = append(out, Preset{Name: p.Name, Description: p.Description, JSON: p.JSON})
+	}
+	return out
 }
 
 // RemoteStartTimeout is how long a remote bot may take to answer its
@@ -58,6 +76,7 @@ var table = []Game{
 		Strategies: acbstrat.All,
 		Remote:     remoteACB,
 		Export:     export.ACB,
+		Presets:    acbPresets(),
 	},
 	{
 		Name:       "kindling",

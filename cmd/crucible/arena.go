@@ -85,7 +85,7 @@ warning. An arena in which every match fails exits with an error.
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")
 	fl.IntVar(&f.seeds, "seeds", 10, fmt.Sprintf("seeds (rounds) every pairing is played on, 1 to %d", maxSeeds))
 	fl.Uint64Var(&f.seed, "seed", 1, "base seed the match seeds are derived from")
-	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
+	fl.StringVar(&f.config, "config", "", configHelp())
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "results.jsonl", "results file, one JSON line per match, appended as matches finish")
 	fl.BoolVar(&f.resume, "resume", false, "continue an existing --out: play only the matches it lacks")
@@ -143,9 +143,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	}
 	var cfg any
 	if f.config != "" {
-		data, err := os.ReadFile(f.config)
+		data, err := readGameConfig(f.game, f.config)
 		if err != nil {
-			return fmt.Errorf("--config: %w", err)
+			return err
 		}
 		if cfg, err = game.ParseConfig(data); err != nil {
 			return fmt.Errorf("--config %s: %w", f.config, err)

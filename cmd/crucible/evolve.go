@@ -90,7 +90,7 @@ mutations of the elite and the progress line says so.
 	fl.IntVar(&f.seeds, "seeds", 8, fmt.Sprintf("match seeds per generation, common to all candidates, %d to %d", evolver.MinSeeds, evolver.MaxSeeds))
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random choice of the run (algorithm and match seeds)")
 	fl.StringVar(&f.pool, "pool", "", "reference opponents, comma-separated strategy names (left out: every strategy of the game; given, not empty)")
-	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults)")
+	fl.StringVar(&f.config, "config", "", configHelp())
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "", "run directory (required; refused when not empty, unless --resume)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint; flags left out are taken from it, and only the stopping rules, final stages and model may differ")
@@ -297,8 +297,8 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	var gameCfg any
 	cfgJSON := f.configJSON
 	if f.config != "" {
-		if cfgJSON, err = os.ReadFile(f.config); err != nil {
-			return fmt.Errorf("--config: %w", err)
+		if cfgJSON, err = readGameConfig(f.game, f.config); err != nil {
+			return err
 		}
 	}
 	if len(cfgJSON) > 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -92,7 +91,7 @@ night stays open, the next run continues it).
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.IntVar(&f.seeds, "seeds-per-night", ladder.DefaultSeedsPerNight, "seeds each pair plays, both seat orders on each, 1 to 100000")
 	fl.IntVar(&f.factor, "new-version-factor", ladder.DefaultNewVersionFactor, "seeds multiplier of a pair with a version not rated yet, 1 to 100")
-	fl.StringVar(&f.config, "config", "", "game configuration JSON file (default: the game's defaults); a continued night must use the one it started with")
+	fl.StringVar(&f.config, "config", "", configHelp()+"; a continued night must use the one it started with")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of --url entrants (default $ACB_SECRET, else $SHARED_SECRET)")
 	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (the directory is recorded with the night's chunks)")
 	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
@@ -141,9 +140,9 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	}
 	var cfg any
 	if f.config != "" {
-		data, err := os.ReadFile(f.config)
+		data, err := readGameConfig(info.Game, f.config)
 		if err != nil {
-			return fmt.Errorf("--config: %w", err)
+			return err
 		}
 		if cfg, err = game.ParseConfig(data); err != nil {
 			return fmt.Errorf("--config %s: %w", f.config, err)

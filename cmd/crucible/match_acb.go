@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,7 +62,7 @@ reach; --allow-unfair-map plays one that is not, with a note saying why.
 	f := cmd.Flags()
 	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle, random or http://HOST:PORT bots (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
-	f.StringVar(&o.configPath, "config", "", "JSON config file; fields left out keep their defaults (rows 40, cols 40, max_turns 500, ...)")
+	f.StringVar(&o.configPath, "config", "", configHelp())
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
 	f.BoolVar(&o.allowUnfair, "allow-unfair-map", false, "play a --map that is not fair (seats not equivalent, no energy, unreachable tiles) instead of refusing it")
 	f.StringVar(&o.replayPath, "replay", "", "write the match's replay (crucible-acb-replay/1 JSON) to this file")
@@ -121,7 +120,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	}
 	cfg := acb.DefaultConfig()
 	if o.configPath != "" {
-		data, err := os.ReadFile(o.configPath)
+		data, err := readGameConfig("acb", o.configPath)
 		if err != nil {
 			return err
 		}

@@ -92,7 +92,7 @@ func addSPRTPlayFlags(cmd *cobra.Command, o *sprtPlayOptions) {
 	fl.Uint64Var(&o.seed, "seed", 1, "base seed the pairs' seeds are derived from")
 	fl.StringVar(&o.out, "out", "", "results file, one JSON line per match (as crucible arena writes); needed by --resume")
 	fl.BoolVar(&o.resume, "resume", false, "continue the test in an existing --out")
-	fl.StringVar(&o.config, "config", "", "game configuration JSON file (default: the game's defaults)")
+	fl.StringVar(&o.config, "config", "", configHelp())
 	fl.StringVar(&o.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET)")
 }
 
@@ -179,9 +179,9 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 	}
 	var cfg any
 	if p.config != "" {
-		data, err := os.ReadFile(p.config)
+		data, err := readGameConfig(p.game, p.config)
 		if err != nil {
-			return fmt.Errorf("--config: %w", err)
+			return err
 		}
 		if cfg, err = game.ParseConfig(data); err != nil {
 			return fmt.Errorf("--config %s: %w", p.config, err)
