@@ -14,7 +14,7 @@ import (
 var uiFiles embed.FS
 
 // uiCSP keeps the page to its own origin: no CDN, no third-party request.
-const uiCSP = "default-src 'self'; img-src 'self' blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+const uiCSP = "default-src 'self'; img-src 'self' blob: data:; connect-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 // uiRoutes serves the browser UI: GET / is the page, GET /ui/{file} its
 // style and script. Every other path stays the API's.

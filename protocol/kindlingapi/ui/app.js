@@ -139,14 +139,14 @@
       apply((await api("GET", `/api/matches/${encodeURIComponent(me.code)}`)).data);
       $("status-note").textContent = "";
     } catch (e) {
-      $("status-note").textContent = "⚠ " + e.message;
+      $("status-note").textContent = "Error: " + e.message;
       if (e.status === 404 || e.status === 401) return; // the match or the seat is gone
     }
     if (state && state.phase !== "finished") schedule();
   }
   $("start").addEventListener("click", async () => {
     try { apply((await api("POST", `/api/matches/${encodeURIComponent(me.code)}/start`, {})).data); }
-    catch (e) { $("status-note").textContent = "⚠ " + e.message; }
+    catch (e) { $("status-note").textContent = "Error: " + e.message; }
   });
 
   function apply(st) {
@@ -207,14 +207,17 @@
       card.querySelector(".base").textContent = `base ${b.base}` + (last ? (w === null ? " · unlit last turn" : ` · lit by ${playerName(w)}`) : "");
       card.classList.toggle("lit", w !== null && w !== undefined);
       const embers = card.querySelector(".embers");
-      embers.replaceChildren(...st.players.filter((p) => p.embers[i] > 0).map((p) => chip(p.seat, "🔥" + p.embers[i])));
+      embers.replaceChildren(...st.players.filter((p) => p.embers[i] > 0).map((p) => chip(p.seat, `${p.embers[i]} ember${p.embers[i] === 1 ? "" : "s"}`)));
     });
   }
 
   function renderBidForm() {
     const st = state, you = st.you, playing = st.phase === "playing" && you;
     $("bid-form").hidden = !playing;
-    inputs.forEach((x) => { x.hidden = !playing; });
+    inputs.forEach((x) => {
+      x.hidden = !playing;
+      x.parentElement.querySelector(".strength").hidden = !playing;
+    });
     if (!playing) return;
     if (inputTurn !== st.turn) {
       inputTurn = st.turn;
@@ -317,7 +320,7 @@
       showLog(data, text);
     } catch (e) {
       logShown = "";
-      $("status-note").textContent = "⚠ log: " + e.message;
+      $("status-note").textContent = "Error (log): " + e.message;
     }
   }
 
