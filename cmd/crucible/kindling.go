@@ -160,15 +160,18 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 // easy, with --bot-variant's variant at --bot-variant-level, and the labels
 // their names show.
 func serveHouseBots(reg *strategies.Registry, o kindlingServeOptions) (kindlingapi.HouseBotFunc, map[string]string, error) {
-	if o.botVariantAt != "normal" && o.botVariantAt != "easy" {
-		return nil, nil, fmt.Errorf("--bot-variant-level %q is not normal or easy", o.botVariantAt)
-	}
 	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		return nil, nil, err
 	}
 	if o.botVariant == "" {
 		return house, nil, nil
+	}
+	if o.botVariantAt == "" {
+		o.botVariantAt = "normal"
+	}
+	if o.botVariantAt != "normal" && o.botVariantAt != "easy" {
+		return nil, nil, fmt.Errorf("--bot-variant-level %q is not normal or easy", o.botVariantAt)
 	}
 	s, g, label, err := strategyOrVariant(reg, "kindling", "", o.botVariant, "house bots play kindling variants")
 	if err != nil {
