@@ -119,3 +119,46 @@ func pollPage(ctx context.Context, cond string) error {
 	}
 	return err
 }
+
+// viewerPages keeps a page newer than its replay, rewrites a stale one,
+// skips matches without a replay, warns about a replay it cannot show and
+// still writes the others; a missing directory is an error.
+func TestViewerPagesUpToDate(t *testing.T) {
+	dir := t.TempDir()
+	replays := filepath.Join(dir, "reps")
+	if _, _, err := execRoot(t, "arena", "--game", "kindling", "--players", "normal,easy", "--seeds", "1", "--replays", replays, "--out", filepath.Join(dir, "r.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	refs := []replayRef{{"r0-0v1", "kindling"}, {"r0-1v0", "kindling"}, {"nothing", "kindling"}, {"broken", "kindling"}}
+	if err := os.WriteFile(filepath.Join(replays, "broken.json"), []byte(`{"turns": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(replays, "r0-0v1.html")
+	stale := filepath.Join(replays, "r0-1v0.html")
+	os.WriteFile(kept, []byte("kept"), 0o644)
+	os.WriteFile(stale, []byte("stale"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	pages, written, warnings, err := viewerPages(t.Context(), replays, refs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 2 || pages["r0-0v1"] != kept || pages["r0-1v0"] != stale || written != 1 {
+		t.Fatalf("pages %v, %d written", pages, written)
+	}
+	if b, _ := os.ReadFile(kept); string(b) != "kept" {
+		t.Error("a page newer than its replay was rewritten")
+	}
+	if b, _ := os.ReadFile(stale); !strings.Contains(string(b), "<title>Kindling ") {
+		t.Error("a page older than its replay was not rewritten")
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "broken.json has no viewer page") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if _, _, _, err := viewerPages(t.Context(), filepath.Join(dir, "none"), refs, nil); err == nil || !strings.Contains(err.Error(), "--replays") {
+		t.Errorf("a missing directory: %v", err)
+	}
+	if _, _, err := execRoot(t, "report", "--run", dir, "--replays", replays); err == nil || !strings.Contains(err.Error(), "--replays applies to --results only") {
+		t.Errorf("report --run --replays: %v", err)
+	}
+}
