@@ -156,3 +156,40 @@ func TestBrowserBidEditorRefusesIllegalBids(t *testing.T) {
 		t.Fatalf("%d of %d random bids are legal: the check needs both kinds", legal, len(cases))
 	}
 }
+
+// The host of a lobby starts it from the browser, open seats filling with
+// house bots; the clock counts down; a reload of the tab keeps the seat.
+func TestBrowserHostStartsAndReloadKeepsSeat(t *testing.T) {
+	base, _ := serveKindling(t)
+	p := newPage(t)
+	p.do(chromedp.Navigate(base + "/?poll=200"))
+	p.waitFor(`document.getElementById("create-bots").options.length > 0`, 5*time.Second)
+	p.typeInto("create-name", "Lin")
+	p.choose("create-seats", "3")
+	p.choose("create-bots", "0")
+	p.typeInto("create-turn-seconds", "20")
+	p.do(chromedp.Click(chromedp.ID("create")))
+	p.waitFor(`!document.getElementById("lobby").hidden && !document.getElementById("start").hidden`, 5*time.Second)
+	if got := p.text("lobby-open"); !strings.HasPrefix(got, "2 open seats") {
+		t.Fatalf("the lobby says %q", got)
+	}
+	p.do(chromedp.Click(chromedp.ID("start")))
+	p.waitFor(`document.getElementById("turn").textContent === "1" && document.getElementById("lobby").hidden`, 5*time.Second)
+	kinds := eval[[]string](p, `[...document.querySelectorAll("#players tbody .kind-cell")].map(c => c.textContent)`)
+	if strings.Join(kinds, ",") != "Human,Bot,Bot" {
+		t.Fatalf("after start the players are %v", kinds)
+	}
+	first := p.number("countdown")
+	if first < 18 || first > 20 {
+		t.Fatalf("the countdown starts at %d of 20 s", first)
+	}
+	p.waitFor(fmt.Sprintf(`Number(document.getElementById("countdown").textContent) < %d`, first), 3*time.Second)
+
+	p.do(chromedp.Reload())
+	p.waitFor(`document.getElementById("turn").textContent === "1" && !document.getElementById("bid-form").hidden`, 5*time.Second)
+	if got := eval[string](p, `document.querySelector("#players tr.you td:nth-child(2)").textContent`); got != "Lin (you)" {
+		t.Fatalf("after a reload the page shows you as %q", got)
+	}
+	p.do(chromedp.Click(chromedp.ID("pass")))
+	p.waitFor(`document.getElementById("reveal-title").textContent === "Turn 1 revealed"`, 5*time.Second)
+}

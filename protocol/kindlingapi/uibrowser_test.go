@@ -105,6 +105,7 @@ func TestBrowserHumanPlaysMatchWithBotsAndAgent(t *testing.T) {
 	}
 
 	typed := make([]kindling.Bid, 0, kindling.Turns)
+	var reveal5 [][]string // the reveal of turn 5 as shown
 	for turn := 1; turn <= kindling.Turns; turn++ {
 		p.waitFor(fmt.Sprintf(`document.getElementById("turn").textContent === "%d" && document.getElementById("lock-in").textContent === "Lock in"`, turn), 10*time.Second)
 		sparks := p.number("you-sparks")
@@ -125,6 +126,7 @@ func TestBrowserHumanPlaysMatchWithBotsAndAgent(t *testing.T) {
 		}
 		if turn == 5 {
 			p.screenshot("4-reveal-turn5.png")
+			reveal5 = eval[[][]string](p, `[...document.querySelectorAll("#reveal-table tbody tr")].slice(0, 5).map(r => [...r.cells].map(c => c.textContent))`)
 		}
 	}
 	p.waitFor(`document.getElementById("end").dataset.logReady === "1"`, 10*time.Second)
@@ -181,6 +183,23 @@ func TestBrowserHumanPlaysMatchWithBotsAndAgent(t *testing.T) {
 			if cells[i][s] != want {
 				t.Errorf("turn %d seat %d: the log table shows %q, the log has %q", i+1, s, cells[i][s], want)
 			}
+		}
+	}
+	// The reveal of turn 5 showed the log's turn 5: values, every seat's
+	// bid and strength, and who lit each beacon.
+	r5 := lg.Turns[4]
+	for i, name := range kindling.BeaconNames() {
+		want := []string{name, fmt.Sprint(r5.Values[i])}
+		for s := range lg.Players {
+			want = append(want, fmt.Sprintf("%d / %d", r5.Bids[s][i], r5.Strength[s][i]))
+		}
+		if w := r5.Winners[i]; w == kindling.NoWinner {
+			want = append(want, "nobody")
+		} else {
+			want = append(want, fmt.Sprintf("%s (+%d)", lg.Players[w].Name, r5.Values[i]))
+		}
+		if i >= len(reveal5) || !reflect.DeepEqual(reveal5[i], want) {
+			t.Errorf("the reveal of turn 5 showed %v for %s, the log has %v", reveal5, name, want)
 		}
 	}
 	// The standings the page shows are the final state's.
