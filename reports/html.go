@@ -121,6 +121,10 @@ type ArenaPage struct {
 	Facts ArenaFacts
 	// Summary is the leaderboard with its pairwise statistics.
 	Summary rating.Summary
+	// Matches, when set, are shown as a table of every match with a link
+	// to its viewer page; ReplayDir names the directory of the replays.
+	Matches   []MatchRow
+	ReplayDir string
 }
 
 // Holdout is a paired comparison of the champion (A) with the base (B) on
@@ -655,7 +659,7 @@ Nash averaging weighs the players by the maximum-entropy Nash equilibrium of the
 </table>{{else}}<p>None: no three players beat one another in a circle with every win significant.</p>{{end}}
 <p class="note">A link A &gt; B is significant when the lower end of the 95% interval of A's score against B, computed over the rounds they met in, is above 50%. Strongest cycle (largest weakest link) first.</p>
 </section>{{end}}
-<section id="method">
+{{template "arenamatches" .Page}}<section id="method">
 <h2>How the figures are computed</h2>
 <p class="note">Games count pairwise results: an N-seat match is N−1 games for each of its players (the better-ranked seat wins, equal ranks draw). The score % is points per game (a draw is half a point).</p>
 <p class="note">Every interval is computed over independent units, never over games. A unit is one round of a pairing: the matches of one group of players on one seed (both seat orders of a pair, every rotation of a free-for-all group), which share the seed's map or deal. A score's interval is the cluster-robust one over its units: the standard error of points over games with each unit's residual taken once, and a Student t quantile. Units of a pairing whose matches repeated another unit's exactly (the same scores, length and end) count as one: a deterministic outcome seen on fifty seeds is one observation, and when every unit gave the same score the interval is Wilson's over the number of distinct outcomes. The Elo against the field is the Elo difference the score implies, with the bar from the ends of its interval (a perfect record is taken half a game from the edge).</p>

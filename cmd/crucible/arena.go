@@ -66,6 +66,11 @@ bot down, say); failed matches stay in the file as "error" lines that the
 ratings skip. A half-written last line left by a crash is dropped with a
 warning. An arena in which every match fails exits with an error.
 
+--replays DIR keeps every match's replay (AI Code Battle) or log (Kindling)
+as DIR/<job>.json and writes its viewer page beside it as DIR/<job>.html (the
+page of crucible replay: self-contained, it opens from disk); crucible report
+--results OUT --replays DIR lists the matches with links to those pages.
+
 ` + ratingHelp + `
 
   crucible arena --game kindling --players all --seeds 20
@@ -89,7 +94,7 @@ warning. An arena in which every match fails exits with an error.
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("matches played at once, 1 to %d", maxWorkers))
 	fl.StringVar(&f.out, "out", "results.jsonl", "results file, one JSON line per match, appended as matches finish")
 	fl.BoolVar(&f.resume, "resume", false, "continue an existing --out: play only the matches it lacks")
-	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json (created if missing; a fresh run refuses one that holds replays of its jobs)")
+	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay or log as <job>.json and its viewer page as <job>.html (created if missing; a fresh run refuses one that holds replays of its jobs)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
@@ -253,6 +258,11 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 	if played > 0 {
 		fmt.Fprintf(stderr, "played %d matches in %s (%.0f matches/s) with %d workers; results in %s\n",
 			played, elapsed.Round(time.Millisecond), float64(played)/elapsed.Seconds(), min(f.workers, played), f.out)
+	}
+	if f.replays != "" {
+		if err := arenaViewerPages(cmd, f, jobs); err != nil {
+			return err
+		}
 	}
 	if col.Failed > 0 {
 		if played > 0 && col.Failed == played {

@@ -279,9 +279,8 @@ func TestArenaVariantAndReplays(t *testing.T) {
 			t.Fatalf("no replay for %s: %v", r.Job, err)
 		}
 	}
-	entries, _ := os.ReadDir(replays)
-	if len(entries) != 4 {
-		t.Fatalf("%d replays, want 4", len(entries))
+	if n, pages := countReplays(t, replays); n != 4 || pages != 4 {
+		t.Fatalf("%d replays and %d viewer pages, want 4 of each", n, pages)
 	}
 }
 
@@ -312,8 +311,8 @@ func TestArenaKeepsExistingReplays(t *testing.T) {
 	if _, _, err := execRoot(t, append(args, "--seeds", "2", "--out", first, "--resume")...); err != nil {
 		t.Fatalf("resuming the run that owns the replays: %v", err)
 	}
-	if entries, _ := os.ReadDir(replays); len(entries) != 4 {
-		t.Fatalf("%d replays after the resume, want 4", len(entries))
+	if n, _ := countReplays(t, replays); n != 4 {
+		t.Fatalf("%d replays after the resume, want 4", n)
 	}
 }
 
@@ -364,4 +363,25 @@ func TestArenaInterrupted(t *testing.T) {
 	if stdout.Len() != 0 {
 		t.Fatalf("an interrupted run printed a leaderboard: %q", stdout.String())
 	}
+}
+
+// countReplays counts the replays (<job>.json) and viewer pages
+// (<job>.html) in dir.
+func countReplays(t *testing.T, dir string) (replays, pages int) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		switch filepath.Ext(e.Name()) {
+		case ".json":
+			replays++
+		case ".html":
+			pages++
+		default:
+			t.Errorf("%s holds %s", dir, e.Name())
+		}
+	}
+	return replays, pages
 }

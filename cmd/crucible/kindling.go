@@ -42,14 +42,26 @@ type kindlingServeOptions struct {
 	retention    time.Duration
 	lobbyExpiry  time.Duration
 	maxMatches   int
+	botVariant   string
+	botVariantAt string
 }
 
 func newKindlingServeCmd() *cobra.Command {
 	var o kindlingServeOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Host Kindling matches: the seed's JSON API with house bots and deadlines",
-		Long: fmt.Sprintf(`Serve the Kindling JSON API of the platform:
+		Short: "Host Kindling matches: a browser UI and the seed's JSON API with house bots and deadlines",
+		Long: fmt.Sprintf(`Serve Kindling to people and agents in the same matches.
+
+  GET  /                            the browser UI: create a match (seats,
+                                    house bots, turn seconds, bot level) or
+                                    join one by its code, then bid turn by
+                                    turn; players show as Human, Agent or Bot.
+                                    Plain HTML, CSS and JavaScript built into
+                                    the binary; it uses only the API below,
+                                    with kind "human".
+
+The Kindling JSON API of the platform:
 
   POST /api/matches                 create a match, take seat 0 as host
   POST /api/matches/{code}/join     take the next open seat of a lobby
@@ -61,7 +73,9 @@ func newKindlingServeCmd() *cobra.Command {
 
 A turn resolves as soon as every seat has moved, or at its deadline
 (turnSeconds), when the seats that did not move bid nothing and are listed in
-lastTurn.missed. House bots are the kindling strategies normal and easy.
+lastTurn.missed. House bots are the kindling strategies normal and easy;
+--bot-variant FILE makes the --bot-variant-level bots play a variant file
+(an evolved bidder from crucible evolve) instead.
 Errors are {"error","hint"} with status 400, 401, 403, 404, 408, 409, 413,
 429 or 503 (500 "internal error" if something fails inside). Finished
 matches are deleted after --retention; a lobby not started within
@@ -69,7 +83,8 @@ matches are deleted after --retention; a lobby not started within
 at most %d bodies are read at once. CORS is open. SIGTERM or Ctrl-C stops
 it gracefully.
 
-  crucible kindling serve --addr :8787`, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies),
+  crucible kindling serve --addr :8787          then open http://127.0.0.1:8787/
+  crucible kindling serve --bot-variant runs/demo/evolve/champion.json`, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runKindlingServe(cmd.Context(), cmd.ErrOrStderr(), o)
@@ -83,6 +98,8 @@ it gracefully.
 	f.DurationVar(&o.retention, "retention", 7*24*time.Hour, "how long finished (and abandoned) matches are kept, positive")
 	f.DurationVar(&o.lobbyExpiry, "lobby-expiry", kindlingapi.DefaultLobbyExpiry, "how long a lobby may wait for its start before it is deleted, positive")
 	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once, at least 1; creates beyond it get 429")
+	f.StringVar(&o.botVariant, "bot-variant", "", "kindling variant file the house bots of --bot-variant-level play (default: the strategy of that name)")
+	f.StringVar(&o.botVariantAt, "bot-variant-level", "normal", "bot level that plays --bot-variant: normal or easy")
 	return cmd
 }
 
@@ -108,13 +125,14 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 	if err != nil {
 		return err
 	}
-	house, err := kindlingapi.HouseBots(reg)
+	house, labels, err := serveHouseBots(reg, o)
 	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(logw, nil))
 	srv, err := kindlingapi.NewServer(kindlingapi.ServerConfig{
 		HouseBot:     house,
+		BotLabels:    labels,
 		CreateLimit:  o.createLimit,
 		CreateWindow: o.createWindow,
 		Retention:    o.retention,
@@ -130,12 +148,45 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 	if err != nil {
 		return err
 	}
-	logger.Info("kindling server listening", "addr", ln.Addr().String())
+	logger.Info("kindling server listening", "addr", ln.Addr().String(), "ui", "http://"+uiHost(ln.Addr())+"/")
 	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// serveHouseBots returns the server's house bots: the strategies normal and
+// easy, with --bot-variant's variant at --bot-variant-level, and the labels
+// their names show.
+func serveHouseBots(reg *strategies.Registry, o kindlingServeOptions) (kindlingapi.HouseBotFunc, map[string]string, error) {
+	house, err := kindlingapi.HouseBots(reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.botVariant == "" {
+		return house, nil, nil
+	}
+	if o.botVariantAt == "" {
+		o.botVariantAt = "normal"
+	}
+	if o.botVariantAt != "normal" && o.botVariantAt != "easy" {
+		return nil, nil, fmt.Errorf("--bot-variant-level %q is not normal or easy", o.botVariantAt)
+	}
+	s, g, label, err := strategyOrVariant(reg, "kindling", "", o.botVariant, "house bots play kindling variants")
+	if err != nil {
+		return nil, nil, fmt.Errorf("--bot-variant: %w", err)
+	}
+	return kindlingapi.WithVariant(house, o.botVariantAt, s, g), map[string]string{o.botVariantAt: label}, nil
+}
+
+// uiHost is the host:port a browser on this machine opens for addr (an
+// unspecified address, as ":8787" listens on, is 127.0.0.1).
+func uiHost(addr net.Addr) string {
+	if ta, ok := addr.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", fmt.Sprint(ta.Port))
+	}
+	return addr.String()
 }
 
 // kindlingPlayOptions are the flags of `crucible kindling play`.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 // reportFlags are the report command's options.
 type reportFlags struct {
 	results, prior, run, out, periods, rating string
+	replays                                   string
 }
 
 func newReportCmd() *cobra.Command {
@@ -41,7 +43,10 @@ with the same figures crucible arena and crucible rate print (ordered by
 Elo against the field with its bar), a plot of every rating with its interval,
 the non-transitive field (each player's α-Rank and Nash-averaging mass, and the
 3-cycles of significant wins, e.g. a > b > c > a), a heat map of the pairwise
-score matrix, and how every figure is computed. With --rating glicko2,
+score matrix, and how every figure is computed. With --replays DIR (the
+arena's --replays), a table of every match links to its viewer page
+DIR/<job>.html (crucible replay's page, written beside the replay when
+missing or older). With --rating glicko2,
 --periods chooses the rating periods ("one" for the whole file, as crucible rate
 does; "rounds" one per round of the schedule) and --prior starts the players
 from a ratings file, as crucible rate --prior does (with --prior, glicko2 is the
@@ -72,6 +77,7 @@ leaves no file and no earlier report half-overwritten.
 	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "--results: model the leaderboard is ordered by: "+modelList(rating.RatingModels))
 	fl.StringVar(&f.prior, "prior", "", "--results: Glicko-2 ratings file the players start from (default: everyone at 1500 / 350 / 0.06); makes glicko2 the default --rating")
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--results --rating glicko2: "one" rates the whole file as one period (as crucible rate), "rounds" one period per round`)
+	fl.StringVar(&f.replays, "replays", "", "--results: the --replays directory of the arena run: the report lists every match with a link to its viewer page <job>.html (written beside <job>.json when missing)")
 	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
 	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
 	return cmd
@@ -88,6 +94,8 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return errors.New("--prior applies to --results only (an evolve run's tournament starts every player afresh)")
 	case f.run != "" && cmd.Flags().Changed("periods"):
 		return errors.New("--periods applies to --results only")
+	case f.run != "" && f.replays != "":
+		return errors.New("--replays applies to --results only (the arena run's replay directory)")
 	case f.run != "" && cmd.Flags().Changed("rating"):
 		return errors.New("--rating applies to --results only (an evolve run's tournament is rated by the run)")
 	}
@@ -200,7 +208,50 @@ func arenaPage(f reportFlags, opt rating.Options) (reports.ArenaPage, []string, 
 	if err != nil {
 		return reports.ArenaPage{}, res.Warnings, fmt.Errorf("--results %s: %w", f.results, err)
 	}
-	return reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(recs), Summary: sum, Method: sum.Method}, res.Warnings, nil
+	pg := reports.ArenaPage{Source: f.results, Prior: f.prior, Facts: reports.NewArenaFacts(recs), Summary: sum, Method: sum.Method}
+	if f.replays != "" {
+		rows, warnings, err := matchRows(f, recs)
+		res.Warnings = append(res.Warnings, warnings...)
+		if err != nil {
+			return reports.ArenaPage{}, res.Warnings, err
+		}
+		pg.Matches, pg.ReplayDir = rows, f.replays
+	}
+	return pg, res.Warnings, nil
+}
+
+// matchRows is the report's match table: every record with a link,
+// relative to --out, to its viewer page in --replays.
+func matchRows(f reportFlags, recs []arena.Record) ([]reports.MatchRow, []string, error) {
+	recs = slices.Clone(recs)
+	slices.SortStableFunc(recs, func(a, b arena.Record) int {
+		if a.Round != b.Round {
+			return a.Round - b.Round
+		}
+		return strings.Compare(a.Job, b.Job)
+	})
+	refs := make([]replayRef, len(recs))
+	for i, r := range recs {
+		refs[i] = replayRef{ID: r.Job, Game: r.Game}
+	}
+	pages, _, warnings, err := viewerPages(context.Background(), f.replays, refs, nil)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(pages) == 0 {
+		warnings = append(warnings, fmt.Sprintf("--replays %s holds no replay of the matches of %s (<job>.json): the match table has no links", f.replays, f.results))
+	}
+	rows := make([]reports.MatchRow, len(recs))
+	for i, r := range recs {
+		link := ""
+		if page, ok := pages[r.Job]; ok {
+			if link, err = relativeLink(f.out, page); err != nil {
+				return nil, warnings, fmt.Errorf("--replays: %w", err)
+			}
+		}
+		rows[i] = reports.NewMatchRow(r, link)
+	}
+	return rows, warnings, nil
 }
 
 // evolvePage maps a run directory of crucible evolve (read by

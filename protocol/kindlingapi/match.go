@@ -26,6 +26,7 @@ type match struct {
 	seats       int
 	turnSeconds int
 	botLevel    string
+	botLabel    string // what the house bots play, in their names
 	seed        uint64
 	created     time.Time
 
@@ -89,7 +90,7 @@ func (m *match) addBot(house HouseBotFunc) error {
 	if err != nil {
 		return fmt.Errorf("house bot %q for seat %d: %w", m.botLevel, s, err)
 	}
-	m.players = append(m.players, seat{name: fmt.Sprintf("Bot %d (%s)", s, m.botLevel), kind: KindBot, bidder: b})
+	m.players = append(m.players, seat{name: fmt.Sprintf("Bot %d (%s)", s, m.botLabel), kind: KindBot, bidder: b})
 	m.version++
 	return nil
 }

@@ -33,6 +33,10 @@ type HouseBotFunc func(level string, seed uint64, seat int) (kindling.Bidder, er
 type ServerConfig struct {
 	// HouseBot builds house bots (required).
 	HouseBot HouseBotFunc
+	// BotLabels names what plays each bot level in the house bots' names
+	// ("Bot 1 (normal#3fa9c2e1b0d4)" for an evolved variant); a level
+	// without a label shows the level.
+	BotLabels map[string]string
 	// Now is the clock of deadlines and retention; nil means time.Now.
 	// Deadlines are evaluated on every request touching a match, so a fake
 	// clock drives them in tests without sleeping.
@@ -315,6 +319,7 @@ func (s *Server) routes() {
 	endpoint(http.MethodPost, "/api/matches/{code}/join", s.join)
 	endpoint(http.MethodPost, "/api/matches/{code}/start", s.start)
 	endpoint(http.MethodPost, "/api/matches/{code}/bids", s.bid)
+	uiRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, pathHint, "no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -577,6 +582,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 		seats:       req.Seats,
 		turnSeconds: req.TurnSeconds,
 		botLevel:    req.BotLevel,
+		botLabel:    s.botLabel(req.BotLevel),
 		seed:        binary.LittleEndian.Uint64(seedBytes[:]),
 		created:     now,
 		phase:       PhaseLobby,
@@ -601,6 +607,14 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	defer m.mu.Unlock()
 	writeJSON(w, http.StatusOK, Seated{Code: m.code, Seat: 0, Token: m.players[0].token, PlayURL: s.playURL(r, m.code), State: m.render(now, 0)})
 	return nil
+}
+
+// botLabel is the name shown for house bots of level.
+func (s *Server) botLabel(level string) string {
+	if l := s.cfg.BotLabels[level]; l != "" {
+		return l
+	}
+	return level
 }
 
 // internal logs what failed inside and returns the generic 500.

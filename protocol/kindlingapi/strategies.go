@@ -50,3 +50,20 @@ func HouseBots(reg *strategies.Registry) (HouseBotFunc, error) {
 		return b, nil
 	}, nil
 }
+
+// WithVariant returns house bots that play strategy s with genome g (an
+// evolved variant, say) at level, and those of house at every other level.
+// Each bot gets its own seed, as house's do.
+func WithVariant(house HouseBotFunc, level string, s strategies.Strategy, g strategies.Genome) HouseBotFunc {
+	return func(l string, seed uint64, seat int) (kindling.Bidder, error) {
+		if l != level {
+			return house(l, seed, seat)
+		}
+		p := s.New(append(strategies.Genome(nil), g...), seed, seat)
+		b, ok := p.(kindling.Bidder)
+		if !ok {
+			return nil, fmt.Errorf("house bot %s: strategy %s/%s does not build a kindling.Bidder (got %T)", level, s.Game, s.Name, p)
+		}
+		return b, nil
+	}
+}
