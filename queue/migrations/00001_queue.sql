@@ -1,0 +1,60 @@
+-- The work queue's own tables, beside River's (river_job and the others,
+-- created by River's own migrations). A run is a list of arena jobs cut
+-- into batches; each batch is one River job, and its result lines are one
+-- row of queue_results written in the transaction that completes the River
+-- job. The primary key (run, batch) is what makes a batch count once: a
+-- second completion of the same batch fails on it and rolls back.
+
+-- +goose Up
+CREATE TABLE queue_runs (
+    id          BIGSERIAL   PRIMARY KEY,
+    label       TEXT        NOT NULL,
+    game        TEXT        NOT NULL,
+    -- config is the game configuration's JSON, NULL for the defaults;
+    -- config_id is arena.ConfigID of it, as in the result lines.
+    config      TEXT,
+    config_id   TEXT        NOT NULL,
+    -- entrants is the JSON list of entrant specs (see spec.go), in the
+    -- order the jobs' seats index.
+    entrants    TEXT        NOT NULL,
+    matches     INTEGER     NOT NULL,
+    batches     INTEGER     NOT NULL,
+    batch_size  INTEGER     NOT NULL,
+    queue       TEXT        NOT NULL,
+    -- state is 'open' or 'cancelled'; a run is complete when it has a
+    -- result row for every batch.
+    state       TEXT        NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'cancelled')),
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+-- queue_batches holds each batch's jobs (the River job's arguments only
+-- name the run and the batch, so that River's own rows stay small).
+CREATE TABLE queue_batches (
+    run         BIGINT      NOT NULL REFERENCES queue_runs (id) ON DELETE CASCADE,
+    batch       INTEGER     NOT NULL,
+    jobs        TEXT        NOT NULL,
+    PRIMARY KEY (run, batch)
+);
+
+CREATE TABLE queue_results (
+    run         BIGINT      NOT NULL REFERENCES queue_runs (id) ON DELETE CASCADE,
+    batch       INTEGER     NOT NULL,
+    -- river_job, attempt and worker say which attempt of which River job
+    -- on which worker (River client id) wrote the row.
+    river_job   BIGINT      NOT NULL,
+    attempt     INTEGER     NOT NULL,
+    worker      TEXT        NOT NULL,
+    matches     INTEGER     NOT NULL,
+    failed      INTEGER     NOT NULL,
+    seconds     DOUBLE PRECISION NOT NULL,
+    -- lines are the batch's result lines, exactly as the local arena
+    -- writes them to its results file, one JSON record per line.
+    lines       TEXT        NOT NULL,
+    recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (run, batch)
+);
+
+-- +goose Down
+DROP TABLE queue_results;
+DROP TABLE queue_batches;
+DROP TABLE queue_runs;
