@@ -158,6 +158,7 @@ func TestStalledWorkerLateCompletionRejected(t *testing.T) {
 	other.waitFor(t, fmt.Sprintf("run %d batch %d/%d attempt 2: recorded", run, batch, of), 10*time.Second)
 	stalled.cmd.Process.Signal(syscall.SIGCONT)
 	rejected := stalled.waitFor(t, "late completion rejected", 30*time.Second)
+	t.Log(rejected)
 	if !strings.Contains(rejected, fmt.Sprintf("run %d batch %d attempt 1", run, batch)) {
 		t.Errorf("rejection %q is not of the stalled batch %d", rejected, batch)
 	}
