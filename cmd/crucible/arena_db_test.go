@@ -22,7 +22,9 @@ func startQueueWorker(t *testing.T, url string) {
 	}
 	ready := make(chan struct{})
 	done := make(chan error, 1)
-	go func() { done <- queue.Work(ctx, db, queue.WorkerConfig{Workers: 2, Ready: func(string) { close(ready) }}) }()
+	go func() {
+		done <- queue.Work(ctx, db, queue.WorkerConfig{Workers: 2, Ready: func(string) { close(ready) }})
+	}()
 	<-ready
 	t.Cleanup(func() {
 		stop()
