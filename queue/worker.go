@@ -179,6 +179,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 	}
 	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d (%d matches) attempt %d: playing\n", a.Run, a.Batch+1, run.batches, len(jobs), job.Attempt)
 	res, err := w.play(ctx, run, jobs)
+	playing := time.Since(start)
 	if ctx.Err() != nil {
 		if m != nil {
 			m.Returned.WithLabelValues(game).Inc()
@@ -210,7 +211,8 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 		m.MatchFailures.WithLabelValues(game).Add(float64(res.failed))
 		m.BatchSeconds.WithLabelValues(game).Observe(took.Seconds())
 	}
-	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s\n", a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took.Round(time.Millisecond))
+	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s (%s loading and playing)\n",
+		a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took.Round(time.Millisecond), playing.Round(time.Millisecond))
 	return nil
 }
 

@@ -54,6 +54,19 @@ CREATE TABLE queue_results (
     PRIMARY KEY (run, batch)
 );
 
+-- PostgreSQL compresses a batch's lines (TOAST) about tenfold; lz4, where
+-- the server has it, does so at a fraction of the CPU of its default pglz.
+-- +goose StatementBegin
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)) THEN
+        ALTER TABLE queue_results ALTER COLUMN lines SET COMPRESSION lz4;
+        ALTER TABLE queue_batches ALTER COLUMN jobs SET COMPRESSION lz4;
+    END IF;
+END
+$$;
+-- +goose StatementEnd
+
 -- +goose Down
 DROP TABLE queue_results;
 DROP TABLE queue_batches;

@@ -1,0 +1,126 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"crucible/arena"
+)
+
+// TestMeasure gives the figures of README.md: throughput of 1, 2 and 4
+// worker processes against the in-process arena, and the queue's capacity
+// with no-op batches. It runs only when asked:
+//
+//	CRUCIBLE_QUEUE_MEASURE=1 go test -count=1 -run TestMeasure -v -timeout 30m ./queue/
+func TestMeasure(t *testing.T) {
+	if os.Getenv("CRUCIBLE_QUEUE_MEASURE") == "" {
+		t.Skip("set CRUCIBLE_QUEUE_MEASURE=1 to measure")
+	}
+	t.Run("throughput", measureThroughput)
+	t.Run("capacity", measureCapacity)
+}
+
+func measureThroughput(t *testing.T) {
+	loads := []struct {
+		name  string
+		s     schedule
+		batch int
+	}{
+		{"acb", roundRobin("acb", 0, 2), 42},                // 840 matches of ~5 ms: 20 batches
+		{"kindling", roundRobin("kindling", 0, 150), 1800}, // 36,000 matches of ~100 µs: 20 batches
+		{"kindling", roundRobin("kindling", 0, 150), 9000}, // the same in 4 batches
+	}
+	for _, l := range loads {
+		local := map[int]time.Duration{}
+		for _, w := range []int{1, 2} {
+			path := t.TempDir() + "/local.jsonl"
+			out, _, err := arena.OpenResults(path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			if err := arena.Run(context.Background(), l.s.game, l.s.entrants, l.s.jobs, arena.Options{Workers: w}, out.Write); err != nil {
+				t.Fatal(err)
+			}
+			local[w] = time.Since(start)
+			out.Close()
+			t.Logf("%s: in-process arena, %d workers: %d matches in %s, %.0f matches/s",
+				l.name, w, len(l.s.jobs), local[w].Round(time.Millisecond), float64(len(l.s.jobs))/local[w].Seconds())
+		}
+		for _, procs := range []int{1, 2, 4} {
+			db, url := openTestDB(t)
+			var ws []*proc
+			for range procs {
+				ws = append(ws, start(t, "worker", envDB+"="+url, envRescue+"=5m", envWorkers+"=1"))
+			}
+			for _, w := range ws {
+				w.waitFor(t, "ready", 30*time.Second)
+			}
+			begin := time.Now()
+			id, err := submitSchedule(context.Background(), db, l.s, l.batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The workers alone (the run's follower waits till they
+			// are done), then the follower alone.
+			waitComplete(t, db, id, 10*time.Minute)
+			took := time.Since(begin)
+			begin = time.Now()
+			if _, err := FollowToFile(context.Background(), db, id, t.TempDir()+"/q.jsonl", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			follow := time.Since(begin)
+			batches := (len(l.s.jobs) + l.batch - 1) / l.batch
+			cores := min(procs, 2)
+			ref := local[cores]
+			perBatch := (took - ref) * time.Duration(cores) / time.Duration(batches)
+			t.Logf("%s: %d worker processes (1 slot each), %d batches of %d: played and recorded in %s, %.0f matches/s; against the in-process arena on %d workers %+.1f%%, %s a batch; the follower then wrote the file in %s",
+				l.name, procs, batches, l.batch, took.Round(time.Millisecond), float64(len(l.s.jobs))/took.Seconds(), cores,
+				100*(took.Seconds()/ref.Seconds()-1), perBatch.Round(time.Millisecond), follow.Round(time.Millisecond))
+			for _, w := range ws {
+				w.cmd.Process.Kill()
+				<-w.done
+			}
+			db.Close()
+		}
+	}
+}
+
+func measureCapacity(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("CRUCIBLE_QUEUE_NOOPS"))
+	if n == 0 {
+		n = 2000
+	}
+	for _, c := range []struct{ procs, slots int }{{1, 2}, {1, 100}, {2, 50}} {
+		db, url := openTestDB(t)
+		var ws []*proc
+		for range c.procs {
+			ws = append(ws, start(t, "worker", envDB+"="+url, envRescue+"=5m", envWorkers+"="+strconv.Itoa(c.slots)))
+		}
+		for _, w := range ws {
+			w.waitFor(t, "ready", 30*time.Second)
+		}
+		s := schedules["kindling"]()
+		batches := make([][]arena.Job, n)
+		begin := time.Now()
+		id, err := submitBatches(context.Background(), db, Run{Label: "noop", Game: s.game, BatchSize: 1}, batches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enq := time.Since(begin)
+		waitComplete(t, db, id, 10*time.Minute)
+		took := time.Since(begin)
+		t.Logf("capacity, %d processes x %d slots: %d no-op batches enqueued in %s (%.0f/s), all completed %s after the submission (%.0f/s)",
+			c.procs, c.slots, n, enq.Round(time.Millisecond), float64(n)/enq.Seconds(), took.Round(time.Millisecond), float64(n)/took.Seconds())
+		for _, w := range ws {
+			w.cmd.Process.Kill()
+			<-w.done
+		}
+		db.Close()
+	}
+	fmt.Fprintln(os.Stderr)
+}
