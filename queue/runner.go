@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"time"
 
 	"crucible/arena"
 	"crucible/engine"
@@ -54,9 +56,13 @@ type Runner struct {
 	Label string
 	// Log, when set, receives a line per run submitted.
 	Log io.Writer
+
+	mu       sync.Mutex
+	perMatch time.Duration // measured on the first call
 }
 
-// Run submits jobs as one run and emits its records as workers record
+// Run submits jobs as one run (batches sized from the match rate measured
+// on the first call, unless BatchSize is set) and emits its records as workers record
 // them, until every job is done. opt.Workers is ignored (the workers
 // decide), opt.ReplayDir is refused (workers do not share a file
 // system), opt.Progress is called as batches arrive. When Run returns
@@ -85,9 +91,16 @@ func (q *Runner) Run(ctx context.Context, g engine.Game, entrants []arena.Entran
 	}
 	size := q.BatchSize
 	if size <= 0 {
-		per, err := Calibrate(ctx, g, opt.Config, entrants, jobs)
-		if err != nil {
-			return fmt.Errorf("measuring the match rate: %w", err)
+		q.mu.Lock()
+		per := q.perMatch
+		q.mu.Unlock()
+		if per == 0 {
+			if per, err = Calibrate(ctx, g, opt.Config, entrants, jobs); err != nil {
+				return fmt.Errorf("measuring the match rate: %w", err)
+			}
+			q.mu.Lock()
+			q.perMatch = per
+			q.mu.Unlock()
 		}
 		size = BatchSize(len(jobs), per)
 	}

@@ -164,6 +164,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 	start := time.Now()
 	a := job.Args
 	run, jobs, cancelled, err := w.load(ctx, a.Run, a.Batch)
+	loaded := time.Since(start)
 	if err != nil {
 		return fmt.Errorf("run %d batch %d: %w", a.Run, a.Batch, err)
 	}
@@ -179,7 +180,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 	}
 	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d (%d matches) attempt %d: playing\n", a.Run, a.Batch+1, run.batches, len(jobs), job.Attempt)
 	res, err := w.play(ctx, run, jobs)
-	playing := time.Since(start)
+	playing := time.Since(start) - loaded
 	if ctx.Err() != nil {
 		if m != nil {
 			m.Returned.WithLabelValues(game).Inc()
@@ -211,8 +212,8 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 		m.MatchFailures.WithLabelValues(game).Add(float64(res.failed))
 		m.BatchSeconds.WithLabelValues(game).Observe(took.Seconds())
 	}
-	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s (%s loading and playing)\n",
-		a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took.Round(time.Millisecond), playing.Round(time.Millisecond))
+	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s (loading %s, playing %s)\n",
+		a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took, loaded, playing)
 	return nil
 }
 
