@@ -144,9 +144,13 @@ func emitBatches(ctx context.Context, db *DB, runID int64, batches []int32, s *S
 	n := 0
 	for rows.Next() {
 		var b int32
-		var lines []byte
-		if err := rows.Scan(&b, &lines); err != nil {
+		var packed []byte
+		if err := rows.Scan(&b, &packed); err != nil {
 			return n, err
+		}
+		lines, err := decompress(packed)
+		if err != nil {
+			return n, fmt.Errorf("run %d batch %d: %w", runID, b, err)
 		}
 		res, err := arena.ParseResults(lines, fmt.Sprintf("run %d batch %d", runID, b))
 		if err != nil {

@@ -26,23 +26,30 @@ func TestMeasure(t *testing.T) {
 }
 
 // recordedLine is a worker's line for a recorded batch.
-var recordedLine = regexp.MustCompile(`recorded (\d+) matches in (\S+) \(loading (\S+), playing (\S+)\)`)
+var recordedLine = regexp.MustCompile(`recorded (\d+) matches in (\S+) \(loading (\S+), playing (\S+), recording (\S+)\)`)
 
-// playTime sums, over the batches the workers recorded, the time spent
-// playing (the in-process arena's own work) and the whole batch time.
-func playTime(t *testing.T, ws []*proc) (play, batch time.Duration) {
+// stages sums, over the batches the workers recorded, the time spent
+// loading a batch, playing it (the in-process arena's own work: building
+// players, playing, encoding the result lines) and recording it.
+type stages struct{ load, play, record time.Duration }
+
+func playTime(t *testing.T, ws []*proc) stages {
+	var s stages
 	for _, w := range ws {
 		for _, m := range recordedLine.FindAllStringSubmatch(w.log(), -1) {
-			b, err1 := time.ParseDuration(m[2])
-			p, err2 := time.ParseDuration(m[4])
-			if err1 != nil || err2 != nil {
-				t.Fatalf("parsing %q", m[0])
+			var d [3]time.Duration
+			for i := range d {
+				var err error
+				if d[i], err = time.ParseDuration(m[3+i]); err != nil {
+					t.Fatalf("parsing %q: %v", m[0], err)
+				}
 			}
-			play += p
-			batch += b
+			s.load += d[0]
+			s.play += d[1]
+			s.record += d[2]
 		}
 	}
-	return play, batch
+	return s
 }
 
 func measureThroughput(t *testing.T) {
@@ -55,8 +62,12 @@ func measureThroughput(t *testing.T) {
 		{"kindling", roundRobin("kindling", 0, 150), 1800}, // 36,000 matches of ~100 µs: 20 batches
 		{"kindling", roundRobin("kindling", 0, 150), 9000}, // the same in 4 batches
 	}
-	const tries = 2 // best of
+	const tries = 2                           // best of
+	only := os.Getenv("CRUCIBLE_QUEUE_LOADS") // e.g. "kindling"
 	for _, l := range loads {
+		if only != "" && only != l.name {
+			continue
+		}
 		local := map[int]time.Duration{}
 		for _, w := range []int{1, 2} {
 			for range tries {
@@ -78,7 +89,8 @@ func measureThroughput(t *testing.T) {
 				l.name, w, len(l.s.jobs), local[w].Round(time.Millisecond), float64(len(l.s.jobs))/local[w].Seconds())
 		}
 		for _, procs := range []int{1, 2, 4} {
-			var took, follow, play, batch time.Duration
+			var took, follow time.Duration
+			var st stages
 			for range tries {
 				db, url := openTestDB(t)
 				var ws []*proc
@@ -108,20 +120,21 @@ func measureThroughput(t *testing.T) {
 				}
 				if took == 0 || d < took {
 					took, follow = d, f
-					play, batch = playTime(t, ws)
+					st = playTime(t, ws)
 				}
 				db.Close()
 			}
 			batches := (len(l.s.jobs) + l.batch - 1) / l.batch
 			cores := min(procs, 2)
-			// The slots' time not spent playing, per batch: fetching,
-			// loading, recording, and waiting for a batch.
-			idle := (took*time.Duration(procs) - play) / time.Duration(batches)
-			t.Logf("%s: %d worker processes (1 slot each), %d batches of %d: played and recorded in %s, %.0f matches/s (in-process arena on %d workers: %+.1f%%); "+
-				"slots playing %.1f%% of the time, %s a batch not playing (%s of it in the batch), follower %s",
+			// The slots' time not spent playing, per batch: loading,
+			// recording, and waiting for a batch.
+			per := func(d time.Duration) time.Duration { return (d / time.Duration(batches)).Round(100 * time.Microsecond) }
+			idle := took*time.Duration(procs) - st.play - st.load - st.record
+			t.Logf("%s: %d worker processes (1 slot each), %d batches of %d: %s, %.0f matches/s (in-process arena on %d workers: %+.1f%%); "+
+				"slots playing %.1f%% of the time; a batch spends %s loading, %s recording, and its slot waits %s for it; follower %s",
 				l.name, procs, batches, l.batch, took.Round(time.Millisecond), float64(len(l.s.jobs))/took.Seconds(), cores,
-				100*(took.Seconds()/local[cores].Seconds()-1), 100*play.Seconds()/(took.Seconds()*float64(procs)),
-				idle.Round(time.Millisecond), ((batch - play) / time.Duration(batches)).Round(time.Millisecond), follow.Round(time.Millisecond))
+				100*(took.Seconds()/local[cores].Seconds()-1), 100*st.play.Seconds()/(took.Seconds()*float64(procs)),
+				per(st.load), per(st.record), per(idle), follow.Round(time.Millisecond))
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -191,6 +193,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 	if err == nil {
 		err = w.complete(ctx, job, res, time.Since(start))
 	}
+	recording := time.Since(start) - loaded - playing
 	switch {
 	case errors.Is(err, errStale):
 		if m != nil {
@@ -212,8 +215,8 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 		m.MatchFailures.WithLabelValues(game).Add(float64(res.failed))
 		m.BatchSeconds.WithLabelValues(game).Observe(took.Seconds())
 	}
-	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s (loading %s, playing %s)\n",
-		a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took, loaded, playing)
+	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d attempt %d: recorded %d matches in %s (loading %s, playing %s, recording %s)\n",
+		a.Run, a.Batch+1, run.batches, job.Attempt, res.matches, took, loaded, playing, recording)
 	return nil
 }
 
@@ -226,6 +229,10 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 // beside the new attempt's. The results' primary key (run, batch) refuses
 // a second row for a batch in any case.
 func (w *batchWorker) complete(ctx context.Context, job *river.Job[BatchArgs], res played, took time.Duration) error {
+	lines, err := compress(res.lines)
+	if err != nil {
+		return err
+	}
 	tx, err := w.db.Pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -246,7 +253,7 @@ func (w *batchWorker) complete(ctx context.Context, job *river.Job[BatchArgs], r
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO queue_results (run, batch, river_job, attempt, worker, matches, failed, seconds, lines)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (run, batch) DO NOTHING`,
-		job.Args.Run, job.Args.Batch, job.ID, job.Attempt, w.clientID, res.matches, res.failed, took.Seconds(), string(res.lines))
+		job.Args.Run, job.Args.Batch, job.ID, job.Attempt, w.clientID, res.matches, res.failed, took.Seconds(), lines)
 	if err != nil {
 		return fmt.Errorf("recording the results: %w", err)
 	}
@@ -284,4 +291,31 @@ func (w *batchWorker) waitSuperseded(ctx context.Context, job *river.Job[BatchAr
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// compress gzips a batch's lines at the fastest level: a tenth of the
+// bytes, for a few microseconds a line.
+func compress(lines []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(lines); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decompress reverses compress.
+func decompress(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	return io.ReadAll(zr)
 }
