@@ -11,15 +11,18 @@ import (
 )
 
 // Batch sizing. A batch is one River job: the queue's fixed cost (fetching
-// the job, loading its matches, the completing transaction; see the
-// figures in README.md) is paid once per batch, so a batch holds about
-// BatchTarget of one core's work. A run too small to keep many workers
-// busy at that size is cut into at least MinBatches batches, but none
-// shorter than MinBatchWork.
+// the job, the completing transaction: some 15 to 40 ms, see README.md) is
+// paid once per batch, so a batch holds about BatchTarget of one core's
+// work, and at most MaxBatchMatches matches (a worker holds a batch's
+// result lines in memory: 100,000 Kindling lines are 27 MB, 15 s of
+// work). A run too small to keep many workers busy at that size is cut
+// into at least MinBatches batches, but none shorter than MinBatchWork
+// (the fixed cost stays under 2%).
 const (
-	BatchTarget  = time.Minute
-	MinBatches   = 16
-	MinBatchWork = 5 * time.Second
+	BatchTarget     = time.Minute
+	MaxBatchMatches = 100_000
+	MinBatches      = 16
+	MinBatchWork    = 2 * time.Second
 	// calibration is how long Calibrate plays at most.
 	calibration = 300 * time.Millisecond
 )
@@ -68,7 +71,7 @@ func BatchSize(total int, perMatch time.Duration) int {
 		return 1
 	}
 	perMatch = max(perMatch, time.Microsecond)
-	size := int(math.Ceil(float64(BatchTarget) / float64(perMatch)))
+	size := min(MaxBatchMatches, int(math.Ceil(float64(BatchTarget)/float64(perMatch))))
 	if total/max(1, size) < MinBatches {
 		spread := (total + MinBatches - 1) / MinBatches
 		floor := int(math.Ceil(float64(MinBatchWork) / float64(perMatch)))

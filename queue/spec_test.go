@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"crucible/arena"
 	"crucible/games"
@@ -67,5 +68,26 @@ func TestSpecsRebuildEntrants(t *testing.T) {
 	odd.Strategy = "no-such"
 	if _, err := Specs(reg, "kindling", []arena.Entrant{odd}); err == nil || !strings.Contains(err.Error(), "no-such") {
 		t.Errorf("an unknown strategy: %v", err)
+	}
+}
+
+// Batches hold about a minute of work, at most MaxBatchMatches, and a
+// small run is spread over MinBatches batches of at least MinBatchWork.
+func TestBatchSize(t *testing.T) {
+	for _, c := range []struct {
+		total    int
+		perMatch time.Duration
+		want     int
+	}{
+		{1_000_000, 5 * time.Millisecond, 12_000},     // acb: a minute
+		{10_000_000, 100 * time.Microsecond, 100_000}, // Kindling: capped
+		{48_000, 100 * time.Microsecond, 20_000},      // small: 2 s batches
+		{100_000, 5 * time.Millisecond, 6_250},        // spread over 16
+		{10, 5 * time.Millisecond, 10},                // tiny: one batch
+		{5, time.Hour, 1},                             // slow matches: one a batch
+	} {
+		if got := BatchSize(c.total, c.perMatch); got != c.want {
+			t.Errorf("BatchSize(%d, %s) = %d, want %d", c.total, c.perMatch, got, c.want)
+		}
 	}
 }
