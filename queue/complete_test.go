@@ -126,7 +126,7 @@ func TestLateCompletionOfRescuedBatch(t *testing.T) {
 	}
 	// A second completion of the same batch (attempt 2 again) is refused
 	// by the job's state, and the primary key stands behind it.
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO queue_results (run, batch, river_job, attempt, worker, matches, failed, seconds, lines)
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO queue_results (run, batch, river_job, attempt, worker, matches, failed, seconds, records)
 		VALUES ($1, 0, 0, 3, 'x', 0, 0, 0, '')`, id); err == nil {
 		t.Error("a second result row of one batch was accepted")
 	}

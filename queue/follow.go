@@ -92,7 +92,7 @@ func Follow(ctx context.Context, db *DB, runID int64, s *Seen, emit func(arena.R
 		for len(fresh) > 0 {
 			part := fresh[:min(len(fresh), 32)]
 			fresh = fresh[len(part):]
-			n, err := emitBatches(ctx, db, runID, part, s, emit)
+			n, err := emitBatches(ctx, db, info, part, s, emit)
 			if err != nil {
 				return err
 			}
@@ -133,10 +133,17 @@ func Follow(ctx context.Context, db *DB, runID int64, s *Seen, emit func(arena.R
 	}
 }
 
-// emitBatches reads the recorded lines of batches and emits their records
-// (those s skips excepted); it returns the number of records read.
-func emitBatches(ctx context.Context, db *DB, runID int64, batches []int32, s *Seen, emit func(arena.Record) error) (int, error) {
-	rows, err := db.Pool.Query(ctx, "SELECT batch, lines FROM queue_results WHERE run = $1 AND batch = ANY($2) ORDER BY batch", runID, batches)
+// emitBatches reads the recorded results of batches of the run and
+// emits their records (those s skips excepted); it returns the number of
+// records read.
+func emitBatches(ctx context.Context, db *DB, run RunInfo, batches []int32, s *Seen, emit func(arena.Record) error) (int, error) {
+	refs := make([]arena.PlayerRef, len(run.Entrants))
+	for i, e := range run.Entrants {
+		refs[i] = arena.PlayerRef{Name: e.Name, Strategy: e.Strategy, VariantID: e.VariantID}
+	}
+	rows, err := db.Pool.Query(ctx, `SELECT q.batch, q.records, b.jobs FROM queue_results q
+		JOIN queue_batches b ON b.run = q.run AND b.batch = q.batch
+		WHERE q.run = $1 AND q.batch = ANY($2) ORDER BY q.batch`, run.ID, batches)
 	if err != nil {
 		return 0, err
 	}
@@ -145,18 +152,15 @@ func emitBatches(ctx context.Context, db *DB, runID int64, batches []int32, s *S
 	for rows.Next() {
 		var b int32
 		var packed []byte
-		if err := rows.Scan(&b, &packed); err != nil {
+		var jobsText string
+		if err := rows.Scan(&b, &packed, &jobsText); err != nil {
 			return n, err
 		}
-		lines, err := decompress(packed)
+		recs, err := decodeBatch(packed, jobsText, run, refs)
 		if err != nil {
-			return n, fmt.Errorf("run %d batch %d: %w", runID, b, err)
+			return n, fmt.Errorf("run %d batch %d: %w", run.ID, b+1, err)
 		}
-		res, err := arena.ParseResults(lines, fmt.Sprintf("run %d batch %d", runID, b))
-		if err != nil {
-			return n, err
-		}
-		for _, r := range res.Records {
+		for _, r := range recs {
 			n++
 			if s.Skip(r) {
 				continue
@@ -167,4 +171,17 @@ func emitBatches(ctx context.Context, db *DB, runID int64, batches []int32, s *S
 		}
 	}
 	return n, rows.Err()
+}
+
+// decodeBatch rebuilds a recorded batch's records.
+func decodeBatch(packed []byte, jobsText string, run RunInfo, refs []arena.PlayerRef) ([]arena.Record, error) {
+	data, err := decompress(packed)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := decodeJobs(jobsText)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRecords(data, jobs, run.Game, run.ConfigID, refs)
 }

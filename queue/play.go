@@ -95,10 +95,10 @@ func (w *batchWorker) build(ctx context.Context, runID int64) (*loadedRun, error
 	return run, nil
 }
 
-// played is a batch's outcome: its result lines, as the local arena
-// writes them.
+// played is a batch's outcome: its records, in the order they finished.
 type played struct {
-	lines   []byte
+	jobs    []arena.Job
+	records []arena.Record
 	matches int
 	failed  int
 }
@@ -109,12 +109,9 @@ type played struct {
 // match holding a slot of each of its bots (see botLimiter).
 func (w *batchWorker) play(ctx context.Context, run *loadedRun, jobs []arena.Job) (played, error) {
 	var res played
+	res.records = make([]arena.Record, 0, len(jobs))
 	emit := func(r arena.Record) error {
-		data, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("encoding the result of job %s: %w", r.Job, err)
-		}
-		res.lines = append(append(res.lines, data...), '\n')
+		res.records = append(res.records, r)
 		res.matches++
 		if r.Error != "" {
 			res.failed++

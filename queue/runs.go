@@ -15,6 +15,7 @@ type RunInfo struct {
 	ID        int64
 	Label     string
 	Game      string
+	ConfigID  string
 	Queue     string
 	State     string // "open" or "cancelled"
 	Matches   int
@@ -54,14 +55,14 @@ func (r RunInfo) Status() string {
 // ErrNoRun is returned for a run id the database does not hold.
 var ErrNoRun = errors.New("no such run")
 
-const runCols = `r.id, r.label, r.game, r.queue, r.state, r.matches, r.batches, r.batch_size, r.created_at,
+const runCols = `r.id, r.label, r.game, r.config_id, r.queue, r.state, r.matches, r.batches, r.batch_size, r.created_at,
 	(SELECT count(*) FROM queue_results q WHERE q.run = r.id),
 	(SELECT coalesce(sum(q.matches), 0) FROM queue_results q WHERE q.run = r.id),
 	(SELECT coalesce(sum(q.failed), 0) FROM queue_results q WHERE q.run = r.id)`
 
 func scanRun(row pgx.Row) (RunInfo, error) {
 	var r RunInfo
-	err := row.Scan(&r.ID, &r.Label, &r.Game, &r.Queue, &r.State, &r.Matches, &r.Batches, &r.BatchSize, &r.Created,
+	err := row.Scan(&r.ID, &r.Label, &r.Game, &r.ConfigID, &r.Queue, &r.State, &r.Matches, &r.Batches, &r.BatchSize, &r.Created,
 		&r.DoneBatches, &r.DoneMatches, &r.Failed)
 	return r, err
 }

@@ -182,6 +182,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 	}
 	fmt.Fprintf(w.cfg.Log, "run %d batch %d/%d (%d matches) attempt %d: playing\n", a.Run, a.Batch+1, run.batches, len(jobs), job.Attempt)
 	res, err := w.play(ctx, run, jobs)
+	res.jobs = jobs
 	playing := time.Since(start) - loaded
 	if ctx.Err() != nil {
 		if m != nil {
@@ -229,7 +230,11 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 // beside the new attempt's. The results' primary key (run, batch) refuses
 // a second row for a batch in any case.
 func (w *batchWorker) complete(ctx context.Context, job *river.Job[BatchArgs], res played, took time.Duration) error {
-	lines, err := compress(res.lines)
+	packed, err := encodeRecords(res.records, res.jobs)
+	if err != nil {
+		return err
+	}
+	records, err := compress(packed)
 	if err != nil {
 		return err
 	}
@@ -251,9 +256,9 @@ func (w *batchWorker) complete(ctx context.Context, job *river.Job[BatchArgs], r
 	if state != string(rivertype.JobStateRunning) || attempt != job.Attempt || attemptedAt == nil || job.AttemptedAt == nil || !attemptedAt.Equal(*job.AttemptedAt) {
 		return fmt.Errorf("%w: the batch was rescued and is now attempt %d, %s", errStale, attempt, state)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO queue_results (run, batch, river_job, attempt, worker, matches, failed, seconds, lines)
+	tag, err := tx.Exec(ctx, `INSERT INTO queue_results (run, batch, river_job, attempt, worker, matches, failed, seconds, records)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (run, batch) DO NOTHING`,
-		job.Args.Run, job.Args.Batch, job.ID, job.Attempt, w.clientID, res.matches, res.failed, took.Seconds(), lines)
+		job.Args.Run, job.Args.Batch, job.ID, job.Attempt, w.clientID, res.matches, res.failed, took.Seconds(), records)
 	if err != nil {
 		return fmt.Errorf("recording the results: %w", err)
 	}
@@ -293,15 +298,14 @@ func (w *batchWorker) waitSuperseded(ctx context.Context, job *river.Job[BatchAr
 	}
 }
 
-// compress gzips a batch's lines at the fastest level: a tenth of the
-// bytes, for a few microseconds a line.
-func compress(lines []byte) ([]byte, error) {
+// compress gzips a batch's compact records at the fastest level.
+func compress(data []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := zw.Write(lines); err != nil {
+	if _, err := zw.Write(data); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {

@@ -1,6 +1,6 @@
 -- The work queue's own tables, beside River's (river_job and the others,
 -- created by River's own migrations). A run is a list of arena jobs cut
--- into batches; each batch is one River job, and its result lines are one
+-- into batches; each batch is one River job, and its results are one
 -- row of queue_results written in the transaction that completes the River
 -- job. The primary key (run, batch) is what makes a batch count once: a
 -- second completion of the same batch fails on it and rolls back.
@@ -47,19 +47,19 @@ CREATE TABLE queue_results (
     matches     INTEGER     NOT NULL,
     failed      INTEGER     NOT NULL,
     seconds     DOUBLE PRECISION NOT NULL,
-    -- lines are the batch's result lines, exactly as the local arena
-    -- writes them to its results file, one JSON record per line,
-    -- gzip-compressed by the worker (a tenth of the bytes for the server
-    -- to write; stored as they are, see below).
-    lines       BYTEA       NOT NULL,
+    -- records are the batch's results: what each match decided, in a
+    -- compact binary form (see compact.go) from which the follower
+    -- rebuilds the local arena's result lines to the byte, gzipped by the
+    -- worker (stored as it is, see below).
+    records     BYTEA       NOT NULL,
     recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (run, batch)
 );
 
--- Compressed lines are not compressed again. PostgreSQL compresses a
+-- Compressed records are not compressed again. PostgreSQL compresses a
 -- batch's jobs (TOAST); lz4, where the server has it, does so at a
 -- fraction of the CPU of its default pglz.
-ALTER TABLE queue_results ALTER COLUMN lines SET STORAGE EXTERNAL;
+ALTER TABLE queue_results ALTER COLUMN records SET STORAGE EXTERNAL;
 -- +goose StatementBegin
 DO $$
 BEGIN
