@@ -58,9 +58,10 @@ func measureThroughput(t *testing.T) {
 		s     schedule
 		batch int
 	}{
-		{"acb", roundRobin("acb", 0, 2), 42},               // 840 matches of ~5 ms: 20 batches
-		{"kindling", roundRobin("kindling", 0, 150), 1800}, // 36,000 matches of ~100 µs: 20 batches
-		{"kindling", roundRobin("kindling", 0, 150), 9000}, // the same in 4 batches
+		{"acb", roundRobin("acb", 0, 2), 42},                     // 840 matches of ~5 ms: 20 batches
+		{"kindling", roundRobin("kindling", 0, 150), 1800},       // 36,000 matches of ~100 µs: 20 batches
+		{"kindling", roundRobin("kindling", 0, 150), 9000},       // the same in 4 batches
+		{"kindling-long", roundRobin("kindling", 0, 500), 20000}, // 120,000 matches: 6 batches of ~2.5 s
 	}
 	const tries = 2                           // best of
 	only := os.Getenv("CRUCIBLE_QUEUE_LOADS") // e.g. "kindling"
