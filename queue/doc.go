@@ -26,7 +26,7 @@
 //
 // A batch running longer than RescueAfter (crucible worker --rescue-after,
 // 5 minutes by default) is taken for stuck and made available again, by
-// every worker's own check (every RescueAfter/4, with River's driver
+// every worker's own check (every RescueAfter/4, at most 30 s, with River's driver
 // queries) besides River's leader-only rescuer (every 30 s). Batches are
 // never cut short by time (River's JobTimeout is off): one that outlives
 // RescueAfter is replayed elsewhere and its own late completion is

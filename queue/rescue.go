@@ -21,7 +21,7 @@ import (
 // worker would wait up to after + 35 s. This loop uses River's own queries
 // (the driver's JobGetStuck and JobRescueMany, the latter re-checking
 // under its UPDATE that the job is still running and stuck) and makes the
-// batch available at once, so the wait is after + after/4. Every worker
+// batch available at once, so the wait is after + min(after/4, 30 s). Every worker
 // runs it; two rescuing one batch at once do no harm. Batches at their
 // last attempt are left to River's rescuer, which discards them.
 func rescueLoop(ctx context.Context, driver *riverpgxv5.Driver, after time.Duration, log io.Writer) {
