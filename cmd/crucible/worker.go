@@ -29,8 +29,8 @@ func newWorkerCmd() *cobra.Command {
 		Short: "Play batches of matches from the PostgreSQL queue (crucible arena --db)",
 		Long: `Serve the work queue in PostgreSQL (River): take batches of matches that
 crucible arena --db (and other --db commands) enqueued, play them with the
-arena's own code, and record each batch's result lines together with the
-batch's completion in one transaction. Start as many workers, on as many
+arena's own code, and record each batch's results together with the batch's
+completion in one transaction. Start as many workers, on as many
 machines, as the database serves; ratings are computed by whoever follows
 the run (crucible arena --db, crucible runs watch), never by workers.
 
@@ -55,7 +55,7 @@ rejected late completions, queue depth) are served at --metrics-addr.
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), fmt.Sprintf("batches played at once, each on one core, 1 to %d", maxWorkers))
 	fl.StringVar(&f.queues, "queues", queue.DefaultQueue, "queues served, comma-separated (crucible arena --queue)")
 	fl.DurationVar(&f.rescueAfter, "rescue-after", queue.DefaultRescueAfter,
-		"a batch running this long is taken for stuck (its worker killed or stalled) and handed to another worker; batches are sized to about a minute (crucible arena --batch), and this must exceed the longest")
+		"a batch running this long is taken for stuck (its worker killed or stalled) and handed to another worker within min(this/4, 30s) more; batches are sized to about a minute (crucible arena --batch): keep this above the longest, or a slow batch is played twice (counted once)")
 	fl.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGTERM, how long batches in progress may finish before they are handed back to the queue")
 	fl.IntVar(&f.botConcurrency, "bot-concurrency", 1, "most matches at once against one http:// bot, over every worker of the database (0: no limit)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
