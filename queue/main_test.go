@@ -34,6 +34,7 @@ const (
 	envSched   = "CRUCIBLE_QUEUE_SCHEDULE"
 	envBatch   = "CRUCIBLE_QUEUE_BATCH"
 	envWorkers = "CRUCIBLE_QUEUE_WORKERS"
+	envStop    = "CRUCIBLE_QUEUE_STOP"
 )
 
 func TestMain(m *testing.M) {
@@ -56,13 +57,17 @@ func roleWorker() int {
 	defer stop()
 	rescue, _ := time.ParseDuration(os.Getenv(envRescue))
 	workers, _ := strconv.Atoi(os.Getenv(envWorkers))
+	stopTimeout := 5 * time.Second
+	if d, err := time.ParseDuration(os.Getenv(envStop)); err == nil {
+		stopTimeout = d
+	}
 	db, err := Open(ctx, os.Getenv(envDB), 0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer db.Close()
-	err = Work(ctx, db, WorkerConfig{Workers: max(1, workers), RescueAfter: rescue, StopTimeout: 5 * time.Second, Log: os.Stderr,
+	err = Work(ctx, db, WorkerConfig{Workers: max(1, workers), RescueAfter: rescue, StopTimeout: stopTimeout, Log: os.Stderr,
 		Ready: func(id string) { fmt.Fprintf(os.Stderr, "ready %s\n", id) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -185,3 +185,36 @@ func TestStalledWorkerLateCompletionRejected(t *testing.T) {
 		t.Errorf("after the late completion: %+v, %v", st, err)
 	}
 }
+
+// A worker stopped by SIGTERM in the middle of a long batch waits
+// --stop-timeout, then hands the batch back: available at once, no
+// attempt spent, and another worker plays it whole.
+func TestStoppedWorkerHandsBatchBack(t *testing.T) {
+	s := schedules["acb-slow"]()
+	want := localLines(t, s)
+	db, url := openTestDB(t)
+	ctx := context.Background()
+	id, err := submitSchedule(ctx, db, s, len(s.jobs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := start(t, "worker", envDB+"="+url, envRescue+"=1m", envWorkers+"=1", envStop+"=100ms")
+	w.waitFor(t, ": playing", 30*time.Second)
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	w.waitFor(t, "handed back to the queue", 20*time.Second)
+	<-w.done
+	var state string
+	var attempt int
+	if err := db.Pool.QueryRow(ctx, "SELECT state::text, attempt FROM river_job WHERE args->>'run' = $1", fmt.Sprint(id)).Scan(&state, &attempt); err != nil {
+		t.Fatal(err)
+	}
+	if state != "available" || attempt != 0 {
+		t.Errorf("the handed-back batch is %s at attempt %d, want available at attempt 0", state, attempt)
+	}
+	startWorker(t, url, time.Minute)
+	out := t.TempDir() + "/db.jsonl"
+	if _, err := FollowToFile(ctx, db, id, out, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	sameLines(t, fileLines(t, out), want)
+}
