@@ -46,6 +46,10 @@ func ladderQueue(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) (func(ctx 
 	if err != nil {
 		return nil, nil, fmt.Errorf("--queue: %w", err)
 	}
-	r := &queue.Runner{DB: db, Queue: f.queue, Label: "ladder run --night " + f.night, Log: cmd.ErrOrStderr()}
+	label := "ladder run"
+	if f.night != "" {
+		label += " --night " + f.night
+	}
+	r := &queue.Runner{DB: db, Queue: f.queue, Label: label, Log: cmd.ErrOrStderr()}
 	return r.Run, db.Close, nil
 }
