@@ -14,11 +14,12 @@ $(BIN): $(shell find . -name '*.go' -not -path './bin/*') go.mod go.sum
 # RACE_PKGS are the packages with concurrency (the arena's worker pool, the
 # HTTP servers and players, the evolver's parallel evaluation; the ladder and
 # the queue join them), run again under the race detector.
-RACE_PKGS := ./arena/... ./protocol/... ./evolver/...
+RACE_PKGS := ./arena/... ./protocol/... ./evolver/... ./queue/...
 
 # test: formatting, vet, every package's tests, then the concurrent packages
 # again under the race detector, within CI's 15 minutes on 2 cores (3m35s in
-# all on 2 busy cores with a warm build cache; the race run takes about 20 s).
+# all on 2 busy cores with a warm build cache; the race run takes about 20 s,
+# plus 75 s for the queue, whose tests run worker processes).
 # -short lets a package skip, under the race detector only, a test too long
 # for the budget (none needs to yet).
 test: fmt-check vet

@@ -68,7 +68,14 @@ type ArenaEvaluator struct {
 	Workers int
 	// Failures counts failed matches over all batches.
 	Failures int
+	// Play plays the matches (nil: arena.Run, in this process); a work
+	// queue's runner plays them on other machines (crucible evolve --db).
+	Play MatchRunner
 }
+
+// MatchRunner plays jobs with arena.Run's contract: every job's record is
+// emitted once, in any order.
+type MatchRunner func(ctx context.Context, g engine.Game, entrants []arena.Entrant, jobs []arena.Job, opt arena.Options, emit func(arena.Record) error) error
 
 // Evaluate plays the batch.
 func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
@@ -97,7 +104,11 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 		out[i].SeedGames = make([]float64, len(b.Seeds))
 		out[i].Versus = map[string]Tally{}
 	}
-	err := arena.Run(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+	play := a.Play
+	if play == nil {
+		play = arena.Run
+	}
+	err := play(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
 		j, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)

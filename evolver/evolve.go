@@ -60,6 +60,9 @@ type Config struct {
 	Budget      time.Duration
 	// Workers is the number of matches played at once (0: every core).
 	Workers int
+	// Play, when set, plays the generations' matches and the holdout
+	// comparison instead of arena.Run (the final tournament stays here).
+	Play MatchRunner
 	// Hall is the hall-of-fame size and HallOpponents how many recent
 	// champions join the opponents (defaults 4 and 1; -1 for none).
 	Hall, HallOpponents int
@@ -283,7 +286,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer algo.Close()
-	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers}
+	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Play: cfg.Play}
 
 	nTourney := cfg.Top + len(pool)
 	finalMatches := nTourney*(nTourney-1)*cfg.TournamentSeeds + 2*2*len(pool)*cfg.Holdout

@@ -138,6 +138,10 @@ type NightOptions struct {
 	Workers    int
 	GameConfig any
 	ReplayDir  string
+	// Play plays the night's matches with arena.Run's contract (nil:
+	// arena.Run in this process); a work queue's runner plays them on
+	// other machines (crucible ladder run --queue).
+	Play func(ctx context.Context, g engine.Game, entrants []arena.Entrant, jobs []arena.Job, opt arena.Options, emit func(arena.Record) error) error
 	// Glicko2 rates the night when it starts; nil means rating.Default().
 	// A night continued later keeps the tunables it started with.
 	Glicko2 *rating.Glicko2

@@ -97,7 +97,11 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 
 	pending := map[int]*chunkBuf{}
 	aopt := arena.Options{Workers: opt.Workers, Config: opt.GameConfig, ReplayDir: replayDir, Progress: opt.Progress}
-	runErr := arena.Run(ctx, g, entrants, todo, aopt, func(r arena.Record) error {
+	play := opt.Play
+	if play == nil {
+		play = arena.Run
+	}
+	runErr := play(ctx, g, entrants, todo, aopt, func(r arena.Record) error {
 		if err := writeErr.Load(); err != nil {
 			return *err
 		}

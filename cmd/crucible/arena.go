@@ -36,6 +36,8 @@ type arenaFlags struct {
 	resume, matrix, pairs, field  bool
 	secret                        string
 	rating, periods               string
+	db, queue                     string // arena_db.go
+	batch                         int
 }
 
 func newArenaCmd() *cobra.Command {
@@ -101,6 +103,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
 	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
+	addArenaDBFlags(fl, &f)
 	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
 	return cmd
 }
@@ -158,6 +161,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	}
 	if err := arena.Validate(game, entrants, jobs); err != nil {
 		return err
+	}
+	if f.db != "" {
+		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format)
 	}
 	if f.replays != "" {
 		if !f.resume {

@@ -30,6 +30,7 @@ type evolveFlags struct {
 	llmTimeout                          time.Duration
 	llmAttempts                         int
 	configJSON                          []byte // the game configuration of a resumed run
+	db, queue                           string // evolve_db.go
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -100,6 +101,7 @@ mutations of the elite and the progress line says so.
 	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("evolved variants in the final tournament, 1 to %d", evolver.MaxTop))
 	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("seeds of the final tournament, 1 to %d", evolver.MaxTournamentSeeds))
 	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison: 0 (none), or 2 to %d", evolver.MaxHoldout))
+	addEvolveDBFlags(fl, &f)
 	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
 	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request, positive")
@@ -336,6 +338,12 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		LLM:      llm,
 		Progress: p.event,
 	}
+	play, closeDB, err := evolveQueue(cmd, f)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	cfg.Play = play
 	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
 		return evolveError(err, f.out)
 	}

@@ -19,6 +19,7 @@ type ladderRunFlags struct {
 	budget                                 time.Duration
 	workers, seeds, factor, chunk          int
 	sprt                                   sprtFlags
+	queue                                  string // ladder_queue.go
 }
 
 func newLadderRunCmd(o *ladderOpts) *cobra.Command {
@@ -97,6 +98,7 @@ night stays open, the next run continues it).
 	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
 	fl.IntVar(&f.chunk, "chunk", 0, "jobs a recorded chunk holds, 0 to 1000000 (0: about 150 ms of play); a continued night keeps its own")
 	addSPRTFlags(cmd, &f.sprt)
+	addLadderQueueFlag(fl, &f)
 	return cmd
 }
 
@@ -119,6 +121,9 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	}
 	if f.chunk < 0 || f.chunk > 1000000 {
 		return fmt.Errorf("--chunk %d is outside its range [0, 1000000]", f.chunk)
+	}
+	if err := checkLadderQueue(o, f); err != nil {
+		return err
 	}
 	regression, err := f.sprt.options()
 	if err != nil {
@@ -155,6 +160,12 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	stderr := cmd.ErrOrStderr()
 	opt := ladder.NightOptions{Label: f.night, SeedsPerNight: f.seeds, NewVersionFactor: f.factor, Budget: f.budget,
 		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays, ChunkSize: f.chunk, Regression: &regression}
+	play, closeQueue, err := ladderQueue(cmd, o, f)
+	if err != nil {
+		return err
+	}
+	defer closeQueue()
+	opt.Play = play
 	start := time.Now()
 	// The bar is made once the night's size is known (Started), before
 	// the first match ends; both run on RunNight's goroutine.

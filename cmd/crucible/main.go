@@ -79,6 +79,8 @@ champions as bots that play on the real platforms.`,
 		newBenchCmd(),
 		newReplayCmd(),
 		newLadderCmd(),
+		newWorkerCmd(),
+		newRunsCmd(),
 	)
 	return root
 }

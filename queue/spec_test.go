@@ -1,0 +1,93 @@
+package queue
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"crucible/arena"
+	"crucible/games"
+)
+
+// A batch's jobs come back as they went in; a malformed line or an id
+// that would break the format is an error naming it.
+func TestJobsRoundTrip(t *testing.T) {
+	jobs := arena.RoundRobin(4, arena.Seeds(3, 2))
+	ffa, err := arena.FreeForAll(5, 4, arena.Seeds(9, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs = append(jobs, ffa...)
+	jobs = append(jobs, arena.Job{ID: "x", Round: 7, Seed: 1<<64 - 1, Seats: []int{0, 1}})
+	text, err := encodeJobs(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeJobs(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, jobs) {
+		t.Errorf("jobs changed on the way:\n%v\nwant\n%v", back, jobs)
+	}
+	if _, err := encodeJobs([]arena.Job{{ID: "a\tb", Seats: []int{0}}}); err == nil || !strings.Contains(err.Error(), `job id "a\tb"`) {
+		t.Errorf("an id with a tab: %v", err)
+	}
+	if _, err := decodeJobs("r0-0v1\t0\tx\t0,1\n"); err == nil || !strings.Contains(err.Error(), "job line 1") {
+		t.Errorf("a bad seed: %v", err)
+	}
+}
+
+// Entrants rebuilt from their specs play as the originals: same refs and
+// parameters; an entrant the registry cannot rebuild is refused by name.
+func TestSpecsRebuildEntrants(t *testing.T) {
+	reg, err := games.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := roundRobin("kindling", 3, 1)
+	g, _ := reg.Lookup("kindling", s.entrants[0].Strategy)
+	genome := g.Schema.Defaults()
+	genome[0] = g.Schema[0].Min
+	s.entrants = append(s.entrants, arena.StrategyEntrant(g, "tuned", g.VariantID(genome), genome))
+	specs, err := Specs(reg, "kindling", s.entrants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Build(reg, "kindling", specs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range back {
+		if back[i].Ref() != s.entrants[i].Ref() || !reflect.DeepEqual(back[i].Params, s.entrants[i].Params) {
+			t.Errorf("entrant %d rebuilt as %+v %v, want %+v %v", i, back[i].Ref(), back[i].Params, s.entrants[i].Ref(), s.entrants[i].Params)
+		}
+	}
+	odd := s.entrants[0]
+	odd.Strategy = "no-such"
+	if _, err := Specs(reg, "kindling", []arena.Entrant{odd}); err == nil || !strings.Contains(err.Error(), "no-such") {
+		t.Errorf("an unknown strategy: %v", err)
+	}
+}
+
+// Batches hold about a minute of work, at most MaxBatchMatches, and a
+// small run is spread over MinBatches batches of at least MinBatchWork.
+func TestBatchSize(t *testing.T) {
+	for _, c := range []struct {
+		total    int
+		perMatch time.Duration
+		want     int
+	}{
+		{1_000_000, 5 * time.Millisecond, 12_000},     // acb: a minute
+		{10_000_000, 100 * time.Microsecond, 100_000}, // Kindling: capped
+		{48_000, 100 * time.Microsecond, 20_000},      // small: 2 s batches
+		{100_000, 5 * time.Millisecond, 6_250},        // spread over 16
+		{10, 5 * time.Millisecond, 10},                // tiny: one batch
+		{5, time.Hour, 1},                             // slow matches: one a batch
+	} {
+		if got := BatchSize(c.total, c.perMatch); got != c.want {
+			t.Errorf("BatchSize(%d, %s) = %d, want %d", c.total, c.perMatch, got, c.want)
+		}
+	}
+}
