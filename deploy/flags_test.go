@@ -14,16 +14,11 @@ import (
 	"testing"
 )
 
-// pendingFlags lists the crucible commands and flags the deployment uses
-// that the queue branch adds (crucible worker; arena --db): until that
-// branch is merged they do not exist here, and TestFlagsAreReal accepts
-// exactly these. The lead removes this exception after merging the queue
-// branch; the test fails on an entry that is no longer needed, so it
-// cannot be forgotten.
-var pendingFlags = map[string][]string{
-	"worker": {"db", "workers", "rescue-after", "metrics-addr"},
-	"arena":  {"db"},
-}
+// pendingFlags lists crucible commands and flags the deployment may use
+// before the CLI has them (TestFlagsAreReal accepts exactly these and
+// fails on an entry no longer needed). None is pending: the queue's
+// worker and arena --db exist.
+var pendingFlags = map[string][]string{}
 
 // invocation is one crucible command line of the deployment.
 type invocation struct {
