@@ -30,6 +30,7 @@ type evolveFlags struct {
 	llmTimeout                          time.Duration
 	llmAttempts                         int
 	configJSON                          []byte // the game configuration of a resumed run
+	extra                               evolveExtraFlags
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -104,6 +105,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
 	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request, positive")
 	fl.IntVar(&f.llmAttempts, "llm-attempts", 3, "llm: requests per generation (with doubling backoff from 1s) before mutation takes over, 1 to 10")
+	addEvolveExtraFlags(fl, &f.extra)
 	return cmd
 }
 
@@ -141,6 +143,7 @@ var evolveFieldFlags = map[string]string{
 	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
 	"Hall": "hall", "HallOpponents": "hall-opponents", "GA.Islands": "islands", "Top": "top",
 	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
+	"Seats": "seats",
 }
 
 // flagError is an error of the evolver restated in the command's terms.
@@ -215,6 +218,7 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
 			f.llmModel = m.LLMModel
 		}
 	})
+	resumeExtraDefaults(set, m, &f.extra)
 	if !cmd.Flags().Changed("config") {
 		f.configJSON = m.GameConfig
 	}
@@ -335,6 +339,9 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		GA:       evolver.GAOptions{Islands: f.islands},
 		LLM:      llm,
 		Progress: p.event,
+	}
+	if err := applyExtraFlags(&cfg, f.extra); err != nil {
+		return err
 	}
 	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
 		return evolveError(err, f.out)
