@@ -82,6 +82,10 @@ type Config struct {
 	GA  GAOptions
 	CMA CMAOptions
 	LLM LLMOptions
+	// MapElites tunes MAP-Elites, which places its variants by the game's
+	// Behaviour (see package behave).
+	MapElites MapElitesOptions
+	Behaviour *Behaviour
 	// Progress receives the run's events as they happen (nil: none): the
 	// generations, the final stages, warnings and the model's remarks.
 	Progress func(Event)
@@ -106,6 +110,7 @@ type Meta struct {
 	HallOpponents int             `json:"hall_opponents"`
 	Islands       int             `json:"islands,omitempty"`
 	Seats         int             `json:"seats,omitempty"`
+	QD            string          `json:"qd,omitempty"`
 	GameConfig    json.RawMessage `json:"game_config,omitempty"`
 
 	Generations     int     `json:"generations,omitempty"`
@@ -247,6 +252,7 @@ func (c *Config) meta(pool []Opponent) Meta {
 	if c.Seats > 2 {
 		m.Seats = c.Seats
 	}
+	m.QD = qdIdentity(c)
 	return m
 }
 
@@ -299,6 +305,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer algo.Close()
 	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Seats: cfg.Seats}
+	attachBehaviour(algo, ev)
 
 	nTourney := cfg.Top + len(pool)
 	finalMatches := nTourney*(nTourney-1)*cfg.TournamentSeeds + 2*2*len(pool)*cfg.Holdout
@@ -432,6 +439,8 @@ func sameRun(old, now Meta) error {
 		return diff("GA.Islands", old.Islands, now.Islands)
 	case max(2, old.Seats) != max(2, now.Seats):
 		return diff("Seats", max(2, old.Seats), max(2, now.Seats))
+	case old.QD != now.QD:
+		return diff("MapElites", old.QD, now.QD)
 	case !bytes.Equal(compactJSON(old.GameConfig), compactJSON(now.GameConfig)):
 		return diff("GameConfigJSON", orDefaults(old.GameConfig), orDefaults(now.GameConfig))
 	}

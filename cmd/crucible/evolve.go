@@ -143,7 +143,7 @@ var evolveFieldFlags = map[string]string{
 	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
 	"Hall": "hall", "HallOpponents": "hall-opponents", "GA.Islands": "islands", "Top": "top",
 	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
-	"Seats": "seats",
+	"Seats": "seats", "MapElites.Descriptors": "descriptors", "MapElites.Bins": "bins", "MapElites": "descriptors",
 }
 
 // flagError is an error of the evolver restated in the command's terms.
@@ -340,7 +340,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		LLM:      llm,
 		Progress: p.event,
 	}
-	if err := applyExtraFlags(&cfg, f.extra); err != nil {
+	if err := applyExtraFlags(&cfg, f.extra, cmd.Flags().Changed); err != nil {
 		return err
 	}
 	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
