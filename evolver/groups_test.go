@@ -159,3 +159,30 @@ func TestEvolveFourSeats(t *testing.T) {
 		t.Fatalf("resuming a 4-seat run with 2 seats: %v, want a FieldError of Seats", err)
 	}
 }
+
+// Rule: AI Code Battle plays its 3- and 6-player maps: a batch of those
+// seats plays without a failed match, each match giving a pairwise result
+// against every other seat.
+func TestArenaEvaluatorACBSeats(t *testing.T) {
+	reg, err := strategies.NewRegistry(acbstrat.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := ReferencePool(reg, "acb", []string{"gatherer", "rusher", "guardian", "scout", "phalanx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := reg.Lookup("acb", "swarm")
+	for _, seats := range []int{3, 6} {
+		ev := &ArenaEvaluator{Game: acb.Game{}, Base: base, Pool: pool, Seats: seats, Workers: 2}
+		ms, err := ev.Evaluate(context.Background(), Batch{Seeds: []uint64{7}, Candidates: []strategies.Genome{base.Schema.Defaults()}, IDs: []string{"x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups := (len(pool) + seats - 2) / (seats - 1)
+		if ev.Failures != 0 || ms[0].Matches != groups*seats || ms[0].Games != float64(groups*seats*(seats-1)) {
+			t.Fatalf("seats %d: %d failures, %d matches, %v pairwise results", seats, ev.Failures, ms[0].Matches, ms[0].Games)
+		}
+		t.Logf("seats %d: swarm scores %.3f over %v pairwise results", seats, ms[0].Rate(), ms[0].Games)
+	}
+}
