@@ -79,6 +79,7 @@ type MapElites struct {
 	dir   string
 
 	arch    QDArchive
+	written map[string]float64 // elite files written, with their fitness
 	pending []Proposal
 	gen     int
 	note    string
@@ -106,7 +107,7 @@ func NewMapElites(space Space, pop int, seed uint64, beh *Behaviour, opt MapElit
 	if opt.Bins < 2 || opt.Bins > MaxBins {
 		return nil, rangeError("MapElites.Bins", opt.Bins, 2, MaxBins)
 	}
-	m := &MapElites{space: space, pop: pop, seed: seed, opt: opt, beh: beh, axes: axes, log: &BehaviourLog{}, dir: dir}
+	m := &MapElites{space: space, pop: pop, seed: seed, opt: opt, beh: beh, axes: axes, log: &BehaviourLog{}, dir: dir, written: map[string]float64{}}
 	m.arch = QDArchive{Format: archiveKind, Game: space.Base.Game, Base: space.Base.Name, Bins: opt.Bins}
 	for _, i := range axes {
 		m.arch.Descriptors = append(m.arch.Descriptors, beh.Descriptors[i])
@@ -205,7 +206,7 @@ func (m *MapElites) Tell(gen int, fitness []float64) error {
 	}
 	m.pending = nil
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space)
+		return m.arch.write(m.dir, m.space, m.written)
 	}
 	return nil
 }
@@ -232,9 +233,9 @@ func (m *MapElites) Restore(done int, state json.RawMessage) error {
 	if len(a.History) != done {
 		return fmt.Errorf("map-elites: checkpoint archive has %d generations, expected %d", len(a.History), done)
 	}
-	m.arch, m.pending = a, nil
+	m.arch, m.pending, m.written = a, nil, map[string]float64{}
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space)
+		return m.arch.write(m.dir, m.space, m.written)
 	}
 	return nil
 }

@@ -3,10 +3,12 @@ package evolver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"crucible/strategies"
@@ -131,8 +133,8 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 	}
 	for _, e := range onFile.Elites {
 		v, err := strategies.LoadVariant(filepath.Join(dir, ElitesDir, EliteFile(e)))
-		if err != nil || v.ID != e.ID {
-			t.Fatalf("elite file of %s: %v %v", e.ID, v.ID, err)
+		if err != nil || v.ID != e.ID || !strings.Contains(v.Note, fmt.Sprintf("fitness %.3f", e.Fitness)) {
+			t.Fatalf("elite file of %s: %v %q %v", e.ID, v.ID, v.Note, err)
 		}
 	}
 	// Restore after 5 generations into a fresh instance and compare the

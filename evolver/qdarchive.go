@@ -209,8 +209,10 @@ func EliteFile(e Elite) string {
 
 // write replaces the run directory's archive file and brings its elites
 // directory in line with the archive: every elite as a variant file (an
-// exportable variant of the base), no file of a replaced elite.
-func (a *QDArchive) write(dir string, space Space) error {
+// exportable variant of the base), no file of a replaced elite. written
+// maps the files written so far to the fitness their note gives, so that
+// only new and re-measured elites are written again.
+func (a *QDArchive) write(dir string, space Space, written map[string]float64) error {
 	data, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
@@ -227,9 +229,10 @@ func (a *QDArchive) write(dir string, space Space) error {
 		name := EliteFile(e)
 		keep[name] = true
 		path := filepath.Join(ed, name)
-		if _, err := os.Stat(path); err == nil {
+		if f, ok := written[name]; ok && f == e.Fitness {
 			continue
 		}
+		written[name] = e.Fitness
 		v := space.Variant(e.X, e.Parents...)
 		v.Note = eliteNote(a, e)
 		if err := v.Save(path); err != nil {
@@ -242,6 +245,7 @@ func (a *QDArchive) write(dir string, space Space) error {
 	}
 	for _, f := range entries {
 		if !keep[f.Name()] {
+			delete(written, f.Name())
 			if err := os.Remove(filepath.Join(ed, f.Name())); err != nil {
 				return err
 			}
