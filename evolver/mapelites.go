@@ -174,27 +174,42 @@ func (m *MapElites) Tell(gen int, fitness []float64) error {
 		return fmt.Errorf("map-elites: told %d fitness values for %d children", len(fitness), len(m.pending))
 	}
 	st := QDStats{Generation: gen}
+	seen := map[string]bool{}
 	for i, p := range m.pending {
 		x := m.space.Canonical(p.X)
 		id := m.space.ID(x)
+		if seen[id] {
+			continue // a repeat of a child of this generation: one measure
+		}
+		seen[id] = true
 		counts, ok := m.log.Counts(id)
 		if !ok {
 			st.Unplaced++
 			continue
+		}
+		// An elite measured again leaves its cell and is placed anew by
+		// its behaviour over all its measured matches, with its latest
+		// fitness (which rests on every game it played).
+		old, again := m.arch.remove(id)
+		if again {
+			counts = addCounts(old.Counts, counts)
+			p.Parents = old.Parents
 		}
 		all := m.beh.Values(counts)
 		desc := make([]float64, len(m.axes))
 		for k, a := range m.axes {
 			desc[k] = all[a]
 		}
-		e := Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc, Generation: gen, Parents: p.Parents}
-		switch m.arch.Insert(e) {
-		case Added:
-			st.New++
-		case Improved:
-			st.Improved++
-		case Remeasured:
+		e := Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc,
+			Counts: counts, Generation: gen, Parents: p.Parents}
+		res := m.arch.Insert(e)
+		switch {
+		case again:
 			st.Remeasured++
+		case res == Added:
+			st.New++
+		case res == Improved:
+			st.Improved++
 		}
 	}
 	s := m.arch.Stats()
@@ -265,4 +280,15 @@ func qdIdentity(c *Config) string {
 		names = c.Behaviour.Names()[:min(2, len(c.Behaviour.Descriptors))]
 	}
 	return fmt.Sprintf("%s/%d", strings.Join(names, ","), o.Bins)
+}
+
+// addCounts sums two behaviour counts.
+func addCounts(a, b BehaviourCounts) BehaviourCounts {
+	a.Matches += b.Matches
+	a.Turns += b.Turns
+	a.Score += b.Score
+	for i := range a.N {
+		a.N[i] += b.N[i]
+	}
+	return a
 }

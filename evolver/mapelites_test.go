@@ -19,8 +19,9 @@ func gridArchive() *QDArchive {
 }
 
 // Rule: a variant enters an empty cell; a better one replaces the cell's
-// elite, a worse or equal one does not; the elite measured again takes
-// its new figures; values outside a range fall into the edge cells.
+// elite, a worse or equal one does not; an elite measured again is
+// removed and offered anew; values outside a range fall into the edge
+// cells.
 func TestQDArchiveInsertion(t *testing.T) {
 	a := gridArchive()
 	steps := []struct {
@@ -32,7 +33,6 @@ func TestQDArchiveInsertion(t *testing.T) {
 		{Elite{ID: "q", Fitness: 0.4, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
 		{Elite{ID: "r", Fitness: 0.5, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
 		{Elite{ID: "s", Fitness: 0.7, Behaviour: []float64{0.24, 10}}, Improved, []int{0, 0}},
-		{Elite{ID: "s", Fitness: 0.6, Behaviour: []float64{0.2, 10.5}}, Remeasured, []int{0, 0}},
 		{Elite{ID: "t", Fitness: 0.1, Behaviour: []float64{0.99, 25}}, Added, []int{3, 3}},
 		{Elite{ID: "u", Fitness: -0.2, Behaviour: []float64{-3, 19.9}}, Added, []int{0, 3}},
 		{Elite{ID: "v", Fitness: 0.3, Behaviour: []float64{0.5, 15}}, Added, []int{2, 2}},
@@ -44,6 +44,17 @@ func TestQDArchiveInsertion(t *testing.T) {
 		if c := a.CellOf(s.e.Behaviour); !reflect.DeepEqual(c, s.cell) {
 			t.Fatalf("step %d: cell %v, want %v", i, c, s.cell)
 		}
+	}
+	// Measured again, s leaves its cell and comes back with its new
+	// figures.
+	if old, ok := a.remove("s"); !ok || old.Fitness != 0.7 {
+		t.Fatalf("remove(s) = %+v, %v", old, ok)
+	}
+	if _, ok := a.remove("s"); ok {
+		t.Fatal("s removed twice")
+	}
+	if got := a.Insert(Elite{ID: "s", Fitness: 0.6, Behaviour: []float64{0.2, 10.5}}); got != Added {
+		t.Fatalf("re-measured s: insertion %d, want Added", got)
 	}
 	var ids []string
 	for _, e := range a.Elites {
@@ -66,7 +77,8 @@ func TestQDArchiveInsertion(t *testing.T) {
 func fakeBehaviour() *Behaviour {
 	return &Behaviour{Game: "synthetic", Descriptors: []Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
 		Values: func(c BehaviourCounts) []float64 {
-			return []float64{float64(c.N[0]) / 1000, float64(c.N[1]) / 1000, float64(c.N[2]) / 1000}
+			m := 1000 * float64(c.Matches)
+			return []float64{float64(c.N[0]) / m, float64(c.N[1]) / m, float64(c.N[2]) / m}
 		}}
 }
 
@@ -180,5 +192,37 @@ func TestMapElitesOptionsValidation(t *testing.T) {
 	}
 	if _, err := NewMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
 		t.Errorf("MAP-Elites without a behaviour accepted")
+	}
+}
+
+// Rule: an elite proposed again is placed by its behaviour over all its
+// matches: it moves to the cell that behaviour falls in and is in the
+// archive once, with its latest fitness.
+func TestMapElitesRemeasuredEliteMoves(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	m, err := NewMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := space.Canonical([]float64{0.5, 0.5, 0.5, 0.5})
+	id := space.ID(x)
+	tell := func(gen int, n0 int64, fit float64) QDStats {
+		m.pending, m.gen = []Proposal{{X: x}, {X: x}}, gen
+		m.log.latest = map[string]BehaviourCounts{id: {Matches: 1, N: [BehaviourSlots]int64{n0, 500, 500}}}
+		if err := m.Tell(gen, []float64{fit, fit}); err != nil {
+			t.Fatal(err)
+		}
+		return m.arch.History[gen]
+	}
+	if st := tell(0, 100, 0.4); st.New != 1 || st.Remeasured != 0 {
+		t.Fatalf("generation 0: %+v, want one new elite (the repeat counted once)", st)
+	}
+	if st := tell(1, 500, 0.3); st.Remeasured != 1 || st.Filled != 1 {
+		t.Fatalf("generation 1: %+v, want the elite measured again, one cell", st)
+	}
+	e := m.arch.Elites[0]
+	// x0 over both measures: (100 + 500) / 2 matches / 1000 = 0.3: cell 1.
+	if len(m.arch.Elites) != 1 || e.Cell[0] != 1 || e.Counts.Matches != 2 || e.Fitness != 0.3 || math.Abs(e.Behaviour[0]-0.3) > 1e-12 {
+		t.Fatalf("elites %+v", m.arch.Elites)
 	}
 }

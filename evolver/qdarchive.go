@@ -40,8 +40,10 @@ type Elite struct {
 	// Fitness is its fitness when it entered the cell (or when it was last
 	// measured there).
 	Fitness float64 `json:"fitness"`
-	// Behaviour is its descriptors' values, in the archive's order.
-	Behaviour []float64 `json:"behaviour"`
+	// Behaviour is its descriptors' values, in the archive's order, from
+	// Counts, the behaviour measured over all its matches so far.
+	Behaviour []float64       `json:"behaviour"`
+	Counts    BehaviourCounts `json:"counts"`
 	// Generation is the generation it was measured in; Parents are the
 	// elites it was bred from.
 	Generation int      `json:"generation"`
@@ -61,9 +63,12 @@ type QDStats struct {
 	// Best is the best elite's fitness (pyribs' obj_max) and BestID its id.
 	Best   float64 `json:"best"`
 	BestID string  `json:"best_id"`
-	// New, Improved and Unplaced count the generation's proposals that
-	// filled an empty cell, replaced a worse elite, or had no behaviour
-	// measured (and could not be placed).
+	// New, Improved, Remeasured and Unplaced count the generation's
+	// distinct proposals that filled an empty cell, replaced a worse
+	// elite, were elites measured again (and placed anew by their
+	// behaviour over all their matches: in their cell, another, or out of
+	// the archive when a better elite holds the cell they now fall in), or
+	// had no behaviour measured (and could not be placed).
 	New        int `json:"new"`
 	Improved   int `json:"improved"`
 	Remeasured int `json:"remeasured,omitempty"`
@@ -110,27 +115,21 @@ func (a *QDArchive) CellOf(v []float64) []int {
 
 // Insertion results.
 const (
-	Rejected   = iota // the cell holds a better (or equal) elite
-	Added             // the cell was empty
-	Improved          // the elite replaced a worse one
-	Remeasured        // the cell's elite was measured again: its figures replaced
+	Rejected = iota // the cell holds a better (or equal) elite
+	Added           // the cell was empty
+	Improved        // the elite replaced a worse one
 )
 
 // Insert offers e to its cell (e.Cell is set from e.Behaviour): it enters
-// an empty cell (Added), replaces an elite of lower fitness (Improved), or,
-// when it is the cell's elite itself measured again, replaces its figures
-// (Remeasured: the fitness then rests on more games, and may be lower);
-// otherwise the archive is unchanged (Rejected).
+// an empty cell (Added) or replaces an elite of lower fitness (Improved);
+// otherwise the archive is unchanged (Rejected). A variant already in the
+// archive is removed first (remove) by the caller.
 func (a *QDArchive) Insert(e Elite) int {
 	e.Cell = a.CellOf(e.Behaviour)
 	i := sort.Search(len(a.Elites), func(i int) bool { return !cellLess(a.Elites[i].Cell, e.Cell) })
 	if i < len(a.Elites) && equalCell(a.Elites[i].Cell, e.Cell) {
 		old := &a.Elites[i]
-		switch {
-		case old.ID == e.ID:
-			*old = e
-			return Remeasured
-		case e.Fitness <= old.Fitness:
+		if e.Fitness <= old.Fitness {
 			return Rejected
 		}
 		*old = e
@@ -140,6 +139,18 @@ func (a *QDArchive) Insert(e Elite) int {
 	copy(a.Elites[i+1:], a.Elites[i:])
 	a.Elites[i] = e
 	return Added
+}
+
+// remove takes the elite of variant id out of the archive, and reports
+// whether it was there.
+func (a *QDArchive) remove(id string) (Elite, bool) {
+	for i, e := range a.Elites {
+		if e.ID == id {
+			a.Elites = append(a.Elites[:i], a.Elites[i+1:]...)
+			return e, true
+		}
+	}
+	return Elite{}, false
 }
 
 func cellLess(a, b []int) bool {
