@@ -32,8 +32,10 @@ type CMAOptions struct {
 	// in normalised units, below which the distribution has collapsed and
 	// CMA-ES restarts with twice the population (default 0.02).
 	MinSpread float64
-	// MaxPopulation caps the population the restarts double (default 8
-	// times the initial population, at most MaxPopulation).
+	// MaxPopulation caps the population the restarts double (default 4
+	// times the initial population, at most MaxPopulation: a generation's
+	// time grows with its population, and the search plans its budget
+	// from the last generation's).
 	MaxPopulation int
 }
 
@@ -51,7 +53,7 @@ func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 		o.MinSpread = 0.02
 	}
 	if o.MaxPopulation == 0 {
-		o.MaxPopulation = min(8*lambda, MaxPopulation)
+		o.MaxPopulation = min(4*lambda, MaxPopulation)
 	}
 	return o
 }
