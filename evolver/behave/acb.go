@@ -18,17 +18,20 @@ const (
 )
 
 // ACB is AI Code Battle's behaviour: aggression (enemy units killed and
-// cores razed per 100 turns), economy (energy collected per 100 turns) and
-// spread (mean distance, in steps on the wrapped grid, of the player's
-// units from its nearest own core, over the turns of its matches). The
-// grid's ranges are those the reference strategies span, with a margin.
+// cores razed per 100 turns), spread (mean distance, in steps on the
+// wrapped grid, of the player's units from its nearest own core, over the
+// turns of its matches) and economy (energy collected per 100 turns). The
+// default grid is aggression × spread: economy grows with the army as
+// aggression does (the two lie near a diagonal across the reference
+// strategies and a swarm archive), spread less so. The grid's ranges are
+// those the reference strategies span, with a margin.
 func ACB() *evolver.Behaviour {
 	return &evolver.Behaviour{
 		Game: "acb",
 		Descriptors: []evolver.Descriptor{
 			{Name: "aggression", Doc: "enemy units killed and cores razed per 100 turns", Lo: 0, Hi: 16},
-			{Name: "economy", Doc: "energy collected per 100 turns", Lo: 0, Hi: 64},
 			{Name: "spread", Doc: "mean distance of own units from the nearest own core, in steps", Lo: 0, Hi: 16},
+			{Name: "economy", Doc: "energy collected per 100 turns", Lo: 0, Hi: 64},
 		},
 		Watch: func(p engine.Player, c *evolver.BehaviourCounter) engine.Player {
 			ctl, ok := p.(acb.Controller)
@@ -56,8 +59,8 @@ func ACB() *evolver.Behaviour {
 		Values: func(n evolver.BehaviourCounts) []float64 {
 			return []float64{
 				100 * ratio(n.N[acbKills]+n.N[acbRazes], n.Turns),
-				100 * ratio(n.N[acbEnergy], n.Turns),
 				ratio(n.N[acbDistance], n.N[acbUnitTurns]),
+				100 * ratio(n.N[acbEnergy], n.Turns),
 			}
 		},
 	}

@@ -89,16 +89,16 @@ func TestACBDescriptors(t *testing.T) {
 	got := map[string][]float64{}
 	for _, n := range []string{"pacifist", "rusher", "hunter", "gatherer", "kamikaze", "defender", "swarm"} {
 		got[n] = describe(t, acb.Game{}, reg, n, pool, seeds)
-		t.Logf("%-10s aggression %.2f economy %.2f spread %.2f", n, got[n][0], got[n][1], got[n][2])
+		t.Logf("%-10s aggression %.2f spread %.2f economy %.2f", n, got[n][0], got[n][1], got[n][2])
 	}
 	if !(got["pacifist"][0] < got["rusher"][0] && got["pacifist"][0] < got["hunter"][0]) {
 		t.Errorf("pacifist's aggression %.2f not below rusher's %.2f and hunter's %.2f", got["pacifist"][0], got["rusher"][0], got["hunter"][0])
 	}
-	if !(got["gatherer"][1] > got["kamikaze"][1]) {
-		t.Errorf("gatherer's economy %.2f not above kamikaze's %.2f", got["gatherer"][1], got["kamikaze"][1])
+	if !(got["gatherer"][2] > got["kamikaze"][2]) {
+		t.Errorf("gatherer's economy %.2f not above kamikaze's %.2f", got["gatherer"][2], got["kamikaze"][2])
 	}
-	if !(got["defender"][2] < got["rusher"][2]) {
-		t.Errorf("defender's spread %.2f not below rusher's %.2f", got["defender"][2], got["rusher"][2])
+	if !(got["defender"][1] < got["rusher"][1]) {
+		t.Errorf("defender's spread %.2f not below rusher's %.2f", got["defender"][1], got["rusher"][1])
 	}
 }
 
