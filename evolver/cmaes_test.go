@@ -197,3 +197,61 @@ func TestMirror01(t *testing.T) {
 		}
 	}
 }
+
+// Rule: in a noisy search (the synthetic evaluator's Bernoulli games)
+// whose optimum lies inside the box near its upper bound, CMA-ES neither
+// plays the bound itself in most of its late samples nor crowns a
+// champion there: clamping made every sample beyond the bound the same
+// genome, re-measured ever more often, on the bound.
+func TestCMAESNoisySearchNearABound(t *testing.T) {
+	saved := optimum
+	optimum = []float64{0.9, 0.3, 0.9, 0.9}
+	defer func() { optimum = saved }()
+	space := Space{Base: testStrategy()}
+	algo, err := NewCMAES(space, 10, 42, CMAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer algo.Close()
+	rec := &recorder{Algorithm: algo}
+	s := &Search{Space: space, Algorithm: rec, Evaluator: &synthetic{space: space, gamesPerSeed: 4}, Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir()}
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The continuous coordinates near the bound: 0, 2 and 3.
+	onBound, total := 0, 0
+	for _, props := range rec.asked[15:] {
+		for _, p := range props {
+			x := space.Canonical(p.X)
+			for _, i := range []int{0, 2, 3} {
+				total++
+				if x[i] == 1 {
+					onBound++
+				}
+			}
+		}
+	}
+	champ := space.Canonical(res.Hall[0].X)
+	t.Logf("champion %v (optimum %v); %d of %d late coordinates on the bound", champ, optimum, onBound, total)
+	if onBound*20 > total {
+		t.Errorf("%d of %d late sample coordinates sit on the bound", onBound, total)
+	}
+	for _, i := range []int{0, 2, 3} {
+		if champ[i] == 1 || math.Abs(champ[i]-0.9) > 0.08 {
+			t.Errorf("champion coordinate %d = %.3f, want near the optimum 0.9, not on the bound", i, champ[i])
+		}
+	}
+}
+
+// recorder keeps the proposals of every generation.
+type recorder struct {
+	Algorithm
+	asked [][]Proposal
+}
+
+func (r *recorder) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+	p, err := r.Algorithm.Ask(ctx, gen, h)
+	r.asked = append(r.asked, p)
+	return p, err
+}
