@@ -66,6 +66,14 @@ resumed run continues from the checkpoint, whatever point the run was stopped
 or killed at, and, with --generations, ends exactly as an uninterrupted one
 (llm runs aside: a model's replies are not reproducible).
 
+With --seats N above 2, fitness matches are free-for-all groups: on each seed
+the opponents are cut into groups of N-1, every candidate plays every group on
+the group's map once per rotation of the seats, and each match counts as
+pairwise results against the other seats. map-elites keeps an archive of
+cells over behaviour descriptors measured in the matches (--descriptors,
+--bins) in archive.json, each cell's best variant in elites/ (exportable), and
+prints coverage, QD-score and best per generation.
+
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
 model cannot be reached or its reply does not parse, the generation is made of
