@@ -53,13 +53,20 @@ func (o MapElitesOptions) withDefaults(dim int) MapElitesOptions {
 // MaxBins caps MapElitesOptions.Bins.
 const MaxBins = 64
 
+// maxRebreed is how many times a child that repeats a known variant is
+// bred again before it is kept.
+const maxRebreed = 8
+
 // MapElites is the quality-diversity search of Mouret and Clune (2015):
 // an archive of cells over behaviour descriptors (a grid, QDArchive), each
 // keeping the best variant whose measured behaviour falls into it. Every
 // generation draws parents uniformly from the filled cells, breeds them
-// with the GA's operators (uniform crossover, then Gaussian mutation) and
-// offers each child to its cell once its matches have measured its
-// fitness and its behaviour (the evaluator's BehaviourLog). The first
+// with the GA's operators (uniform crossover, then Gaussian mutation;
+// a child that plays as a known variant is bred again) and offers each
+// child to its cell once its matches have measured its fitness and its
+// behaviour (the evaluator's BehaviourLog). An elite proposed again is
+// placed anew by its behaviour over all its matches: a variant holds at
+// most one cell, and leaves a cell its first, noisier measure put it in. The first
 // generation, and any generation while the archive is empty, samples
 // around the base's defaults.
 //
@@ -140,6 +147,10 @@ func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, er
 	rng := m.rng(gen)
 	out := make([]Proposal, m.pop)
 	origin := m.space.Origin()
+	known := map[string]bool{}
+	for _, e := range m.arch.Elites {
+		known[e.ID] = true
+	}
 	for i := range out {
 		if len(m.arch.Elites) == 0 {
 			x := slices.Clone(origin)
@@ -151,13 +162,24 @@ func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, er
 			out[i] = Proposal{X: clamp01(x)}
 			continue
 		}
-		a := m.arch.Elites[rng.Intn(len(m.arch.Elites))]
-		g := &gaGenome{x: slices.Clone(a.X), self: a.ID, sigma: m.opt.Sigma, geneRate: m.opt.GeneRate}
-		if len(m.arch.Elites) > 1 && rng.Float64() < m.opt.CrossoverRate {
-			b := m.arch.Elites[rng.Intn(len(m.arch.Elites))]
-			g.Crossover(&gaGenome{x: slices.Clone(b.X), self: b.ID}, rng)
+		// A child that plays as an elite or an earlier child (integer
+		// parameters round small steps away) is bred again, up to
+		// maxRebreed times: a repeat would only measure a known variant
+		// again.
+		var g *gaGenome
+		for try := 0; try <= maxRebreed; try++ {
+			a := m.arch.Elites[rng.Intn(len(m.arch.Elites))]
+			g = &gaGenome{x: slices.Clone(a.X), self: a.ID, sigma: m.opt.Sigma, geneRate: m.opt.GeneRate}
+			if len(m.arch.Elites) > 1 && rng.Float64() < m.opt.CrossoverRate {
+				b := m.arch.Elites[rng.Intn(len(m.arch.Elites))]
+				g.Crossover(&gaGenome{x: slices.Clone(b.X), self: b.ID}, rng)
+			}
+			g.Mutate(rng)
+			if id := m.space.ID(g.x); !known[id] {
+				known[id] = true
+				break
+			}
 		}
-		g.Mutate(rng)
 		out[i] = Proposal{X: g.x, Parents: g.parents}
 	}
 	m.pending, m.gen = out, gen

@@ -112,16 +112,29 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var states []json.RawMessage
+	repeats := 0
 	for g := 0; g < 8; g++ {
+		elites := map[string]bool{}
+		for _, e := range m.Archive().Elites {
+			elites[e.ID] = true
+		}
 		props, err := m.Ask(context.Background(), g, History{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, p := range props {
+			if elites[m.space.ID(p.X)] {
+				repeats++
+			}
 		}
 		if err := m.Tell(g, measure(m, props)); err != nil {
 			t.Fatal(err)
 		}
 		st, _ := m.State()
 		states = append(states, st)
+	}
+	if repeats > 2 {
+		t.Errorf("%d of 80 children repeat an elite; a repeat is bred again", repeats)
 	}
 	h := m.Archive().History
 	if len(h) != 8 || h[7].Filled <= h[0].Filled || h[7].Filled > 25 {
