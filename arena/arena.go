@@ -110,6 +110,10 @@ type Record struct {
 	Turns   int       `json:"turns"`
 	Reason  string    `json:"reason"`
 	Crashed []bool    `json:"crashed,omitempty"`
+	// Detail is the engine's game-specific per-seat figures
+	// (engine.Result.Detail), for callers that measure what the players
+	// did; it is not written to results files.
+	Detail any `json:"-"`
 	// Error is set when the match failed; it names the failing player's
 	// strategy and the seed. A failed match does not count in ratings.
 	Error string `json:"error,omitempty"`

@@ -99,6 +99,13 @@ var algorithms = []AlgorithmSpec{
 			return NewLLM(space, population, seed, opt)
 		},
 	},
+	{
+		Name: "map-elites", Description: "MAP-Elites quality-diversity search: an archive of cells over behaviour descriptors measured in the matches, each keeping its best variant; parents drawn from the archive, bred with the GA's operators",
+		DefaultPopulation: 16, Reproducible: true,
+		New: func(space Space, population int, seed uint64, cfg Config) (Algorithm, error) {
+			return NewMapElites(space, population, seed, cfg.Behaviour, cfg.MapElites, cfg.Out)
+		},
+	},
 }
 
 // Algorithms returns the table of algorithms, sorted by name.

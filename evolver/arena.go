@@ -48,13 +48,16 @@ func ReferencePool(reg *strategies.Registry, game string, names []string) ([]Opp
 	return out, nil
 }
 
-// ArenaEvaluator measures candidates by playing them through the arena:
-// every candidate meets every opponent (the reference pool and the batch's
-// earlier champions) on every seed of the batch in both seat orders, all
-// matches of the generation in parallel on Workers cores. A candidate
-// scores 1 for a win, 0.5 for a draw and 0 for a loss in each match; a
-// match that fails (a player's error or panic) counts as a loss for the
-// candidate.
+// ArenaEvaluator measures candidates by playing them through the arena,
+// all matches of the generation in parallel on Workers cores, against the
+// opponents: the reference pool and the batch's earlier champions.
+//
+// With two seats (Seats 0 or 2) every candidate meets every opponent on
+// every seed of the batch in both seat orders; a candidate scores 1 for a
+// win, 0.5 for a draw and 0 for a loss in each match. With more seats the
+// candidates play free-for-all groups (see evaluateGroups) and each match
+// is reduced to pairwise results against the other seats. A match that
+// fails (a player's error or panic) counts as a loss for the candidate.
 type ArenaEvaluator struct {
 	// Game is the game's rules.
 	Game engine.Game
@@ -64,6 +67,8 @@ type ArenaEvaluator struct {
 	Base strategies.Strategy
 	// Pool is the reference opponents.
 	Pool []Opponent
+	// Seats is the number of seats of a match (0 or 2: seat-swapped pairs).
+	Seats int
 	// Workers is the number of matches played at once (0: every core).
 	Workers int
 	// Failures counts failed matches over all batches.
@@ -71,44 +76,116 @@ type ArenaEvaluator struct {
 	// Play plays the matches (nil: arena.Run, in this process); a work
 	// queue's runner plays them on other machines (crucible evolve --db).
 	Play MatchRunner
+	// Behaviour, with Log, measures the candidates' behaviour
+	// descriptors in every batch; Log holds the latest batch's counts.
+	Behaviour *Behaviour
+	Log       *BehaviourLog
+}
+
+// evalSetup is what both ways of playing a batch share: the entrants (the
+// candidates first, then the pool and the champions), the opponents'
+// indices, and the candidates' behaviour counters (nil when not measured).
+type evalSetup struct {
+	entrants []arena.Entrant
+	players  []int
+	pool     []int
+	counters []*BehaviourCounter
+}
+
+func (a *ArenaEvaluator) setup(b Batch) evalSetup {
+	var s evalSetup
+	watch := a.Behaviour != nil && a.Log != nil
+	for i, g := range b.Candidates {
+		s.players = append(s.players, len(s.entrants))
+		e := arena.StrategyEntrant(a.Base, a.Base.Name+"#"+b.IDs[i], b.IDs[i], g)
+		if watch {
+			c := &BehaviourCounter{}
+			s.counters = append(s.counters, c)
+			e = watchEntrant(e, a.Behaviour, c)
+		}
+		s.entrants = append(s.entrants, e)
+	}
+	for _, o := range a.Pool {
+		s.pool = append(s.pool, len(s.entrants))
+		s.entrants = append(s.entrants, arena.StrategyEntrant(o.Strategy, o.Name, o.VariantID, o.Genome))
+	}
+	for i, g := range b.Champions {
+		s.pool = append(s.pool, len(s.entrants))
+		s.entrants = append(s.entrants, arena.StrategyEntrant(a.Base, "hall:"+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
+	}
+	return s
+}
+
+// observe adds a finished match of candidate c at seat to its behaviour
+// counts.
+func (a *ArenaEvaluator) observe(s evalSetup, c int, r arena.Record, seat int) {
+	if s.counters == nil || r.Error != "" {
+		return
+	}
+	recordMatch(a.Behaviour, s.counters[c], r.Detail, seat, r.Scores[seat], r.Turns)
+}
+
+// keepBehaviour stores the batch's behaviour counts in the log.
+func (a *ArenaEvaluator) keepBehaviour(s evalSetup, b Batch) {
+	if s.counters == nil {
+		return
+	}
+	a.Log.latest = make(map[string]BehaviourCounts, len(s.counters))
+	for i, c := range s.counters {
+		a.Log.latest[b.IDs[i]] = c.Counts()
+	}
+}
+
+func newMeasures(n, seeds int) []Measure {
+	out := make([]Measure, n)
+	for i := range out {
+		out[i].SeedPoints = make([]float64, seeds)
+		out[i].SeedGames = make([]float64, seeds)
+		out[i].Versus = map[string]Tally{}
+	}
+	return out
 }
 
 // MatchRunner plays jobs with arena.Run's contract: every job's record is
 // emitted once, in any order.
 type MatchRunner func(ctx context.Context, g engine.Game, entrants []arena.Entrant, jobs []arena.Job, opt arena.Options, emit func(arena.Record) error) error
 
+// play is the batch's match runner: Play, or arena.Run in this process.
+func (a *ArenaEvaluator) play() MatchRunner {
+	if a.Play != nil {
+		return a.Play
+	}
+	return arena.Run
+}
+
 // Evaluate plays the batch.
 func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
-	var entrants []arena.Entrant
-	var players, pool []int
-	for i, g := range b.Candidates {
-		players = append(players, len(entrants))
-		entrants = append(entrants, arena.StrategyEntrant(a.Base, a.Base.Name+"#"+b.IDs[i], b.IDs[i], g))
+	s := a.setup(b)
+	var out []Measure
+	var err error
+	if a.Seats > 2 {
+		out, err = a.evaluateGroups(ctx, b, s)
+	} else {
+		out, err = a.evaluatePairs(ctx, b, s)
 	}
-	for _, o := range a.Pool {
-		pool = append(pool, len(entrants))
-		entrants = append(entrants, arena.StrategyEntrant(o.Strategy, o.Name, o.VariantID, o.Genome))
+	if err != nil {
+		return nil, err
 	}
-	for i, g := range b.Champions {
-		pool = append(pool, len(entrants))
-		entrants = append(entrants, arena.StrategyEntrant(a.Base, "hall:"+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
-	}
-	jobs := arena.Gauntlet(players, pool, b.Seeds)
+	a.keepBehaviour(s, b)
+	return out, nil
+}
+
+// evaluatePairs plays every candidate against every opponent on every
+// seed in both seat orders.
+func (a *ArenaEvaluator) evaluatePairs(ctx context.Context, b Batch, s evalSetup) ([]Measure, error) {
+	entrants := s.entrants
+	jobs := arena.Gauntlet(s.players, s.pool, b.Seeds)
 	byID := make(map[string]arena.Job, len(jobs))
 	for _, j := range jobs {
 		byID[j.ID] = j
 	}
-	out := make([]Measure, len(b.Candidates))
-	for i := range out {
-		out[i].SeedPoints = make([]float64, len(b.Seeds))
-		out[i].SeedGames = make([]float64, len(b.Seeds))
-		out[i].Versus = map[string]Tally{}
-	}
-	play := a.Play
-	if play == nil {
-		play = arena.Run
-	}
-	err := play(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+	out := newMeasures(len(b.Candidates), len(b.Seeds))
+	err := a.play()(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
 		j, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)
@@ -127,6 +204,7 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 		case r.Ranks[seat] == r.Ranks[1-seat]:
 			pts = 0.5
 		}
+		a.observe(s, c, r, seat)
 		m := &out[c]
 		m.Points += pts
 		m.Games++

@@ -2,10 +2,10 @@ package evolver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -18,18 +18,41 @@ type CMAOptions struct {
 	// Sigma is the initial step size in normalised units (default 0.2): the
 	// first generation is drawn from N(defaults, Sigma² I).
 	Sigma float64
-	// Penalty scales the squared distance of a sample from the unit cube,
-	// subtracted from its fitness so the distribution stays inside the
-	// legal box (default 1).
+	// Penalty scales the squared repair distance (from a sample to the
+	// point of the box it is mirrored to), added to the value CMA-ES
+	// minimises (default 0.1): the mean may leave the box, as the
+	// optimum's side of a bound demands, but not wander far from it.
 	Penalty float64
+	// Stall is the number of generations without a better value within a
+	// restart after which CMA-ES restarts with twice the population
+	// (default 6).
+	Stall int
+	// MinSpread is the mean standard deviation of a generation's samples,
+	// in normalised units, below which the distribution has collapsed and
+	// CMA-ES restarts with twice the population (default 0.02).
+	MinSpread float64
+	// MaxPopulation caps the population the restarts double (default 4
+	// times the initial population, at most MaxPopulation: a generation's
+	// time grows with its population, and the search plans its budget
+	// from the last generation's).
+	MaxPopulation int
 }
 
-func (o CMAOptions) withDefaults() CMAOptions {
+func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 	if o.Sigma == 0 {
 		o.Sigma = 0.2
 	}
 	if o.Penalty == 0 {
-		o.Penalty = 1
+		o.Penalty = 0.1
+	}
+	if o.Stall == 0 {
+		o.Stall = 6
+	}
+	if o.MinSpread == 0 {
+		o.MinSpread = 0.02
+	}
+	if o.MaxPopulation == 0 {
+		o.MaxPopulation = min(4*lambda, MaxPopulation)
 	}
 	return o
 }
@@ -40,26 +63,51 @@ func (o CMAOptions) withDefaults() CMAOptions {
 // values back, after which the method updates its mean, Cholesky factor
 // and step size.
 //
-// gonum keeps that state unexported, so a checkpoint holds what is needed
+// Bounds: the method samples the unbounded space; each sample is mirrored
+// into the unit cube (reflected at 0 and 1, as often as needed) to give
+// the point that is played, and the value told is the fitness less
+// Penalty times the squared repair distance. A sample beyond a bound thus
+// plays a distinct legal point near the bound instead of the bound itself
+// (clamping made every sample beyond it the same genome, with the same
+// fitness, so the distribution got no signal there and parked on the
+// bound), and the mean can cross a bound when the optimum lies at or near
+// it.
+//
+// Restarts (IPOP-CMA-ES, Auger and Hansen 2005): when a restart has not
+// improved its best value for Stall generations, when the samples'
+// spread falls below MinSpread, or when gonum reports convergence, the
+// method restarts around the best point told so far with the initial step
+// size and twice the population (up to MaxPopulation). The generation's
+// note says so.
+//
+// gonum keeps its state unexported, so a checkpoint holds what is needed
 // to rebuild it exactly instead: the values told in every generation.
 // Restore replays them into a fresh method; since the samples of generation
-// g are drawn from a PCG source seeded by the run seed and g, the replay
-// reaches the same mean, covariance and step size bit for bit. When the
-// distribution collapses (gonum reports convergence) the method restarts
-// around the best sample of the last generation with the initial step
-// size; the replay repeats that too.
+// g are drawn from a PCG source seeded by the run seed and g, and every
+// restart is decided from the told values, the replay reaches the same
+// mean, covariance, step size and population bit for bit.
 type CMAES struct {
-	space  Space
-	lambda int
-	seed   uint64
-	opt    CMAOptions
+	space   Space
+	lambda0 int
+	lambda  int
+	seed    uint64
+	opt     CMAOptions
 
 	told    [][]float64 // raw values told (minimised) per generation
 	centre  []float64   // mean of the current restart
 	run     *cmaRun
 	pending []optimize.Task
-	last    [][]float64 // points of the pending generation
+	last    [][]float64 // points played of the pending generation (mirrored)
+	raw     [][]float64 // samples of the pending generation (unbounded)
 	gen     int
+
+	restarts  int
+	bestRaw   float64   // best value of the current restart
+	sinceBest int       // generations of the restart since it improved
+	spread    float64   // mean standard deviation of the last samples
+	bestX     []float64 // best point told so far, over all restarts
+	bestAll   float64
+	note      string
 }
 
 // cmaRun is one instance of gonum's method running in its goroutine.
@@ -69,27 +117,49 @@ type cmaRun struct {
 	res    chan optimize.Task
 	waitOp bool // the method has sent a MajorIteration and awaits our reply
 	done   bool // the method has converged and must be restarted
-	bestX  []float64
 }
 
 // NewCMAES returns CMA-ES over space with lambda samples per generation
 // (lambda 0 takes gonum's default 4 + 3 ln(dim)).
 func NewCMAES(space Space, lambda int, seed uint64, opt CMAOptions) (*CMAES, error) {
-	opt = opt.withDefaults()
 	if lambda == 0 {
 		lambda = 4 + int(3*math.Log(float64(space.Dim())))
 	}
+	opt = opt.withDefaults(lambda)
 	if lambda < 4 {
 		return nil, fmt.Errorf("cmaes: population %d is below the smallest CMA-ES can adapt with, 4", lambda)
 	}
 	if !(opt.Sigma > 0 && opt.Sigma <= 1) {
 		return nil, fmt.Errorf("cmaes: initial step size %v is outside (0, 1]", opt.Sigma)
 	}
-	return &CMAES{space: space, lambda: lambda, seed: seed, opt: opt, centre: space.Origin()}, nil
+	if opt.Penalty < 0 || opt.Stall < 1 || opt.MinSpread < 0 {
+		return nil, fmt.Errorf("cmaes: penalty %v, stall %d and minimum spread %v must be >= 0, >= 1 and >= 0", opt.Penalty, opt.Stall, opt.MinSpread)
+	}
+	c := &CMAES{space: space, lambda0: lambda, seed: seed, opt: opt}
+	c.reset()
+	return c, nil
+}
+
+// reset puts the algorithm back before its first generation.
+func (c *CMAES) reset() {
+	c.lambda, c.centre = c.lambda0, c.space.Origin()
+	c.told, c.pending, c.last, c.raw = nil, nil, nil, nil
+	c.restarts, c.bestRaw, c.sinceBest, c.spread = 0, math.Inf(1), 0, math.Inf(1)
+	c.bestX, c.bestAll, c.note = nil, math.Inf(1), ""
 }
 
 // Name returns "cmaes".
 func (c *CMAES) Name() string { return "cmaes" }
+
+// Note says when the generation just asked began a restart, and where the
+// distribution's samples are centred (in parameter units, unclamped: a
+// mean beyond a bound shows as a value outside the parameter's range).
+func (c *CMAES) Note() string { return c.note }
+
+// Restarts is the number of restarts so far and Population the current
+// population.
+func (c *CMAES) Restarts() int   { return c.restarts }
+func (c *CMAES) Population() int { return c.lambda }
 
 func (c *CMAES) src(gen int) rand.Source {
 	s := engine.Mix(engine.Mix(c.seed, 0x636d61), uint64(gen))
@@ -122,6 +192,7 @@ func (c *CMAES) start(gen int) {
 	r := &cmaRun{method: m, ops: make(chan optimize.Task, c.lambda+2), res: make(chan optimize.Task, c.lambda+2)}
 	go m.Run(r.ops, r.res, tasks)
 	c.run = r
+	c.bestRaw, c.sinceBest, c.spread = math.Inf(1), 0, math.Inf(1)
 }
 
 // stop ends the running method and waits for its goroutine to finish.
@@ -136,7 +207,7 @@ func (c *CMAES) stop() {
 	c.run = nil
 }
 
-// Ask returns the lambda samples of generation gen.
+// Ask returns the lambda samples of generation gen, mirrored into the box.
 func (c *CMAES) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
 	pts, err := c.ask(gen)
 	if err != nil {
@@ -153,13 +224,36 @@ func (c *CMAES) Ask(ctx context.Context, gen int, h History) ([]Proposal, error)
 	return out, nil
 }
 
+// restartReason says why the running method must restart, "" when it
+// need not.
+func (c *CMAES) restartReason() string {
+	switch {
+	case c.run == nil:
+		return ""
+	case c.run.done:
+		return "converged"
+	case c.spread < c.opt.MinSpread:
+		return fmt.Sprintf("spread %.3g below %.3g", c.spread, c.opt.MinSpread)
+	case c.sinceBest >= c.opt.Stall:
+		return fmt.Sprintf("no better value in %d generations", c.sinceBest)
+	}
+	return ""
+}
+
 func (c *CMAES) ask(gen int) ([][]float64, error) {
 	if c.pending != nil {
 		return nil, fmt.Errorf("cmaes: generation %d asked before generation %d was told", gen, c.gen)
 	}
-	if c.run != nil && c.run.done {
-		c.centre = c.run.bestX
+	c.note = ""
+	if why := c.restartReason(); why != "" {
 		c.stop()
+		c.restarts++
+		c.lambda = min(2*c.lambda, c.opt.MaxPopulation)
+		c.centre = c.space.Origin()
+		if c.bestX != nil {
+			c.centre = append([]float64(nil), c.bestX...)
+		}
+		c.note = fmt.Sprintf("restart %d (%s): population %d around the best point so far", c.restarts, why, c.lambda)
 	}
 	if c.run == nil {
 		c.start(gen)
@@ -172,27 +266,49 @@ func (c *CMAES) ask(gen int) ([][]float64, error) {
 	}
 	c.pending = make([]optimize.Task, c.lambda)
 	c.last = make([][]float64, c.lambda)
+	c.raw = make([][]float64, c.lambda)
 	for i := 0; i < c.lambda; i++ {
 		t, ok := <-c.run.ops
 		if !ok || t.Op != optimize.FuncEvaluation {
 			return nil, fmt.Errorf("cmaes: method sent %v instead of an evaluation", t.Op)
 		}
 		c.pending[t.ID] = t
-		c.last[t.ID] = append([]float64(nil), t.X...)
+		c.raw[t.ID] = append([]float64(nil), t.X...)
+		c.last[t.ID] = mirror01(append([]float64(nil), t.X...))
 	}
 	c.gen = gen
+	mean := c.sampleMean()
+	var parts []string
+	for i, p := range c.space.Base.Schema {
+		parts = append(parts, fmt.Sprintf("%s %.3g", p.Name, p.Min+mean[i]*(p.Max-p.Min)))
+	}
+	if c.note != "" {
+		c.note += "; "
+	}
+	c.note += "samples' mean " + strings.Join(parts, ", ")
 	return c.last, nil
 }
 
+// sampleMean is the mean of the pending generation's unbounded samples.
+func (c *CMAES) sampleMean() []float64 {
+	mean := make([]float64, c.space.Dim())
+	for _, y := range c.raw {
+		for i, v := range y {
+			mean[i] += v / float64(len(c.raw))
+		}
+	}
+	return mean
+}
+
 // Tell hands the generation's fitness to the method (negated, since gonum
-// minimises, less the out-of-box penalty) and lets it update.
+// minimises, plus the repair penalty) and lets it update.
 func (c *CMAES) Tell(gen int, fitness []float64) error {
 	if len(fitness) != len(c.pending) {
 		return fmt.Errorf("cmaes: told %d fitness values for %d samples", len(fitness), len(c.pending))
 	}
 	raw := make([]float64, len(fitness))
 	for i, f := range fitness {
-		raw[i] = -f + c.opt.Penalty*outside(c.last[i])
+		raw[i] = -f + c.opt.Penalty*sqDist(c.raw[i], c.last[i])
 	}
 	return c.tellRaw(gen, raw)
 }
@@ -200,6 +316,9 @@ func (c *CMAES) Tell(gen int, fitness []float64) error {
 func (c *CMAES) tellRaw(gen int, raw []float64) error {
 	if c.pending == nil || gen != c.gen {
 		return fmt.Errorf("cmaes: generation %d told without being asked", gen)
+	}
+	if len(raw) != len(c.pending) {
+		return fmt.Errorf("cmaes: generation %d has %d values for %d samples", gen, len(raw), len(c.pending))
 	}
 	best := 0
 	for i, t := range c.pending {
@@ -209,7 +328,15 @@ func (c *CMAES) tellRaw(gen int, raw []float64) error {
 		t.F = raw[i]
 		c.run.res <- t
 	}
-	c.run.bestX = append([]float64(nil), c.last[best]...)
+	if raw[best] < c.bestAll {
+		c.bestAll, c.bestX = raw[best], append([]float64(nil), c.last[best]...)
+	}
+	if raw[best] < c.bestRaw {
+		c.bestRaw, c.sinceBest = raw[best], 0
+	} else {
+		c.sinceBest++
+	}
+	c.spread = sampleSpread(c.raw)
 	op, ok := <-c.run.ops
 	switch {
 	case !ok:
@@ -223,59 +350,6 @@ func (c *CMAES) tellRaw(gen int, raw []float64) error {
 	}
 	c.told = append(c.told, raw)
 	c.pending = nil
-	return nil
-}
-
-type cmaState struct {
-	Lambda int         `json:"lambda"`
-	Told   [][]float64 `json:"told"`
-	// Last is the final generation's samples, checked on replay.
-	Last [][]float64 `json:"last,omitempty"`
-}
-
-// State returns the values told so far (and the last samples as a check).
-func (c *CMAES) State() (json.RawMessage, error) {
-	var last [][]float64
-	if len(c.told) > 0 {
-		last = c.last
-	}
-	return json.Marshal(cmaState{Lambda: c.lambda, Told: c.told, Last: last})
-}
-
-// Restore replays the told values into a fresh method.
-func (c *CMAES) Restore(done int, state json.RawMessage) error {
-	var st cmaState
-	if err := json.Unmarshal(state, &st); err != nil {
-		return fmt.Errorf("cmaes: checkpoint state: %w", err)
-	}
-	if st.Lambda != c.lambda {
-		return fmt.Errorf("cmaes: checkpoint has population %d, the run %d", st.Lambda, c.lambda)
-	}
-	if len(st.Told) != done {
-		return fmt.Errorf("cmaes: checkpoint holds %d generations of values, expected %d", len(st.Told), done)
-	}
-	c.stop()
-	c.told, c.pending, c.centre = nil, nil, c.space.Origin()
-	for g, raw := range st.Told {
-		if _, err := c.ask(g); err != nil {
-			return err
-		}
-		if len(raw) != c.lambda {
-			return fmt.Errorf("cmaes: checkpoint generation %d has %d values, expected %d", g, len(raw), c.lambda)
-		}
-		if err := c.tellRaw(g, raw); err != nil {
-			return err
-		}
-	}
-	if st.Last != nil {
-		for i := range st.Last {
-			for j := range st.Last[i] {
-				if st.Last[i][j] != c.last[i][j] {
-					return fmt.Errorf("cmaes: replaying the checkpoint drew different samples in generation %d; the checkpoint does not belong to this seed and schema", done-1)
-				}
-			}
-		}
-	}
 	return nil
 }
 

@@ -22,6 +22,21 @@
 // so a resumed run ends exactly as an uninterrupted one (llm runs aside: a
 // model's replies are not reproducible).
 //
+// With Config.Seats above 2 the fitness matches are free-for-all groups
+// (ArenaEvaluator, SeatGroups): on each seed the opponents are cut into
+// groups of Seats-1, every candidate plays every group on the group's map
+// once per rotation of the seats, and each match is reduced to pairwise
+// results against the other seats, the reduction package stats documents
+// for N-seat games.
+//
+// CMAES mirrors its samples into the box with a penalty on the repair
+// distance, so its mean can cross a bound, and restarts with twice the
+// population when it stalls (IPOP). MapElites is quality-diversity search:
+// an archive (QDArchive) of cells over behaviour descriptors measured in
+// the matches (Behaviour; the games' descriptors are in package behave),
+// each cell keeping its best variant, written to the run directory as
+// archive.json and elites/.
+//
 // Evolve wraps a search into a run directory with a Glicko-2 final
 // tournament of the best variants against the reference pool and a paired
 // comparison of the champion with the base on held-out seeds (Compare). A

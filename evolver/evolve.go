@@ -51,6 +51,11 @@ type Config struct {
 	Population int
 	// Seeds is the number of match seeds per generation (default 8).
 	Seeds int
+	// Seats is the number of seats of the fitness matches: 0 or 2 for
+	// seat-swapped pairs, more for free-for-all groups (see
+	// ArenaEvaluator); it must be one of the game's seat counts
+	// (ValidSeats).
+	Seats int
 	// Seed drives every random choice of the run.
 	Seed uint64
 	// Generations and Budget stop the search (at least one must be set;
@@ -80,6 +85,10 @@ type Config struct {
 	GA  GAOptions
 	CMA CMAOptions
 	LLM LLMOptions
+	// MapElites tunes MAP-Elites, which places its variants by the game's
+	// Behaviour (see package behave).
+	MapElites MapElitesOptions
+	Behaviour *Behaviour
 	// Progress receives the run's events as they happen (nil: none): the
 	// generations, the final stages, warnings and the model's remarks.
 	Progress func(Event)
@@ -103,6 +112,8 @@ type Meta struct {
 	Hall          int             `json:"hall"`
 	HallOpponents int             `json:"hall_opponents"`
 	Islands       int             `json:"islands,omitempty"`
+	Seats         int             `json:"seats,omitempty"`
+	QD            string          `json:"qd,omitempty"`
 	GameConfig    json.RawMessage `json:"game_config,omitempty"`
 
 	Generations     int     `json:"generations,omitempty"`
@@ -216,6 +227,9 @@ func (c *Config) Validate() error {
 	case c.Holdout == 1:
 		return &FieldError{Field: "Holdout", Value: 1, Reason: "cannot give an interval (a paired interval needs at least 2 seeds); use 0 for none or 2 and more"}
 	}
+	if err := checkSeats(c.Game, c.Seats); err != nil {
+		return err
+	}
 	lo, hi := c.Game.SeatRange()
 	if lo > 2 || hi < 2 {
 		return &FieldError{Field: "Game", Value: c.Game.Name(), Reason: fmt.Sprintf("does not allow two-seat matches (seats %d to %d); the evolver plays pairs", lo, hi)}
@@ -238,6 +252,10 @@ func (c *Config) meta(pool []Opponent) Meta {
 	if c.Algorithm == "ga" {
 		m.Islands = max(1, c.GA.Islands)
 	}
+	if c.Seats > 2 {
+		m.Seats = c.Seats
+	}
+	m.QD = qdIdentity(c)
 	return m
 }
 
@@ -256,6 +274,9 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	pool, err := ReferencePool(cfg.Registry, cfg.Game.Name(), cfg.Pool)
 	if err != nil {
 		return nil, &FieldError{Field: "Pool", Err: err}
+	}
+	if err := checkSeatsPool(cfg.Seats, len(pool)); err != nil {
+		return nil, err
 	}
 	has, err := checkOut(cfg.Out, cfg.Resume)
 	if err != nil {
@@ -286,7 +307,8 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer algo.Close()
-	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Play: cfg.Play}
+	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Seats: cfg.Seats, Play: cfg.Play}
+	attachBehaviour(algo, ev)
 
 	nTourney := cfg.Top + len(pool)
 	finalMatches := nTourney*(nTourney-1)*cfg.TournamentSeeds + 2*2*len(pool)*cfg.Holdout
@@ -418,6 +440,10 @@ func sameRun(old, now Meta) error {
 		return diff("HallOpponents", old.HallOpponents, now.HallOpponents)
 	case old.Islands != now.Islands:
 		return diff("GA.Islands", old.Islands, now.Islands)
+	case max(2, old.Seats) != max(2, now.Seats):
+		return diff("Seats", max(2, old.Seats), max(2, now.Seats))
+	case old.QD != now.QD:
+		return diff("MapElites", old.QD, now.QD)
 	case !bytes.Equal(compactJSON(old.GameConfig), compactJSON(now.GameConfig)):
 		return diff("GameConfigJSON", orDefaults(old.GameConfig), orDefaults(now.GameConfig))
 	}

@@ -199,7 +199,7 @@ func TestValidateNamesFields(t *testing.T) {
 		{"tournament seeds", func(c *Config) { c.TournamentSeeds = 5000 }, "TournamentSeeds", "TournamentSeeds 5000 is outside its range [1, 1000]"},
 		{"hall opponents", func(c *Config) { c.HallOpponents = 99 }, "HallOpponents", "HallOpponents 99 is outside its range [-1, 16]"},
 		{"one held-out seed", func(c *Config) { c.Holdout = 1 }, "Holdout", "Holdout 1 cannot give an interval"},
-		{"unknown algorithm", func(c *Config) { c.Algorithm = "annealing" }, "Algorithm", `Algorithm: unknown algorithm "annealing" (known: cmaes, ga, llm)`},
+		{"unknown algorithm", func(c *Config) { c.Algorithm = "annealing" }, "Algorithm", `Algorithm: unknown algorithm "annealing" (known: cmaes, ga, llm, map-elites)`},
 		{"unknown base", func(c *Config) { c.Base = "nosuch" }, "Base", `Base: unknown kindling strategy "nosuch"`},
 		{"no out", func(c *Config) { c.Out = "" }, "Out", "Out is not set"},
 	}
@@ -238,7 +238,7 @@ func TestAlgorithmTable(t *testing.T) {
 		if a.DefaultPopulation < MinPopulation || a.DefaultPopulation > MaxPopulation || a.Description == "" {
 			t.Errorf("%s: default population %d, description %q", a.Name, a.DefaultPopulation, a.Description)
 		}
-		algo, err := a.New(space, a.DefaultPopulation, 1, Config{})
+		algo, err := a.New(space, a.DefaultPopulation, 1, Config{Behaviour: fakeBehaviour()})
 		if err != nil {
 			t.Fatalf("%s: %v", a.Name, err)
 		}
@@ -247,7 +247,7 @@ func TestAlgorithmTable(t *testing.T) {
 		}
 		algo.Close()
 	}
-	if !slices.IsSorted(names) || strings.Join(names, ",") != strings.Join(AlgorithmNames(), ",") || len(names) != 3 {
-		t.Errorf("algorithms %v, names %v: want the three, sorted", names, AlgorithmNames())
+	if !slices.IsSorted(names) || strings.Join(names, ",") != strings.Join(AlgorithmNames(), ",") || len(names) != 4 {
+		t.Errorf("algorithms %v, names %v: want the four, sorted", names, AlgorithmNames())
 	}
 }

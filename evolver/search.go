@@ -467,9 +467,6 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		return GenStats{}, fmt.Errorf("generation %d: %s proposed nothing", gen, s.Algorithm.Name())
 	}
 	gs := GenStats{Generation: gen}
-	if n, ok := s.Algorithm.(Noter); ok {
-		gs.Note = n.Note()
-	}
 
 	// The distinct variants to play: the proposals, the hall, the base.
 	var batch []*Entry
@@ -548,6 +545,11 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	}
 	if err := s.Algorithm.Tell(gen, fit); err != nil {
 		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
+	}
+	// The note is read once the generation is told, so that it can speak
+	// of the generation's outcome (MAP-Elites' archive).
+	if n, ok := s.Algorithm.(Noter); ok {
+		gs.Note = n.Note()
 	}
 
 	// The hall: the best by conservative estimate of the old hall and this

@@ -179,6 +179,9 @@ type EvolvePage struct {
 	Leaderboard *rating.Summary
 	Base        string
 	Evolved     []string
+	// Archive is the MAP-Elites archive of a map-elites run, nil for
+	// other runs.
+	Archive *Archive
 }
 
 // WriteArenaHTML writes the report of an arena results file as one HTML
@@ -729,7 +732,8 @@ Grey dashes: the base strategy's running score rate; it plays every generation a
 </svg>{{end}}
 <p class="note">Both played every opponent ({{.Opponents}}) on the same {{.Seeds}} held-out seeds in both seat orders ({{printf "%.0f" .GamesPerSide}} pairwise games each); seeds no generation and no tournament played. The interval is Student's t over the per-seed differences, paired by seed.</p>
 </section>{{end}}
-{{if .HasBoard}}<section id="tournament">
+{{with .Page.Archive}}{{template "archive" .}}
+{{end}}{{if .HasBoard}}<section id="tournament">
 <h2>Final tournament</h2>
 {{template "board" .Board}}
 <p class="note">A round robin of the evolved finalists and the reference strategies, every pair on every tournament seed in both seat orders, one Glicko-2 rating period per seed; ordered by the conservative rating (rating − 2 RD).

@@ -31,6 +31,7 @@ type evolveFlags struct {
 	llmAttempts                         int
 	configJSON                          []byte // the game configuration of a resumed run
 	db, queue                           string // evolve_db.go
+	extra                               evolveExtraFlags
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -65,6 +66,14 @@ report.json. An existing non-empty --out is refused unless --resume is given; a
 resumed run continues from the checkpoint, whatever point the run was stopped
 or killed at, and, with --generations, ends exactly as an uninterrupted one
 (llm runs aside: a model's replies are not reproducible).
+
+With --seats N above 2, fitness matches are free-for-all groups: on each seed
+the opponents are cut into groups of N-1, every candidate plays every group on
+the group's map once per rotation of the seats, and each match counts as
+pairwise results against the other seats. map-elites keeps an archive of
+cells over behaviour descriptors measured in the matches (--descriptors,
+--bins) in archive.json, each cell's best variant in elites/ (exportable), and
+prints coverage, QD-score and best per generation.
 
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
@@ -106,6 +115,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
 	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request, positive")
 	fl.IntVar(&f.llmAttempts, "llm-attempts", 3, "llm: requests per generation (with doubling backoff from 1s) before mutation takes over, 1 to 10")
+	addEvolveExtraFlags(fl, &f.extra)
 	return cmd
 }
 
@@ -143,6 +153,7 @@ var evolveFieldFlags = map[string]string{
 	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
 	"Hall": "hall", "HallOpponents": "hall-opponents", "GA.Islands": "islands", "Top": "top",
 	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
+	"Seats": "seats", "MapElites.Descriptors": "descriptors", "MapElites.Bins": "bins", "MapElites": "descriptors",
 }
 
 // flagError is an error of the evolver restated in the command's terms.
@@ -217,6 +228,7 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
 			f.llmModel = m.LLMModel
 		}
 	})
+	resumeExtraDefaults(set, m, &f.extra)
 	if !cmd.Flags().Changed("config") {
 		f.configJSON = m.GameConfig
 	}
@@ -344,6 +356,9 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	}
 	defer closeDB()
 	cfg.Play = play
+	if err := applyExtraFlags(&cfg, f.extra, cmd.Flags().Changed); err != nil {
+		return err
+	}
 	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
 		return evolveError(err, f.out)
 	}

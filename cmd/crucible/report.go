@@ -274,6 +274,9 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 
 	pg.Dir = dir
 	pg.Base = meta.Base
+	if pg.Archive, err = archivePage(dir); err != nil {
+		return pg, warnings, fmt.Errorf("--run %w", err)
+	}
 	pg.Settings = runSettings(meta)
 	for _, g := range gens {
 		pg.Generations = append(pg.Generations, reports.Generation{Generation: g.Generation, Best: g.Best, Base: g.Base,

@@ -31,6 +31,10 @@ func (Game) Name() string { return "acb" }
 // seats need a map with five owners).
 func (Game) SeatRange() (min, max int) { return 2, 6 }
 
+// SeatCounts lists the seat counts a match can be played with: those of
+// SeatRange that generated maps exist for (2, 3, 4 and 6).
+func (Game) SeatCounts() []int { return []int{2, 3, 4, 6} }
+
 // DefaultConfig returns DefaultConfig() as an any.
 func (Game) DefaultConfig() any { return DefaultConfig() }
 

@@ -1,0 +1,241 @@
+package evolver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"crucible/strategies"
+)
+
+func gridArchive() *QDArchive {
+	return &QDArchive{Format: archiveKind, Bins: 4, Descriptors: []Descriptor{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 10, Hi: 20}}}
+}
+
+// Rule: a variant enters an empty cell; a better one replaces the cell's
+// elite, a worse or equal one does not; an elite measured again is
+// removed and offered anew; values outside a range fall into the edge
+// cells.
+func TestQDArchiveInsertion(t *testing.T) {
+	a := gridArchive()
+	steps := []struct {
+		e    Elite
+		want int
+		cell []int
+	}{
+		{Elite{ID: "p", Fitness: 0.5, Behaviour: []float64{0.1, 11}}, Added, []int{0, 0}},
+		{Elite{ID: "q", Fitness: 0.4, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
+		{Elite{ID: "r", Fitness: 0.5, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
+		{Elite{ID: "s", Fitness: 0.7, Behaviour: []float64{0.24, 10}}, Improved, []int{0, 0}},
+		{Elite{ID: "t", Fitness: 0.1, Behaviour: []float64{0.99, 25}}, Added, []int{3, 3}},
+		{Elite{ID: "u", Fitness: -0.2, Behaviour: []float64{-3, 19.9}}, Added, []int{0, 3}},
+		{Elite{ID: "v", Fitness: 0.3, Behaviour: []float64{0.5, 15}}, Added, []int{2, 2}},
+	}
+	for i, s := range steps {
+		if got := a.Insert(s.e); got != s.want {
+			t.Fatalf("step %d (%s): insertion %d, want %d", i, s.e.ID, got, s.want)
+		}
+		if c := a.CellOf(s.e.Behaviour); !reflect.DeepEqual(c, s.cell) {
+			t.Fatalf("step %d: cell %v, want %v", i, c, s.cell)
+		}
+	}
+	// Measured again, s leaves its cell and comes back with its new
+	// figures.
+	if old, ok := a.remove("s"); !ok || old.Fitness != 0.7 {
+		t.Fatalf("remove(s) = %+v, %v", old, ok)
+	}
+	if _, ok := a.remove("s"); ok {
+		t.Fatal("s removed twice")
+	}
+	if got := a.Insert(Elite{ID: "s", Fitness: 0.6, Behaviour: []float64{0.2, 10.5}}); got != Added {
+		t.Fatalf("re-measured s: insertion %d, want Added", got)
+	}
+	var ids []string
+	for _, e := range a.Elites {
+		ids = append(ids, e.ID)
+	}
+	if want := []string{"s", "u", "v", "t"}; !reflect.DeepEqual(ids, want) {
+		t.Fatalf("elites in cell order %v, want %v", ids, want)
+	}
+	if a.Elites[0].Fitness != 0.6 {
+		t.Errorf("re-measured elite keeps fitness %v, want 0.6", a.Elites[0].Fitness)
+	}
+	// Coverage 4 of 16; QD-score (0.6+1)+(-0.2+1)+(0.3+1)+(0.1+1) = 4.8.
+	st := a.Stats()
+	if st.Filled != 4 || st.Coverage != 0.25 || math.Abs(st.QDScore-4.8) > 1e-12 || st.Best != 0.6 || st.BestID != "s" {
+		t.Fatalf("stats %+v, want 4 filled, coverage 0.25, QD-score 4.8, best 0.6 (s)", st)
+	}
+}
+
+// fakeBehaviour places a point by its first two coordinates.
+func fakeBehaviour() *Behaviour {
+	return &Behaviour{Game: "synthetic", Descriptors: []Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
+		Values: func(c BehaviourCounts) []float64 {
+			m := 1000 * float64(c.Matches)
+			return []float64{float64(c.N[0]) / m, float64(c.N[1]) / m, float64(c.N[2]) / m}
+		}}
+}
+
+// measure plays the evaluator's part for a fake behaviour: each proposal's
+// behaviour is its canonical point, its fitness the synthetic true rate.
+func measure(m *MapElites, props []Proposal) []float64 {
+	m.log.latest = map[string]BehaviourCounts{}
+	fit := make([]float64, len(props))
+	for i, p := range props {
+		x := m.space.Canonical(p.X)
+		var c BehaviourCounts
+		c.Matches = 1
+		for k := 0; k < 3; k++ {
+			c.N[k] = int64(math.Round(1000 * x[k]))
+		}
+		m.log.latest[m.space.ID(x)] = c
+		fit[i] = trueRate(m.space, m.space.Genome(x))
+	}
+	return fit
+}
+
+// Rule: MAP-Elites fills cells generation after generation, its QD-score
+// never falls while no elite is measured again lower, the archive file
+// matches its state, each elite is an exportable variant file, and a run
+// restored from its state proposes what the uninterrupted run does.
+func TestMapElitesFillsAndResumes(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	dir := t.TempDir()
+	m, err := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []json.RawMessage
+	repeats := 0
+	for g := 0; g < 8; g++ {
+		elites := map[string]bool{}
+		for _, e := range m.Archive().Elites {
+			elites[e.ID] = true
+		}
+		props, err := m.Ask(context.Background(), g, History{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range props {
+			if elites[m.space.ID(p.X)] {
+				repeats++
+			}
+		}
+		if err := m.Tell(g, measure(m, props)); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := m.State()
+		states = append(states, st)
+	}
+	if repeats > 2 {
+		t.Errorf("%d of 80 children repeat an elite; a repeat is bred again", repeats)
+	}
+	h := m.Archive().History
+	if len(h) != 8 || h[7].Filled <= h[0].Filled || h[7].Filled > 25 {
+		t.Fatalf("history %+v: the archive did not grow", h)
+	}
+	for i := 1; i < len(h); i++ {
+		if h[i].QDScore < h[i-1].QDScore-1e-12 {
+			t.Fatalf("QD-score fell from %v to %v (a deterministic objective never re-measures lower)", h[i-1].QDScore, h[i].QDScore)
+		}
+	}
+	onFile, err := ReadArchive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(onFile, m.Archive()) {
+		t.Fatalf("archive.json differs from the state")
+	}
+	files, _ := os.ReadDir(filepath.Join(dir, ElitesDir))
+	if len(files) != len(onFile.Elites) {
+		t.Fatalf("%d elite files for %d elites", len(files), len(onFile.Elites))
+	}
+	for _, e := range onFile.Elites {
+		v, err := strategies.LoadVariant(filepath.Join(dir, ElitesDir, EliteFile(e)))
+		if err != nil || v.ID != e.ID || !strings.Contains(v.Note, fmt.Sprintf("fitness %.3f", e.Fitness)) {
+			t.Fatalf("elite file of %s: %v %q %v", e.ID, v.ID, v.Note, err)
+		}
+	}
+	// Restore after 5 generations into a fresh instance and compare the
+	// 6th generation's proposals.
+	r, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	if err := r.Restore(5, states[4]); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	for g := 0; g < 5; g++ {
+		props, _ := fresh.Ask(context.Background(), g, History{})
+		if err := fresh.Tell(g, measure(fresh, props)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := fresh.Ask(context.Background(), 5, History{})
+	b, _ := r.Ask(context.Background(), 5, History{})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("restored run proposes differently")
+	}
+	if err := r.Restore(4, states[4]); err == nil {
+		t.Fatalf("a state of 5 generations restored as 4")
+	}
+}
+
+// Rule: descriptor names and bins are checked; errors name the field.
+func TestMapElitesOptionsValidation(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	for _, tt := range []struct {
+		opt   MapElitesOptions
+		field string
+	}{
+		{MapElitesOptions{Descriptors: []string{"x0", "nope"}}, "MapElites.Descriptors"},
+		{MapElitesOptions{Descriptors: []string{"x0", "x0"}}, "MapElites.Descriptors"},
+		{MapElitesOptions{Bins: 1}, "MapElites.Bins"},
+		{MapElitesOptions{Bins: 100}, "MapElites.Bins"},
+	} {
+		_, err := NewMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
+		fe, ok := err.(*FieldError)
+		if !ok || fe.Field != tt.field {
+			t.Errorf("%+v: error %v, want a FieldError of %s", tt.opt, err, tt.field)
+		}
+	}
+	if _, err := NewMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
+		t.Errorf("MAP-Elites without a behaviour accepted")
+	}
+}
+
+// Rule: an elite proposed again is placed by its behaviour over all its
+// matches: it moves to the cell that behaviour falls in and is in the
+// archive once, with its latest fitness.
+func TestMapElitesRemeasuredEliteMoves(t *testing.T) {
+	space := Space{Base: testStrategy()}
+	m, err := NewMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := space.Canonical([]float64{0.5, 0.5, 0.5, 0.5})
+	id := space.ID(x)
+	tell := func(gen int, n0 int64, fit float64) QDStats {
+		m.pending, m.gen = []Proposal{{X: x}, {X: x}}, gen
+		m.log.latest = map[string]BehaviourCounts{id: {Matches: 1, N: [BehaviourSlots]int64{n0, 500, 500}}}
+		if err := m.Tell(gen, []float64{fit, fit}); err != nil {
+			t.Fatal(err)
+		}
+		return m.arch.History[gen]
+	}
+	if st := tell(0, 100, 0.4); st.New != 1 || st.Remeasured != 0 {
+		t.Fatalf("generation 0: %+v, want one new elite (the repeat counted once)", st)
+	}
+	if st := tell(1, 500, 0.3); st.Remeasured != 1 || st.Filled != 1 {
+		t.Fatalf("generation 1: %+v, want the elite measured again, one cell", st)
+	}
+	e := m.arch.Elites[0]
+	// x0 over both measures: (100 + 500) / 2 matches / 1000 = 0.3: cell 1.
+	if len(m.arch.Elites) != 1 || e.Cell[0] != 1 || e.Counts.Matches != 2 || e.Fitness != 0.3 || math.Abs(e.Behaviour[0]-0.3) > 1e-12 {
+		t.Fatalf("elites %+v", m.arch.Elites)
+	}
+}
