@@ -68,6 +68,9 @@ type ArenaEvaluator struct {
 	Workers int
 	// Failures counts failed matches over all batches.
 	Failures int
+	// Progress, when set, is called after every match of a batch with the
+	// matches done and the batch's total.
+	Progress func(done, total int)
 }
 
 // Evaluate plays the batch.
@@ -97,7 +100,7 @@ func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, erro
 		out[i].SeedGames = make([]float64, len(b.Seeds))
 		out[i].Versus = map[string]Tally{}
 	}
-	err := arena.Run(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+	err := arena.Run(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: a.Progress}, func(r arena.Record) error {
 		j, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)

@@ -82,7 +82,9 @@ func TestFingerprintIsBehaviour(t *testing.T) {
 	if got := fp.ProbeMatches(); got != 6 {
 		t.Fatalf("probe matches %d, want 6 (base and two pool opponents, two seeds)", got)
 	}
-	g := func(beacon, share, late, from float64) strategies.Genome { return strategies.Genome{beacon, share, late, from} }
+	g := func(beacon, share, late, from float64) strategies.Genome {
+		return strategies.Genome{beacon, share, late, from}
+	}
 	got := fingerprints(t, fp,
 		g(2, 0.5, 0.5, 100), // the defaults
 		g(2, 0.5, 0.9, 100), // another late share, never reached
