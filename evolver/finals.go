@@ -95,7 +95,8 @@ func (f *finals) progress(stage string) func(done, total int) {
 	return throttled(f.cfg.Progress, stage)
 }
 
-// replan sizes the stages left from the time left.
+// replan sizes the stages left from the time left (the stages done are
+// 0 in p, the others as the configuration asks).
 func (f *finals) replan(p FinalPlan) FinalPlan {
 	if f.deadline.IsZero() || f.spm <= 0 {
 		return p
@@ -150,6 +151,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 	rep.Plan.Select = sel.SeedsPlayed
 
 	// 2. The champion against the base on held-out seeds.
+	plan = cfg.fullPlan()
 	plan.Select = 0
 	plan = f.replan(plan)
 	if cfg.Holdout > 0 && plan.Holdout < 2 {
@@ -172,7 +174,8 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 	}
 
 	// 3. The champion's rank among the reference strategies.
-	plan.Holdout = 0
+	plan = cfg.fullPlan()
+	plan.Select, plan.Holdout = 0, 0
 	plan = f.replan(plan)
 	if plan.Rank > 0 {
 		emit(cfg.Progress, TournamentStarted{Finalists: 1, Reference: len(f.ev.Pool), Seeds: plan.Rank})
@@ -211,7 +214,8 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 	}
 
 	// 4. The finalists' head-to-head: reported, not used to choose.
-	plan.Rank = 0
+	plan = cfg.fullPlan()
+	plan.Select, plan.Holdout, plan.Rank = 0, 0, 0
 	plan = f.replan(plan)
 	if len(finalists) > 1 && plan.HeadToHead > 0 {
 		hctx, cancel := f.stageCtx(ctx)
