@@ -145,3 +145,53 @@ func TestFingerprintRealBidder(t *testing.T) {
 		t.Errorf("the same genome got two fingerprints: %v and %v", got[0], got[3])
 	}
 }
+
+// Rule: in a run, genomes that differ only in a parameter the strategy
+// never reads are measured once: the cache reports the evaluations it
+// saved, the archive holds one variant per fingerprint, and the finalists
+// and hall files are distinct behaviours carrying their fingerprints.
+func TestSearchMeasuresEachBehaviourOnce(t *testing.T) {
+	reg, _, _ := duelSetup(t)
+	out := t.TempDir() + "/run"
+	rep, err := Evolve(context.Background(), Config{
+		Game: duelGame{}, Registry: reg, Base: "duel", Algorithm: "ga",
+		Pool: []string{"weak", "mid", "strong"}, Population: 12, Seeds: 4, Seed: 9, Generations: 8,
+		Workers: 2, Top: 4, TournamentSeeds: 8, Holdout: 8, Out: out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Cache
+	t.Logf("cache %+v over %d search matches", c, rep.Matches)
+	if c.Saved == 0 || c.ByFingerprint == 0 || c.SavedMatches == 0 || c.ProbeMatches == 0 {
+		t.Errorf("cache %+v: want evaluations saved, some by fingerprint, and the probes counted", c)
+	}
+	cp, err := readCheckpoint(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFP := map[string]string{}
+	for _, e := range cp.Archive {
+		if e.Fingerprint == "" {
+			continue
+		}
+		if other, ok := byFP[e.Fingerprint]; ok {
+			t.Errorf("variants %s and %s share fingerprint %s in the archive", other, e.ID, e.Fingerprint)
+		}
+		byFP[e.Fingerprint] = e.ID
+	}
+	run, err := OpenRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, v := range run.Ranked {
+		if v.Fingerprint == "" || seen[v.Fingerprint] {
+			t.Errorf("finalist %s has fingerprint %q, empty or repeated", v.ID, v.Fingerprint)
+		}
+		seen[v.Fingerprint] = true
+	}
+	if run.HallChampion == nil || run.HallChampion.Fingerprint == "" {
+		t.Errorf("the hall's champion file carries no fingerprint: %+v", run.HallChampion)
+	}
+}

@@ -850,6 +850,7 @@ func (s *Search) writeHall(st *searchState) error {
 		}
 		e := st.arch.get(id)
 		v := s.Space.Variant(e.X, e.Parents...)
+		v.Fingerprint = e.Fingerprint
 		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: fitness %.3f (score rate %.3f over %.0f pairwise games)", i+1, st.done-1, e.Fitness, e.Mean(), e.Games)
 		if err := s.files.variant(path, v); err != nil {
 			return err
