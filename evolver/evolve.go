@@ -63,8 +63,9 @@ type Config struct {
 	// Hall is the hall-of-fame size and HallOpponents how many recent
 	// champions join the opponents (defaults 4 and 1; -1 for none).
 	Hall, HallOpponents int
-	// Top is the number of evolved variants in the final tournament
-	// (default 4) and TournamentSeeds its seeds (default 16).
+	// Top is the number of distinct finalists of the selection (default
+	// 4) and TournamentSeeds the fresh seeds of the selection and of the
+	// ranking tournament (default 16).
 	Top, TournamentSeeds int
 	// Holdout is the number of held-out seeds on which the champion is
 	// compared with the base (0: no comparison).
@@ -253,8 +254,9 @@ func (c *Config) meta(pool []Opponent) Meta {
 	return m
 }
 
-// Evolve runs the search, the final tournament and (when asked) the
-// held-out comparison, writing everything to the run directory and
+// Evolve runs the search and the final stages (the selection of the
+// champion, the held-out comparison when asked, the ranking among the
+// reference strategies and the finalists' head-to-head, see finals.go), writing everything to the run directory and
 // reporting its progress to cfg.Progress. Configuration errors are
 // FieldErrors.
 func Evolve(ctx context.Context, cfg Config) (*Report, error) {
@@ -379,7 +381,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// ChampionPlace says where the champion finished in the final tournament:
+// ChampionPlace says where the champion finished in the ranking tournament:
 // its rank and whether it ranks above every reference strategy.
 func (r *Report) ChampionPlace() string {
 	switch {
