@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"crucible/engine"
@@ -16,7 +17,13 @@ import (
 // variant of the base outright (a counter bred against its own kind, as
 // the clones a search breeds against its latest leader). Each match takes
 // delay of wall time, as a slow game would.
-type duelGame struct{ delay time.Duration }
+type duelGame struct {
+	delay time.Duration
+	// slow, when set, makes every match after the first slowAfter take
+	// five times delay (a game that slows down in the final stages).
+	slow      *atomic.Int64
+	slowAfter int64
+}
 
 // duelist is a player: its strategy's name, strength and hunting flag.
 type duelist struct {
@@ -32,8 +39,12 @@ func (duelGame) ParseConfig(data []byte) (any, error) { return nil, nil }
 
 func (g duelGame) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, error) {
 	if g.delay > 0 {
+		d := g.delay
+		if g.slow != nil && g.slow.Add(1) > g.slowAfter {
+			d *= 5
+		}
 		select {
-		case <-time.After(g.delay):
+		case <-time.After(d):
 		case <-ctx.Done():
 			return engine.Result{}, ctx.Err()
 		}

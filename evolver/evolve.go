@@ -309,7 +309,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		Dir: cfg.Out, Resume: has, Meta: metaJSON, Progress: cfg.Progress, files: cfg.files,
 		Fingerprint: NewProbeFingerprinter(cfg.Game, cfg.GameConfig, base, pool, cfg.Workers),
 		Reserve: func(spm float64) time.Duration {
-			return time.Duration(1.1*spm*float64(full)*float64(time.Second)) + time.Second
+			return time.Duration(1.25*spm*float64(full)*float64(time.Second)) + time.Second
 		},
 		started: func(done int) { emit(cfg.Progress, RunStarted{Meta: meta, Resumed: has, Done: done}) },
 	}

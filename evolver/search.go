@@ -168,8 +168,8 @@ type Result struct {
 	Stopped string
 	// Cache is what the behaviour cache saved over all sessions.
 	Cache CacheStats
-	// SecondsPerMatch is the wall time of a match in the last generation
-	// (0 before the first of this session).
+	// SecondsPerMatch is the wall time of a match over this session's
+	// generations (0 before the first).
 	SecondsPerMatch float64
 }
 
@@ -307,7 +307,12 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 	prior := st.elapsed
 	stopped := "generations"
 	var lastWall time.Duration
-	var lastMatches int
+	// The time a match takes is measured over the session's generations:
+	// one generation's figure is noisy (few new candidates, idle workers
+	// at its end).
+	var wall time.Duration
+	var matches int
+	spm := func() float64 { return wall.Seconds() / float64(matches) }
 	warned := false
 	for {
 		if s.Generations > 0 && st.done >= s.Generations {
@@ -315,8 +320,8 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		}
 		if s.Budget > 0 && st.done > 0 {
 			reserve := time.Duration(0)
-			if s.Reserve != nil && lastMatches > 0 {
-				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
+			if s.Reserve != nil && matches > 0 {
+				reserve = s.Reserve(spm())
 			}
 			if !warned && reserve > s.Budget/2 {
 				warned = true
@@ -336,8 +341,8 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		gctx, cancel := ctx, context.CancelFunc(func() {})
 		if s.Budget > 0 && st.done > 0 {
 			reserve := time.Duration(0)
-			if s.Reserve != nil && lastMatches > 0 {
-				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
+			if s.Reserve != nil && matches > 0 {
+				reserve = s.Reserve(spm())
 			}
 			gctx, cancel = context.WithDeadline(ctx, start.Add(s.Budget-prior-reserve))
 		}
@@ -352,7 +357,9 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		lastWall, lastMatches = time.Since(t0), gs.Matches+gs.Cache.ProbeMatches
+		lastWall = time.Since(t0)
+		wall += lastWall
+		matches += gs.Matches + gs.Cache.ProbeMatches
 		st.elapsed = prior + time.Since(start)
 		gs.WallMS = ms(lastWall)
 		gs.ElapsedMS = ms(st.elapsed)
@@ -361,8 +368,8 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		}
 	}
 	res := &Result{Generations: st.done, Matches: st.matches, Elapsed: prior + time.Since(start), Stopped: stopped, Cache: st.cache}
-	if lastMatches > 0 {
-		res.SecondsPerMatch = lastWall.Seconds() / float64(lastMatches)
+	if matches > 0 {
+		res.SecondsPerMatch = spm()
 	}
 	for _, id := range st.hall {
 		res.Hall = append(res.Hall, *st.arch.get(id))

@@ -3,6 +3,7 @@ package evolver
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,32 +104,46 @@ func TestSelectPrefersCloserWithinNoise(t *testing.T) {
 
 // Rule: a run with a budget ends within it, final stages included: at
 // most 5% beyond it plus half a second, with a game whose matches take
-// 3 ms of wall time (sleep, so the machine's load hardly matters).
+// 3 ms of wall time (sleep, so the machine's load hardly matters); also
+// when the matches turn five times slower once the search is over, so that
+// the final stages planned from the search's pace must be cut at the
+// deadline.
 func TestEvolveRespectsBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays for the budget's length")
 	}
-	reg, _, _ := duelSetup(t)
-	budget := 6 * time.Second
-	cfg := Config{
-		Game: duelGame{delay: 3 * time.Millisecond}, Registry: reg, Base: "duel", Algorithm: "ga",
-		Pool: []string{"weak", "mid", "strong"}, Population: 8, Seeds: 4, Seed: 5, Budget: budget,
-		Workers: 2, Top: 3, TournamentSeeds: 16, Holdout: 64, Out: t.TempDir() + "/run",
-	}
-	t0 := time.Now()
-	rep, err := Evolve(context.Background(), cfg)
-	took := time.Since(t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d generations, %d search matches, %d final matches, plan %+v, %v in all", rep.Generations, rep.Matches, rep.FinalMatches, rep.Plan, took)
-	if limit := budget + budget/20 + 500*time.Millisecond; took > limit {
-		t.Errorf("the run took %v, beyond its budget %v by more than 5%% + 0.5s", took, budget)
-	}
-	if rep.Stopped != "budget" || rep.Generations < 2 {
-		t.Errorf("stopped by %s after %d generations, want the budget after several", rep.Stopped, rep.Generations)
-	}
-	if rep.Selection == nil || rep.Holdout == nil {
-		t.Errorf("the final stages did not run: selection %v, held-out %v", rep.Selection, rep.Holdout)
+	for _, slow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "steady", true: "slower-finals"}[slow], func(t *testing.T) {
+			reg, _, _ := duelSetup(t)
+			budget := 6 * time.Second
+			g := duelGame{delay: 3 * time.Millisecond}
+			cfg := Config{
+				Game: g, Registry: reg, Base: "duel", Algorithm: "ga",
+				Pool: []string{"weak", "mid", "strong"}, Population: 8, Seeds: 4, Seed: 5, Budget: budget,
+				Workers: 2, Top: 3, TournamentSeeds: 8, Holdout: 32, Out: t.TempDir() + "/run",
+			}
+			if slow {
+				g.slow, g.slowAfter = new(atomic.Int64), 1<<40
+				cfg.Progress = func(e Event) {
+					if _, ok := e.(SelectionStarted); ok {
+						g.slow.Store(1 << 41) // every later match is slow
+					}
+				}
+				cfg.Game = g
+			}
+			t0 := time.Now()
+			rep, err := Evolve(context.Background(), cfg)
+			took := time.Since(t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d generations, %d search matches, %d final matches, plan %+v, %v in all", rep.Generations, rep.Matches, rep.FinalMatches, rep.Plan, took)
+			if limit := budget + budget/20 + 500*time.Millisecond; took > limit {
+				t.Errorf("the run took %v, beyond its budget %v by more than 5%% + 0.5s", took, budget)
+			}
+			if rep.Stopped != "budget" || rep.Selection == nil {
+				t.Errorf("stopped by %s, selection %v; want the budget to stop the search and the selection to run", rep.Stopped, rep.Selection)
+			}
+		})
 	}
 }
