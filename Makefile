@@ -50,7 +50,7 @@ demo: build
 	./$(BIN) arena --game kindling --players all --seeds 20 --out $(DEMO)/kindling.jsonl
 	@echo "== AI Code Battle: round robin of the 21 reference strategies on 2 seeds"
 	./$(BIN) arena --game acb --players all --seeds 2 --out $(DEMO)/acb.jsonl --matrix=false
-	@echo "== Evolution: a genetic search over the contrarian bidder's parameters, then its final tournament"
+	@echo "== Evolution: a genetic search over the contrarian bidder's parameters, then its final stages (selection of the champion, held-out comparison, ranking)"
 	./$(BIN) evolve --game kindling --base contrarian --algo ga --generations 40 --seeds 16 --holdout 100 --out $(DEMO)/evolve
 	@echo "== HTML reports with plots of the AI Code Battle arena and the evolution"
 	./$(BIN) report --results $(DEMO)/acb.jsonl --out $(DEMO)/acb.html

@@ -11,6 +11,9 @@ import (
 type Entry struct {
 	// ID is the variant id (strategies.VariantID) of the genome.
 	ID string `json:"id"`
+	// Fingerprint is the behaviour fingerprint of the genome (see
+	// Fingerprinter); "" when the search has none.
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// X is the canonical point of the genome in the normalised space.
 	X []float64 `json:"x"`
 	// Parents are the ids of the variants it was derived from.

@@ -76,6 +76,9 @@ type ArenaEvaluator struct {
 	// Play plays the matches (nil: arena.Run, in this process); a work
 	// queue's runner plays them on other machines (crucible evolve --db).
 	Play MatchRunner
+	// Progress, when set, is called after every match of a batch with the
+	// matches done and the batch's total.
+	Progress func(done, total int)
 	// Behaviour, with Log, measures the candidates' behaviour
 	// descriptors in every batch; Log holds the latest batch's counts.
 	Behaviour *Behaviour
@@ -185,7 +188,7 @@ func (a *ArenaEvaluator) evaluatePairs(ctx context.Context, b Batch, s evalSetup
 		byID[j.ID] = j
 	}
 	out := newMeasures(len(b.Candidates), len(b.Seeds))
-	err := a.play()(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+	err := a.play()(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: a.Progress}, func(r arena.Record) error {
 		j, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)

@@ -37,11 +37,24 @@
 // each cell keeping its best variant, written to the run directory as
 // archive.json and elites/.
 //
-// Evolve wraps a search into a run directory with a Glicko-2 final
-// tournament of the best variants against the reference pool and a paired
-// comparison of the champion with the base on held-out seeds (Compare). A
-// run killed at any point resumes from its checkpoint (written when the run
-// starts and after every generation); OpenRun reads a run directory back.
+// Every new genome is first given its behaviour fingerprint (Fingerprinter:
+// the hash of the replays of a few fixed probe matches); a genome that
+// behaves as a variant already measured is not played again but takes its
+// measurements, so the archive, the hall of fame and the finalists hold one
+// variant per behaviour, and the run counts the evaluations saved
+// (CacheStats).
+//
+// Evolve wraps a search into a run directory with the final stages
+// (finals.go): the champion is the finalist strongest against the field
+// (the pool and the base) on fresh seeds, with intervals over seeds and an
+// SPRT that stops measuring finalists clearly below the leader (Select);
+// the champion is compared with the base on held-out seeds (Compare),
+// ranked among the reference strategies (Tournament), and the finalists'
+// head-to-head is reported without choosing. With a budget, every stage is
+// sized from the measured match rate and cut at the deadline, so the run
+// ends within it. A run killed at any point resumes from its checkpoint
+// (written when the run starts and after every generation); OpenRun reads a
+// run directory back.
 //
 // The package prints nothing: a run reports its progress as typed events
 // (Event) to a callback, and its configuration errors are FieldErrors that

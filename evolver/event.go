@@ -1,13 +1,19 @@
 package evolver
 
-import "time"
+import (
+	"time"
+
+	"crucible/arena/rating"
+	"crucible/strategies"
+)
 
 // Event is a step of a run, handed to a progress callback (Config.Progress,
 // Search.Progress, LLMOptions.Progress) as it happens, on the goroutine that
-// runs the search. The concrete types are RunStarted, GenerationDone,
-// ModelNote, Warning, TournamentStarted, TournamentDone, HoldoutStarted and
-// HoldoutDone; later versions may add more (progress inside a generation),
-// so a receiver ignores the types it does not know.
+// runs the search. The concrete types are RunStarted, MatchProgress,
+// GenerationDone, ModelNote, Warning, SelectionStarted, SelectionDone,
+// HoldoutStarted, HoldoutDone, TournamentStarted, TournamentDone and
+// HeadToHeadDone; later versions may add more, so a receiver ignores the
+// types it does not know.
 type Event interface {
 	event()
 }
@@ -51,16 +57,17 @@ type Warning struct {
 	Message string
 }
 
-// TournamentStarted is sent when the search is over and the final
-// tournament begins.
+// TournamentStarted is sent when the champion starts its round robin with
+// the reference strategies (the field) that ranks it among them.
 type TournamentStarted struct {
-	// Finalists is the number of evolved variants, Reference the number
-	// of reference strategies and Seeds the tournament's seeds.
+	// Finalists is the number of evolved variants (1, the champion),
+	// Reference the number of reference strategies and Seeds the
+	// tournament's seeds.
 	Finalists, Reference, Seeds int
 }
 
-// TournamentDone is sent when the final tournament is rated and its files
-// (champion.json, ranked/, leaderboard.json) are written.
+// TournamentDone is sent when the ranking tournament is rated and
+// leaderboard.json is written.
 type TournamentDone struct {
 	// Report is the run's report so far: everything but the held-out
 	// comparison and the total time. It is the caller's to read, not to
@@ -83,7 +90,68 @@ type HoldoutDone struct {
 	Comparison Comparison
 }
 
+// SelectionStarted is sent when the search is over and the finalists
+// start playing the field for the champion's place.
+type SelectionStarted struct {
+	// Finalists is the number of finalists, Field the number of
+	// opponents (the pool and the base) and Seeds the seeds planned.
+	Finalists, Field, Seeds int
+}
+
+// SelectionDone is sent when the champion is chosen and champion.json and
+// ranked/ are written.
+type SelectionDone struct {
+	// Selection is the stage's result; Champion the chosen variant,
+	// written to ChampionPath.
+	Selection    Selection
+	Champion     strategies.Variant
+	ChampionPath string
+}
+
+// HeadToHeadDone is sent with the finalists' round robin (reported, not
+// used to choose the champion).
+type HeadToHeadDone struct {
+	Summary rating.Summary
+}
+
+// MatchProgress is sent as the matches of a generation or of a final
+// stage are played (at most about five times a second, and at the end).
+type MatchProgress struct {
+	// Stage names the work: "generation 3", "selection", "held-out",
+	// "ranking", "head-to-head".
+	Stage string
+	// Done and Total are the stage's matches played and planned.
+	Done, Total int
+	// Elapsed is the stage's time so far and ETA the estimated time left
+	// at the stage's pace.
+	Elapsed, ETA time.Duration
+}
+
+// throttled returns a progress callback for stage that sends
+// MatchProgress events to progress, at most every 200 ms and at the end.
+func throttled(progress func(Event), stage string) func(done, total int) {
+	start := time.Now()
+	var last time.Time
+	return func(done, total int) {
+		now := time.Now()
+		if done < total && now.Sub(last) < 200*time.Millisecond {
+			return
+		}
+		last = now
+		el := now.Sub(start)
+		var eta time.Duration
+		if done > 0 && total > done {
+			eta = time.Duration(float64(el) / float64(done) * float64(total-done))
+		}
+		progress(MatchProgress{Stage: stage, Done: done, Total: total, Elapsed: el, ETA: eta})
+	}
+}
+
 func (RunStarted) event()        {}
+func (SelectionStarted) event()  {}
+func (SelectionDone) event()     {}
+func (HeadToHeadDone) event()    {}
+func (MatchProgress) event()     {}
 func (GenerationDone) event()    {}
 func (ModelNote) event()         {}
 func (Warning) event()           {}

@@ -71,8 +71,9 @@ type Config struct {
 	// Hall is the hall-of-fame size and HallOpponents how many recent
 	// champions join the opponents (defaults 4 and 1; -1 for none).
 	Hall, HallOpponents int
-	// Top is the number of evolved variants in the final tournament
-	// (default 4) and TournamentSeeds its seeds (default 16).
+	// Top is the number of distinct finalists of the selection (default
+	// 4) and TournamentSeeds the fresh seeds of the selection and of the
+	// ranking tournament (default 16).
 	Top, TournamentSeeds int
 	// Holdout is the number of held-out seeds on which the champion is
 	// compared with the base (0: no comparison).
@@ -139,16 +140,31 @@ type Report struct {
 	Stopped     string  `json:"stopped"`
 	// Base is the base strategy at its defaults as a variant.
 	Base strategies.Variant `json:"base"`
-	// Champion is the evolved variant ranked highest in the tournament.
+	// Cache is what the behaviour cache saved the search.
+	Cache CacheStats `json:"cache"`
+	// Champion is the finalist the selection chose: the strongest against
+	// the field (the pool and the base) on fresh seeds (see Select).
 	Champion strategies.Variant `json:"champion"`
-	// ChampionRank is its place on the leaderboard and AboveReference
-	// whether it ranks above every reference strategy.
+	// Selection is the stage that chose it.
+	Selection *Selection `json:"selection,omitempty"`
+	// ChampionRank is its place on the ranking tournament's leaderboard
+	// (the champion and the field on fresh seeds; 0 when the budget left
+	// no time for it) and AboveReference whether it ranks above every
+	// reference strategy.
 	ChampionRank   int  `json:"champion_rank"`
 	AboveReference bool `json:"above_reference"`
-	// Ranked are the evolved variants in leaderboard order.
+	// Ranked are the finalists, the champion first, then by score rate
+	// against the field.
 	Ranked []strategies.Variant `json:"ranked"`
-	// Leaderboard is the final tournament's summary.
+	// Leaderboard is the ranking tournament's summary.
 	Leaderboard rating.Summary `json:"-"`
+	// HeadToHead is the finalists' round robin: how they fare against
+	// each other, reported but not used to choose the champion.
+	HeadToHead *rating.Summary `json:"head_to_head,omitempty"`
+	// Plan is the seeds each final stage played, and FinalMatches their
+	// matches.
+	Plan         FinalPlan `json:"final_plan"`
+	FinalMatches int       `json:"final_matches"`
 	// Holdout compares the champion with the base on held-out seeds.
 	Holdout *Comparison `json:"holdout,omitempty"`
 	// ElapsedTotalS is the wall time including the final stages.
@@ -259,8 +275,9 @@ func (c *Config) meta(pool []Opponent) Meta {
 	return m
 }
 
-// Evolve runs the search, the final tournament and (when asked) the
-// held-out comparison, writing everything to the run directory and
+// Evolve runs the search and the final stages (the selection of the
+// champion, the held-out comparison when asked, the ranking among the
+// reference strategies and the finalists' head-to-head, see finals.go), writing everything to the run directory and
 // reporting its progress to cfg.Progress. Configuration errors are
 // FieldErrors.
 func Evolve(ctx context.Context, cfg Config) (*Report, error) {
@@ -309,17 +326,20 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	defer algo.Close()
 	ev := &ArenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Seats: cfg.Seats, Play: cfg.Play}
 	attachBehaviour(algo, ev)
-
-	nTourney := cfg.Top + len(pool)
-	finalMatches := nTourney*(nTourney-1)*cfg.TournamentSeeds + 2*2*len(pool)*cfg.Holdout
+	field := fieldOf(pool, base)
+	full := cfg.fullPlan().matches(cfg.Top, len(field))
 	s := &Search{
 		Space: space, Algorithm: algo, Evaluator: ev, Seed: cfg.Seed, Seeds: cfg.Seeds,
 		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,
 		Dir: cfg.Out, Resume: has, Meta: metaJSON, Progress: cfg.Progress, files: cfg.files,
+		Fingerprint: NewProbeFingerprinter(cfg.Game, cfg.GameConfig, base, pool, cfg.Workers),
 		Reserve: func(spm float64) time.Duration {
-			return time.Duration(1.5 * spm * float64(finalMatches) * float64(time.Second))
+			return time.Duration(1.25*spm*float64(full)*float64(time.Second)) + time.Second
 		},
 		started: func(done int) { emit(cfg.Progress, RunStarted{Meta: meta, Resumed: has, Done: done}) },
+	}
+	if cfg.Progress != nil {
+		s.stageProgress = func(stage string) func(done, total int) { return throttled(cfg.Progress, stage) }
 	}
 	res, err := s.Run(ctx)
 	if err != nil {
@@ -329,19 +349,28 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		emit(cfg.Progress, Warning{Message: fmt.Sprintf("%d matches failed during the search and counted as losses for the candidate", ev.Failures)})
 	}
 
-	rep := &Report{Dir: cfg.Out, Meta: meta, Generations: res.Generations, Matches: res.Matches,
+	rep := &Report{Dir: cfg.Out, Meta: meta, Generations: res.Generations, Matches: res.Matches, Cache: res.Cache,
 		ElapsedS: res.Elapsed.Seconds(), Stopped: res.Stopped, Base: strategies.NewVariant(base, base.Schema.Defaults())}
 	rep.Base.Note = "the base strategy at its defaults"
 
-	// The final tournament: the best of the hall and the latest champions.
+	// The finalists: the best of the hall and the latest champions, one
+	// per behaviour, none behaving as the base.
 	var finalists []strategies.Variant
 	seen := map[string]bool{rep.Base.ID: true}
+	if res.Base.Fingerprint != "" {
+		seen[res.Base.Fingerprint] = true
+	}
 	addFinalist := func(e Entry, why string) {
-		if seen[e.ID] || len(finalists) >= cfg.Top {
+		key := e.Fingerprint
+		if key == "" {
+			key = e.ID
+		}
+		if seen[e.ID] || seen[key] || len(finalists) >= cfg.Top {
 			return
 		}
-		seen[e.ID] = true
+		seen[e.ID], seen[key] = true, true
 		v := space.Variant(e.X, e.Parents...)
+		v.Fingerprint = e.Fingerprint
 		v.Note = fmt.Sprintf("evolved by %s from %s (seed %d): %s; search fitness %.3f, score rate %.3f over %.0f games", meta.Algorithm, meta.Base, meta.Seed, why, e.Fitness, e.Mean(), e.Games)
 		finalists = append(finalists, v)
 	}
@@ -354,41 +383,17 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	if len(finalists) == 0 {
 		return nil, fmt.Errorf("the search found no variant different from the base's defaults (%d generations)", res.Generations)
 	}
-	emit(cfg.Progress, TournamentStarted{Finalists: len(finalists), Reference: len(pool), Seeds: cfg.TournamentSeeds})
-	sum, err := Tournament(ctx, cfg.Game, cfg.GameConfig, cfg.Registry, finalists, pool, TournamentSeeds(cfg.Seed, cfg.TournamentSeeds), cfg.Workers)
-	if err != nil {
-		return nil, fmt.Errorf("final tournament: %w", err)
+	fev := *ev
+	fev.Pool = field
+	f := &finals{cfg: &cfg, space: space, ev: &fev, pool: pool, rep: rep, spm: res.SecondsPerMatch}
+	if cfg.Budget > 0 {
+		f.deadline = time.Now().Add(cfg.Budget - res.Elapsed)
 	}
-	rep.Leaderboard = sum
-	byLabel := map[string]strategies.Variant{}
-	for _, v := range finalists {
-		byLabel[v.Label()] = v
-	}
-	bestRef := 0
-	for _, st := range sum.Standings {
-		if v, ok := byLabel[st.Name]; ok {
-			rep.Ranked = append(rep.Ranked, v)
-			if rep.ChampionRank == 0 {
-				rep.Champion, rep.ChampionRank = v, st.Rank
-			}
-		} else if bestRef == 0 {
-			bestRef = st.Rank
-		}
-	}
-	rep.AboveReference = rep.ChampionRank < bestRef
-	if err := writeFinal(cfg.files, cfg.Out, rep); err != nil {
+	if err := f.run(ctx, finalists); err != nil {
 		return nil, err
 	}
-	emit(cfg.Progress, TournamentDone{Report: rep, ChampionPath: filepath.Join(cfg.Out, ChampionFile)})
-
-	if cfg.Holdout > 0 {
-		emit(cfg.Progress, HoldoutStarted{Seeds: cfg.Holdout})
-		c, err := Compare(ctx, ev, rep.Champion, rep.Base, HoldoutSeeds(cfg.Seed, cfg.Holdout))
-		if err != nil {
-			return nil, fmt.Errorf("held-out comparison: %w", err)
-		}
-		rep.Holdout = &c
-		emit(cfg.Progress, HoldoutDone{Comparison: c})
+	if fev.Failures > 0 {
+		emit(cfg.Progress, Warning{Message: fmt.Sprintf("%d matches failed during the final stages and counted as losses", fev.Failures)})
 	}
 	rep.ElapsedTotalS = time.Since(started).Seconds()
 	data, err := json.MarshalIndent(rep, "", "  ")
@@ -401,12 +406,12 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// ChampionPlace says where the champion finished in the final tournament:
+// ChampionPlace says where the champion finished in the ranking tournament:
 // its rank and whether it ranks above every reference strategy.
 func (r *Report) ChampionPlace() string {
 	switch {
 	case r.ChampionRank == 0:
-		return "not ranked"
+		return "not ranked (no ranking tournament)"
 	case r.AboveReference:
 		return fmt.Sprintf("%d, above every reference strategy", r.ChampionRank)
 	}
@@ -481,6 +486,9 @@ func writeFinal(f files, dir string, rep *Report) error {
 		if err := f.variant(filepath.Join(rd, fmt.Sprintf("%02d-%s.json", i+1, v.ID)), v); err != nil {
 			return err
 		}
+	}
+	if len(rep.Leaderboard.Standings) == 0 {
+		return nil
 	}
 	data, err := json.MarshalIndent(rep.Leaderboard, "", "  ")
 	if err != nil {

@@ -66,19 +66,40 @@ func TestEvolveKindlingEndToEnd(t *testing.T) {
 			if err != nil || got.ID != rep.Champion.ID {
 				t.Errorf("champion.json holds %v (%v), want %s", got.ID, err, rep.Champion.ID)
 			}
-			if len(rep.Leaderboard.Standings) != 6 {
-				t.Errorf("leaderboard has %d players, want 3 evolved + 3 reference", len(rep.Leaderboard.Standings))
+			// The ranking: the champion among the field (the pool holds the
+			// base).
+			if len(rep.Leaderboard.Standings) != 4 || rep.ChampionRank < 1 {
+				t.Errorf("leaderboard has %d players, champion rank %d; want the champion and 3 reference strategies", len(rep.Leaderboard.Standings), rep.ChampionRank)
+			}
+			// Finalists are distinct behaviours, each file with its
+			// fingerprint.
+			fps := map[string]bool{}
+			for _, v := range rep.Ranked {
+				if v.Fingerprint == "" || fps[v.Fingerprint] {
+					t.Errorf("finalist %s has fingerprint %q, empty or shared", v.ID, v.Fingerprint)
+				}
+				fps[v.Fingerprint] = true
+			}
+			if rep.Selection == nil || rep.Selection.Champion != rep.Champion.ID || len(rep.Selection.Finalists) != 3 {
+				t.Errorf("selection %+v does not name the champion %s among 3 finalists", rep.Selection, rep.Champion.ID)
+			}
+			if rep.HeadToHead == nil || len(rep.HeadToHead.Standings) != 3 {
+				t.Errorf("head-to-head %+v, want the 3 finalists", rep.HeadToHead)
 			}
 			// The events: the start, one per generation, the final stages,
-			// in that order, the tournament's with the champion.
+			// in that order, the tournament's with the champion; match
+			// progress in between.
 			var kinds []string
 			for _, e := range events {
+				if _, ok := e.(MatchProgress); ok {
+					continue
+				}
 				kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", e), "evolver."))
 				if td, ok := e.(TournamentDone); ok && td.Report.Champion.ID != rep.Champion.ID {
 					t.Errorf("TournamentDone names champion %s, the report %s", td.Report.Champion.ID, rep.Champion.ID)
 				}
 			}
-			want := "RunStarted " + strings.Repeat("GenerationDone ", 6) + "TournamentStarted TournamentDone HoldoutStarted HoldoutDone"
+			want := "RunStarted " + strings.Repeat("GenerationDone ", 6) + "SelectionStarted SelectionDone HoldoutStarted HoldoutDone TournamentStarted TournamentDone HeadToHeadDone"
 			if got := strings.Join(kinds, " "); got != want {
 				t.Errorf("events %s, want %s", got, want)
 			}

@@ -13,9 +13,11 @@ import (
 )
 
 // A tiny evolution of the Kindling bidder "easy" by CMA-ES against three
-// reference bidders: three generations, then a final tournament of the two
-// best variants and a comparison with the base on held-out seeds. The same
-// seed gives the same run, so the output below is exact.
+// reference bidders: three generations, then the final stages: the two best
+// distinct variants play the field on fresh seeds for the champion's place,
+// the champion is compared with the base on held-out seeds and ranked among
+// the reference bidders. The same seed gives the same run, so the output
+// below is exact.
 func ExampleEvolve() {
 	reg, err := strategies.NewRegistry(bidders.All()...)
 	if err != nil {
@@ -43,7 +45,10 @@ func ExampleEvolve() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("champion %s, rank %d of %d in the final tournament\n", rep.Champion.Label(), rep.ChampionRank, len(rep.Leaderboard.Standings))
+	for _, f := range rep.Selection.Finalists {
+		fmt.Printf("finalist %s: %.3f against the field over %d seeds\n", f.Label, f.Rate.Mean, f.Rate.Units)
+	}
+	fmt.Printf("champion %s, rank %d of %d among the reference bidders\n", rep.Champion.Label(), rep.ChampionRank, len(rep.Leaderboard.Standings))
 	fmt.Printf("held-out: %.3f against the base's %.3f, difference in [%+.3f, %+.3f]\n", rep.Holdout.RateA, rep.Holdout.RateB, rep.Holdout.Lo, rep.Holdout.Hi)
 
 	// The run directory reads back with OpenRun.
@@ -55,9 +60,11 @@ func ExampleEvolve() {
 	fmt.Printf("%d generations on file, champion %s, %d ranked finalists\n", len(run.Generations), run.Champion.ID, len(run.Ranked))
 	// Output:
 	// generation 1: champion 2456234fa1, fitness 0.417 (base 0.167)
-	// generation 2: champion 090b635497, fitness 0.583 (base 0.143)
-	// generation 3: champion 090b635497, fitness 0.530 (base 0.170)
-	// champion easy#090b635497, rank 3 of 5 in the final tournament
-	// held-out: 0.417 against the base's 0.188, difference in [+0.177, +0.282]
-	// 3 generations on file, champion 090b635497, 2 ranked finalists
+	// generation 2: champion d926f7bc1d, fitness 0.505 (base 0.143)
+	// generation 3: champion d926f7bc1d, fitness 0.451 (base 0.170)
+	// finalist easy#4884257199: 0.500 against the field over 4 seeds
+	// finalist easy#d926f7bc1d: 0.479 against the field over 4 seeds
+	// champion easy#4884257199, rank 3 of 4 among the reference bidders
+	// held-out: 0.438 against the base's 0.188, difference in [+0.185, +0.315]
+	// 3 generations on file, champion 4884257199, 2 ranked finalists
 }

@@ -2,6 +2,7 @@ package evolver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -11,6 +12,7 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/engine"
+	"crucible/stats"
 	"crucible/strategies"
 )
 
@@ -19,9 +21,18 @@ import (
 const (
 	tournamentStream = 0x746f75726e
 	holdoutStream    = 0x686f6c64
+	rankStream       = 0x72616e6b
 )
 
-// TournamentSeeds returns the n seeds of a run's final tournament.
+// RankSeeds returns the n seeds on which the champion is ranked among the
+// reference strategies: seeds neither the search, nor the selection, nor
+// the held-out comparison plays.
+func RankSeeds(seed uint64, n int) []uint64 {
+	return arena.Seeds(engine.Mix(seed, rankStream), n)
+}
+
+// TournamentSeeds returns the n seeds of a run's final selection (and of
+// the finalists' head-to-head round robin).
 func TournamentSeeds(seed uint64, n int) []uint64 {
 	return arena.Seeds(engine.Mix(seed, tournamentStream), n)
 }
@@ -33,11 +44,11 @@ func HoldoutSeeds(seed uint64, n int) []uint64 {
 }
 
 // Tournament plays the variants and the reference pool in a round robin
-// (every pair on every seed, in both seat orders) and rates it with
-// Glicko-2, one rating period per seed. It returns the leaderboard, ordered
-// by conservative rating. Variants appear under their labels (base#id),
-// the pool under its names.
-func Tournament(ctx context.Context, g engine.Game, config any, reg *strategies.Registry, variants []strategies.Variant, pool []Opponent, seeds []uint64, workers int) (rating.Summary, error) {
+// (every pair on every seed, in both seat orders) and ranks them by the
+// Bradley–Terry fit of the games (arena.Leaderboard), with intervals over
+// seeds. Variants appear under their labels (base#id), the pool under its
+// names. progress, when set, receives the matches done and their total.
+func Tournament(ctx context.Context, g engine.Game, config any, reg *strategies.Registry, variants []strategies.Variant, pool []Opponent, seeds []uint64, workers int, progress func(done, total int)) (rating.Summary, error) {
 	var entrants []arena.Entrant
 	for _, v := range variants {
 		s, genome, err := reg.Resolve(v)
@@ -51,14 +62,14 @@ func Tournament(ctx context.Context, g engine.Game, config any, reg *strategies.
 	}
 	jobs := arena.RoundRobin(len(entrants), seeds)
 	var recs []arena.Record
-	err := arena.Run(ctx, g, entrants, jobs, arena.Options{Workers: workers, Config: config}, func(r arena.Record) error {
+	err := arena.Run(ctx, g, entrants, jobs, arena.Options{Workers: workers, Config: config, Progress: progress}, func(r arena.Record) error {
 		recs = append(recs, r)
 		return nil
 	})
 	if err != nil {
 		return rating.Summary{}, err
 	}
-	return arena.Tournament(rating.Default(), arena.Names(entrants), nil, recs), nil
+	return arena.Leaderboard(arena.Names(entrants), recs, rating.Options{})
 }
 
 // Comparison is a paired comparison of two variants against the same
@@ -78,10 +89,15 @@ type Comparison struct {
 	RateA float64 `json:"rate_a"`
 	RateB float64 `json:"rate_b"`
 	// Diff is RateA - RateB; Lo and Hi bound its 95% confidence interval
-	// from the per-seed differences (Student's t, paired by seed).
+	// from the per-seed differences (stats.PairedDifference: Student's t
+	// over seeds, the independent units).
 	Diff float64 `json:"diff"`
 	Lo   float64 `json:"lo"`
 	Hi   float64 `json:"hi"`
+	// Matches is the number of matches played.
+	Matches int `json:"matches,omitempty"`
+	// Note says when the budget cut the comparison short.
+	Note string `json:"note,omitempty"`
 }
 
 // Significant reports whether the interval lies above zero: A is
@@ -95,9 +111,13 @@ func (c Comparison) String() string {
 }
 
 // Compare measures variants a and b (of ev.Base) against ev's pool on the
-// given seeds and returns the paired comparison. A variant is named by its
-// label, or "BASE (defaults)" when it plays the base's defaults.
-func Compare(ctx context.Context, ev *ArenaEvaluator, a, b strategies.Variant, seeds []uint64) (Comparison, error) {
+// given seeds and returns the paired comparison, its interval over seeds
+// (stats.PairedDifference). A variant is named by its label, or "BASE
+// (defaults)" when it plays the base's defaults. The seeds are played in
+// chunks of 8: when ctx's deadline passes after two seeds or more, the
+// seeds completed give the comparison and Note says so. progress, when
+// set, receives the matches done and their total.
+func Compare(ctx context.Context, ev *ArenaEvaluator, a, b strategies.Variant, seeds []uint64, progress func(done, total int)) (Comparison, error) {
 	ga, err := ev.Base.Schema.FromMap(a.Params)
 	if err != nil {
 		return Comparison{}, err
@@ -106,19 +126,46 @@ func Compare(ctx context.Context, ev *ArenaEvaluator, a, b strategies.Variant, s
 	if err != nil {
 		return Comparison{}, err
 	}
-	ms, err := ev.Evaluate(ctx, Batch{Seeds: seeds, Candidates: []strategies.Genome{ga, gb}, IDs: []string{a.ID, b.ID}})
-	if err != nil {
-		return Comparison{}, err
-	}
-	c := Comparison{A: variantName(ev.Base, a), B: variantName(ev.Base, b), Seeds: len(seeds), GamesPerSide: ms[0].Games, RateA: ms[0].Rate(), RateB: ms[1].Rate()}
+	c := Comparison{A: variantName(ev.Base, a), B: variantName(ev.Base, b)}
 	for _, o := range ev.Pool {
 		c.Opponents = append(c.Opponents, o.Name)
 	}
-	d := make([]float64, len(seeds))
-	for i := range seeds {
-		d[i] = ms[0].SeedPoints[i]/ms[0].SeedGames[i] - ms[1].SeedPoints[i]/ms[1].SeedGames[i]
+	var ra, rb []float64
+	var pa, pb float64
+	total := 2 * 2 * len(ev.Pool) * len(seeds)
+	done := 0
+	for from := 0; from < len(seeds); from += 8 {
+		chunk := seeds[from:min(len(seeds), from+8)]
+		e := *ev
+		if progress != nil {
+			e.Progress = func(d, _ int) { progress(done+d, total) }
+		}
+		ms, err := e.Evaluate(ctx, Batch{Seeds: chunk, Candidates: []strategies.Genome{ga, gb}, IDs: []string{a.ID, b.ID}})
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && len(ra) >= 2 {
+				c.Note = fmt.Sprintf("the budget stopped the comparison after %d of %d seeds", len(ra), len(seeds))
+				break
+			}
+			return Comparison{}, err
+		}
+		ev.Failures = e.Failures
+		done += ms[0].Matches + ms[1].Matches
+		c.GamesPerSide += ms[0].Games
+		pa += ms[0].Points
+		pb += ms[1].Points
+		for i := range chunk {
+			ra = append(ra, ms[0].SeedPoints[i]/ms[0].SeedGames[i])
+			rb = append(rb, ms[1].SeedPoints[i]/ms[1].SeedGames[i])
+		}
 	}
-	c.Diff, c.Lo, c.Hi = PairedInterval(d, 0.95)
+	c.Seeds = len(ra)
+	c.RateA, c.RateB = pa/c.GamesPerSide, pb/c.GamesPerSide
+	d, err := stats.PairedDifference(ra, rb, 0.95)
+	if err != nil {
+		return Comparison{}, err
+	}
+	c.Diff, c.Lo, c.Hi = d.Mean, d.Lo, d.Hi
+	c.Matches = done
 	return c, nil
 }
 

@@ -82,9 +82,10 @@ func TestSameRun(t *testing.T) {
 	}
 }
 
-// Rule: the held-out comparison and the final tournament play seeds that
-// no generation of the run played (nor each other's), so the champion's
-// held-out figure is not measured on the seeds it was selected on.
+// Rule: the selection, the held-out comparison and the ranking play seeds
+// that no generation of the run played (nor each other's), so neither the
+// champion's held-out figure nor its rank is measured on the seeds it was
+// selected on.
 func TestFinalSeedsNeverTrained(t *testing.T) {
 	for _, seed := range []uint64{0, 1, 11, 42} {
 		played := map[uint64]string{}
@@ -102,6 +103,12 @@ func TestFinalSeedsNeverTrained(t *testing.T) {
 		for _, s := range HoldoutSeeds(seed, MaxHoldout) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: held-out seed %d was played by %s", seed, s, by)
+			}
+			played[s] = "the held-out comparison"
+		}
+		for _, s := range RankSeeds(seed, MaxTournamentSeeds) {
+			if by, ok := played[s]; ok {
+				t.Fatalf("run seed %d: ranking seed %d was played by %s", seed, s, by)
 			}
 		}
 	}

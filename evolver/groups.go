@@ -142,7 +142,7 @@ func (a *ArenaEvaluator) evaluateGroups(ctx context.Context, b Batch, s evalSetu
 		}
 	}
 	out := newMeasures(len(b.Candidates), len(b.Seeds))
-	err := a.play()(ctx, a.Game, s.entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config}, func(r arena.Record) error {
+	err := a.play()(ctx, a.Game, s.entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: a.Progress}, func(r arena.Record) error {
 		gj, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)

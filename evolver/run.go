@@ -32,7 +32,7 @@ type Run struct {
 	// leaderboard.json when that exists); nil until the final stages have
 	// written it, or when it is empty.
 	Report *Report
-	// Champion is champion.json; nil until the final tournament has run.
+	// Champion is champion.json; nil until the selection has run.
 	Champion *strategies.Variant
 	// Ranked are the finalists of ranked/, in leaderboard order.
 	Ranked []strategies.Variant
@@ -164,7 +164,7 @@ func readReport(path string) (*Report, error) {
 	return &rep, nil
 }
 
-// readLeaderboard reads the final tournament's leaderboard.json; nil when
+// readLeaderboard reads the ranking tournament's leaderboard.json; nil when
 // it is missing.
 func readLeaderboard(path string) (*rating.Summary, error) {
 	data, err := os.ReadFile(path)

@@ -109,7 +109,9 @@ type Search struct {
 	Generations int
 	// Budget stops the search by wall clock, counted over every session of
 	// a resumed run: no generation starts that would likely end after
-	// Budget less Reserve. 0 means no limit.
+	// Budget less Reserve, and from the second on a generation still
+	// running then is cut and dropped (as if it had not started). 0 means
+	// no limit.
 	Budget time.Duration
 	// Reserve, when set, returns the time to keep back from Budget for the
 	// work that follows the search, given the measured seconds per match.
@@ -129,12 +131,21 @@ type Search struct {
 	// Progress receives a GenerationDone after every generation and the
 	// search's warnings; nil for none.
 	Progress func(Event)
+	// Fingerprint, when set, gives every new genome its behaviour
+	// fingerprint before it is played: a genome that behaves as a variant
+	// already measured is not played again but takes that variant's
+	// measurements (and fitness), so the archive, the hall of fame and the
+	// champions hold one variant per behaviour.
+	Fingerprint Fingerprinter
 
 	// files writes the run's files (a test's hook sees every write).
 	files files
 	// started, when set, is called once the state is loaded, with the
 	// generations it covers.
 	started func(done int)
+	// stageProgress, when set, gives the progress callback of a
+	// generation's matches.
+	stageProgress func(stage string) func(done, total int)
 }
 
 // Result is what a search leaves behind.
@@ -155,6 +166,11 @@ type Result struct {
 	Base Entry
 	// Stopped says why the search ended: "generations" or "budget".
 	Stopped string
+	// Cache is what the behaviour cache saved over all sessions.
+	Cache CacheStats
+	// SecondsPerMatch is the wall time of a match over this session's
+	// generations (0 before the first).
+	SecondsPerMatch float64
 }
 
 // GenStats is one line of generations.jsonl.
@@ -185,6 +201,8 @@ type GenStats struct {
 	// Base is the base defaults' running score rate (the base plays every
 	// generation as the anchor of the fitness).
 	Base float64 `json:"base"`
+	// Cache is what the behaviour cache saved in this generation.
+	Cache CacheStats `json:"cache"`
 	// WallMS is the generation's wall time and ElapsedMS the run's so far.
 	WallMS    float64 `json:"wall_ms"`
 	ElapsedMS float64 `json:"elapsed_ms"`
@@ -200,18 +218,20 @@ const (
 )
 
 type checkpoint struct {
-	Format      string          `json:"format"`
-	Meta        json.RawMessage `json:"meta,omitempty"`
-	Algorithm   string          `json:"algorithm"`
-	Seed        uint64          `json:"seed"`
-	Generations int             `json:"generations"`
-	ElapsedMS   float64         `json:"elapsed_ms"`
-	Matches     int             `json:"matches"`
-	RefSum      float64         `json:"ref_sum"`
-	Hall        []string        `json:"hall"`
-	Champions   []string        `json:"champions"`
-	Archive     []Entry         `json:"archive"`
-	State       json.RawMessage `json:"state"`
+	Format      string            `json:"format"`
+	Meta        json.RawMessage   `json:"meta,omitempty"`
+	Algorithm   string            `json:"algorithm"`
+	Seed        uint64            `json:"seed"`
+	Generations int               `json:"generations"`
+	ElapsedMS   float64           `json:"elapsed_ms"`
+	Matches     int               `json:"matches"`
+	RefSum      float64           `json:"ref_sum"`
+	Hall        []string          `json:"hall"`
+	Champions   []string          `json:"champions"`
+	Archive     []Entry           `json:"archive"`
+	Aliases     map[string]string `json:"aliases,omitempty"`
+	Cache       CacheStats        `json:"cache"`
+	State       json.RawMessage   `json:"state"`
 }
 
 // readCheckpoint reads the checkpoint of dir; an error names the file.
@@ -243,7 +263,13 @@ func GenerationSeeds(seed uint64, gen, n int) []uint64 {
 }
 
 type searchState struct {
-	arch      *archive
+	arch *archive
+	// fp maps a fingerprint to the entry that holds its behaviour, and
+	// alias a genome's id to the entry of its behaviour when that is
+	// another genome's.
+	fp        map[string]string
+	alias     map[string]string
+	cache     CacheStats
 	refSum    float64 // sum over generations of their effects
 	hall      []string
 	champions []string
@@ -281,7 +307,12 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 	prior := st.elapsed
 	stopped := "generations"
 	var lastWall time.Duration
-	var lastMatches int
+	// The time a match takes is measured over the session's generations:
+	// one generation's figure is noisy (few new candidates, idle workers
+	// at its end).
+	var wall time.Duration
+	var matches int
+	spm := func() float64 { return wall.Seconds() / float64(matches) }
 	warned := false
 	for {
 		if s.Generations > 0 && st.done >= s.Generations {
@@ -289,8 +320,8 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		}
 		if s.Budget > 0 && st.done > 0 {
 			reserve := time.Duration(0)
-			if s.Reserve != nil && lastMatches > 0 {
-				reserve = s.Reserve(lastWall.Seconds() / float64(lastMatches))
+			if s.Reserve != nil && matches > 0 {
+				reserve = s.Reserve(spm())
 			}
 			if !warned && reserve > s.Budget/2 {
 				warned = true
@@ -305,12 +336,30 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// From the second generation on, a generation that would run
+		// into the final stages' reserve is cut and dropped.
+		gctx, cancel := ctx, context.CancelFunc(func() {})
+		if s.Budget > 0 && st.done > 0 {
+			reserve := time.Duration(0)
+			if s.Reserve != nil && matches > 0 {
+				reserve = s.Reserve(spm())
+			}
+			gctx, cancel = context.WithDeadline(ctx, start.Add(s.Budget-prior-reserve))
+		}
 		t0 := time.Now()
-		gs, err := s.generation(ctx, st, baseID)
+		gs, err := s.generation(gctx, st, baseID)
+		cut := err != nil && gctx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if cut {
+			stopped = "budget"
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
-		lastWall, lastMatches = time.Since(t0), gs.Matches
+		lastWall = time.Since(t0)
+		wall += lastWall
+		matches += gs.Matches + gs.Cache.ProbeMatches
 		st.elapsed = prior + time.Since(start)
 		gs.WallMS = ms(lastWall)
 		gs.ElapsedMS = ms(st.elapsed)
@@ -318,7 +367,10 @@ func (s *Search) Run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	res := &Result{Generations: st.done, Matches: st.matches, Elapsed: prior + time.Since(start), Stopped: stopped}
+	res := &Result{Generations: st.done, Matches: st.matches, Elapsed: prior + time.Since(start), Stopped: stopped, Cache: st.cache}
+	if matches > 0 {
+		res.SecondsPerMatch = spm()
+	}
 	for _, id := range st.hall {
 		res.Hall = append(res.Hall, *st.arch.get(id))
 	}
@@ -344,7 +396,7 @@ func (s *Search) load() (*searchState, error) {
 	if err := removeTemps(s.Dir); err != nil {
 		return nil, err
 	}
-	st := &searchState{arch: newArchive()}
+	st := &searchState{arch: newArchive(), fp: map[string]string{}, alias: map[string]string{}}
 	baseX := s.Space.Origin()
 	if s.Resume {
 		cp, err := readCheckpoint(s.Dir)
@@ -365,6 +417,11 @@ func (s *Search) load() (*searchState, error) {
 				}
 			}
 			st.hall, st.champions = cp.Hall, cp.Champions
+			for id, to := range cp.Aliases {
+				st.alias[id] = to
+			}
+			st.cache = cp.Cache
+			st.reindex()
 			st.done, st.matches, st.refSum = cp.Generations, cp.Matches, cp.RefSum
 			st.elapsed = time.Duration(cp.ElapsedMS * float64(time.Millisecond))
 			if err := s.Algorithm.Restore(cp.Generations, cp.State); err != nil {
@@ -468,7 +525,10 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	}
 	gs := GenStats{Generation: gen}
 
-	// The distinct variants to play: the proposals, the hall, the base.
+	// The distinct variants to play: the new behaviours among the
+	// proposals, the hall, the base. A proposal whose behaviour was
+	// measured before (the same genome, or another with its fingerprint)
+	// takes that variant's measurements instead of being played again.
 	var batch []*Entry
 	slot := map[string]int{}
 	add := func(e *Entry) int {
@@ -479,16 +539,55 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		batch = append(batch, e)
 		return len(batch) - 1
 	}
-	propSlot := make([]int, len(props))
+	fpOf, err := s.fingerprint(ctx, st, props, &gs)
+	if err != nil {
+		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
+	}
+	inHall := map[string]bool{}
+	for _, id := range st.hall {
+		inHall[id] = true
+	}
+	fresh := map[string]bool{}
+	counted := map[string]bool{}
+	propEntry := make([]*Entry, len(props))
 	for i, p := range props {
 		x := s.Space.Canonical(p.X)
 		id := s.Space.ID(x)
-		e := st.arch.get(id)
+		canon := id
+		if to, ok := st.alias[id]; ok {
+			canon = to
+		}
+		e := st.arch.get(canon)
+		if e == nil {
+			if f := fpOf[id]; f != "" {
+				if to, ok := st.fp[f]; ok && st.arch.get(to) != nil {
+					st.alias[id] = to
+					e = st.arch.get(to)
+				}
+			}
+		}
 		if e == nil {
 			e = st.arch.ensure(id, x, p.Parents, gen)
+			if f := fpOf[id]; f != "" {
+				e.Fingerprint = f
+				st.fp[f] = id
+			}
+			fresh[id] = true
 			gs.New++
 		}
-		propSlot[i] = add(e)
+		propEntry[i] = e
+		if fresh[e.ID] || inHall[e.ID] {
+			add(e)
+		}
+		// An evaluation saved: a distinct genome outside the hall that is
+		// not measured as a variant of its own.
+		if !counted[id] && !inHall[id] && !(fresh[id] && e.ID == id) {
+			gs.Cache.Saved++
+			if e.ID != id {
+				gs.Cache.ByFingerprint++
+			}
+		}
+		counted[id] = true
 	}
 	for _, id := range st.hall {
 		add(st.arch.get(id))
@@ -506,6 +605,10 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 			b.Champions = append(b.Champions, s.Space.Genome(st.arch.get(id).X))
 			b.ChampionIDs = append(b.ChampionIDs, id)
 		}
+	}
+	if a, ok := s.Evaluator.(*ArenaEvaluator); ok && s.stageProgress != nil {
+		a.Progress = s.stageProgress(fmt.Sprintf("generation %d", gen+1))
+		defer func() { a.Progress = nil }()
 	}
 	ms, err := s.Evaluator.Evaluate(ctx, b)
 	if err != nil {
@@ -540,8 +643,8 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 	}
 	st.arch.refit(st.refSum / float64(gen+1))
 	fit := make([]float64, len(props))
-	for i := range props {
-		fit[i] = batch[propSlot[i]].Fitness
+	for i, e := range propEntry {
+		fit[i] = e.Fitness
 	}
 	if err := s.Algorithm.Tell(gen, fit); err != nil {
 		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
@@ -579,7 +682,12 @@ func (s *Search) generation(ctx context.Context, st *searchState, baseID string)
 		keep[id] = true
 	}
 	st.arch.prune(keep, 32, 8)
+	st.reindex()
 
+	if len(batch) > 0 {
+		gs.Cache.SavedMatches = gs.Cache.Saved * gs.Matches / len(batch)
+	}
+	st.cache.add(gs.Cache)
 	st.done++
 	st.matches += gs.Matches
 	gs.Candidates = len(batch)
@@ -635,7 +743,7 @@ func (s *Search) checkpoint(st *searchState) error {
 	cp := checkpoint{
 		Format: checkpointKind, Meta: s.Meta, Algorithm: s.Algorithm.Name(), Seed: s.Seed,
 		Generations: st.done, ElapsedMS: ms(st.elapsed), Matches: st.matches, RefSum: st.refSum,
-		Hall: st.hall, Champions: st.champions, Archive: st.arch.list(), State: state,
+		Hall: st.hall, Champions: st.champions, Archive: st.arch.list(), State: state, Aliases: st.alias, Cache: st.cache,
 	}
 	data, err := json.Marshal(cp)
 	if err != nil {
@@ -662,6 +770,7 @@ func (s *Search) writeHall(st *searchState) error {
 		}
 		e := st.arch.get(id)
 		v := s.Space.Variant(e.X, e.Parents...)
+		v.Fingerprint = e.Fingerprint
 		v.Note = fmt.Sprintf("champion %d of the search, from generation %d: fitness %.3f (score rate %.3f over %.0f pairwise games)", i+1, st.done-1, e.Fitness, e.Mean(), e.Games)
 		if err := s.files.variant(path, v); err != nil {
 			return err

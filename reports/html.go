@@ -173,7 +173,8 @@ type EvolvePage struct {
 	Params                 []ParamRow
 	// Holdout is the held-out comparison, nil when none was made.
 	Holdout *Holdout
-	// Leaderboard is the final tournament's, nil when it has not run.
+	// Leaderboard is the ranking tournament's (the champion and the
+	// reference strategies on fresh seeds), nil when it has not run.
 	// Base names the base strategy and Evolved the evolved variants on
 	// it, which the table marks.
 	Leaderboard *rating.Summary
@@ -734,7 +735,7 @@ Grey dashes: the base strategy's running score rate; it plays every generation a
 </section>{{end}}
 {{with .Page.Archive}}{{template "archive" .}}
 {{end}}{{if .HasBoard}}<section id="tournament">
-<h2>Final tournament</h2>
+<h2>Ranking of the champion among the reference strategies</h2>
 {{template "board" .Board}}
 <p class="note">A round robin of the evolved finalists and the reference strategies, every pair on every tournament seed in both seat orders, one Glicko-2 rating period per seed; ordered by the conservative rating (rating − 2 RD).
 Orange rows are evolved variants (the champion in bold), the blue row the base strategy at its defaults.</p>

@@ -259,7 +259,7 @@ func TestEvolveHTMLContent(t *testing.T) {
 		`<td class="name">greed</td><td>[0.5, 1]</td><td>0.75</td><td>0.5</td><td>-0.25 (-50%)</td>`,
 		`<td class="name">calm</td><td>[0, 1]</td><td>0.3</td><td>0.3</td><td>=</td>`,
 		"Difference <strong>&#43;0.110</strong>, 95% interval [&#43;0.020, &#43;0.200]: the interval lies above zero",
-		`<tr class="champion">`, `<tr class="base">`, "Final tournament",
+		`<tr class="champion">`, `<tr class="base">`, "Ranking of the champion among the reference strategies",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

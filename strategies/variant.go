@@ -36,6 +36,11 @@ type Variant struct {
 	Parents []string `json:"parents,omitempty"`
 	// Note is free text, e.g. where and how it was found.
 	Note string `json:"note,omitempty"`
+	// Fingerprint is the hash of what the variant does on the evolver's
+	// fixed probe matches (evolver.ProbeFingerprinter): two variants with
+	// one fingerprint played those matches move for move alike. Empty
+	// when unknown.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // VariantID is the short hash that names a variant: the first 10 hex digits
@@ -118,6 +123,7 @@ func (r *Registry) Check(v Variant) (Resolved, error) {
 	}
 	out := NewVariant(s, g, v.Parents...)
 	out.Note = v.Note
+	out.Fingerprint = v.Fingerprint
 	res := Resolved{Variant: out, Strategy: s, Genome: g}
 	switch v.ID {
 	case "", out.ID:
@@ -149,10 +155,10 @@ func LoadVariant(path string) (Variant, error) {
 }
 
 // variantFields are the keys of a variant file, matched exactly.
-var variantFields = []string{"game", "base", "id", "params", "parents", "note"}
+var variantFields = []string{"game", "base", "id", "params", "parents", "note", "fingerprint"}
 
 // ParseVariant decodes a variant file: one JSON object with the keys game
-// and base (required), id, params, parents and note, spelled exactly
+// and base (required), id, params, parents, note and fingerprint, spelled exactly
 // (lower case), with nothing after it; name is used in errors. A value of
 // the wrong type, null included, is an error naming its field (or
 // parameter). The id, when given, is kept as written: it can only be
@@ -202,7 +208,7 @@ func ParseVariant(data []byte, name string) (Variant, error) {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"game", &v.Game}, {"base", &v.Base}, {"id", &v.ID}, {"note", &v.Note}} {
+	}{{"game", &v.Game}, {"base", &v.Base}, {"id", &v.ID}, {"note", &v.Note}, {"fingerprint", &v.Fingerprint}} {
 		if err := str(f.key, f.dst); err != nil {
 			return fail("%w", err)
 		}

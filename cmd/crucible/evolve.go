@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"crucible/evolver"
@@ -51,17 +52,37 @@ defaults) and the latest champion. The hall of fame (--hall best variants) is
 measured again on every generation's fresh seeds, so a champion rests on a
 running mean over many games, not on one lucky score.
 
-The search stops after --generations, or by wall clock with --budget (which
-counts the final stages too), whichever comes first. Then the best evolved
-variants (--top) and the pool play a round-robin tournament rated with
-Glicko-2; its leaderboard is printed and the champion compared with the base on
---holdout held-out seeds (the 95% interval of the score-rate difference, paired
-by seed).
+Every new genome first plays a few fixed probe matches (the base at its
+defaults and two pool opponents, two fixed seeds); the hash of their replays is
+its behaviour fingerprint. A genome that behaves as one already measured (same
+fingerprint) is not played again: it takes that variant's measurements, so the
+hall of fame and the finalists hold distinct behaviours only, and the run says
+how many evaluations the cache saved. Variant files carry their fingerprint.
+
+The search stops after --generations, or by wall clock with --budget, whichever
+comes first. --budget covers the final stages too: the search keeps back the
+time they take at the measured match rate, a generation that would run into it
+is cut, and each final stage is sized to the time left (the run ends within the
+budget, a few percent at most beyond it). The final stages, on fresh seeds:
+  selection   the best distinct finalists (--top) each play the field (the
+              pool plus the base at its defaults) on --tournament-seeds seeds;
+              an SPRT stops measuring a finalist clearly below the leader. The
+              champion is the finalist with the highest score rate against the
+              field (95% interval over seeds); of finalists within noise of it,
+              the one closest to the base's defaults.
+  held-out    the champion against the base on --holdout seeds (the 95%
+              interval of the score-rate difference, paired by seed).
+  ranking     the champion and the field in a round robin on --tournament-seeds
+              other seeds, ranked by Bradley–Terry: its rank among the
+              reference strategies.
+  head-to-head the finalists against each other: reported, it does not choose.
+Progress bars (matches done/total, ETA) show each generation and final stage
+when stderr is a terminal; nothing of them otherwise.
 
 --out holds: checkpoint.json (when the run starts and after every generation),
 generations.jsonl (best, mean and spread of fitness, matches and wall time per
 generation), hall/ (every generation champion as a variant file), ranked/ (the
-finalists in leaderboard order), champion.json, leaderboard.json and
+finalists, the champion first, by score rate against the field), champion.json, leaderboard.json and
 report.json. An existing non-empty --out is refused unless --resume is given; a
 resumed run continues from the checkpoint, whatever point the run was stopped
 or killed at, and, with --generations, ends exactly as an uninterrupted one
@@ -94,7 +115,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
 	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", ")+" (see above)")
 	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))
-	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final tournament included, %v to %v (e.g. 5m)", evolver.MinBudget, evolver.MaxBudget))
+	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final stages included, %v to %v (e.g. 15m)", evolver.MinBudget, evolver.MaxBudget))
 	fl.IntVar(&f.population, "population", 0, fmt.Sprintf("candidates per generation (per island for ga), %d to %d (default %s)",
 		evolver.MinPopulation, evolver.MaxPopulation, defaultPopulations()))
 	fl.IntVar(&f.seeds, "seeds", 8, fmt.Sprintf("match seeds per generation, common to all candidates, %d to %d", evolver.MinSeeds, evolver.MaxSeeds))
@@ -107,8 +128,8 @@ mutations of the elite and the progress line says so.
 	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
 	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 (none) to 4 × --hall")
 	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
-	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("evolved variants in the final tournament, 1 to %d", evolver.MaxTop))
-	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("seeds of the final tournament, 1 to %d", evolver.MaxTournamentSeeds))
+	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("distinct finalists in the selection, 1 to %d", evolver.MaxTop))
+	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("fresh seeds of the selection and of the ranking tournament, 1 to %d", evolver.MaxTournamentSeeds))
 	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison: 0 (none), or 2 to %d", evolver.MaxHoldout))
 	addEvolveDBFlags(fl, &f)
 	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
@@ -359,21 +380,61 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if err := applyExtraFlags(&cfg, f.extra, cmd.Flags().Changed); err != nil {
 		return err
 	}
-	if _, err := evolver.Evolve(cmd.Context(), cfg); err != nil {
+	rep, err := evolver.Evolve(cmd.Context(), cfg)
+	p.clearBar()
+	if err != nil {
 		return evolveError(err, f.out)
 	}
+	c := rep.Cache
+	fmt.Fprintf(p.out, "matches: %d in the search, %d probing behaviours, %d in the final stages; the behaviour cache saved %d evaluations (%d of them by fingerprint: another genome, the same moves), about %d matches; %.0fs in all\n",
+		rep.Matches, c.ProbeMatches, rep.FinalMatches, c.Saved, c.ByFingerprint, c.SavedMatches, rep.ElapsedTotalS)
 	return p.err
 }
 
-// evolvePrinter prints a run's events: progress on stderr, the leaderboard
-// and the held-out verdict on stdout.
+// evolvePrinter prints a run's events: progress on stderr (a progress bar
+// of the matches of each generation and final stage when stderr is a
+// terminal, nothing of it otherwise), the selection, the leaderboard and
+// the held-out verdict on stdout.
 type evolvePrinter struct {
 	out, errOut io.Writer
 	dir         string
 	err         error // the first failure to print the leaderboard
+	bar         *progressbar.ProgressBar
+	stage       string
+}
+
+// progress moves the bar of the stage, starting a new one when the stage
+// changes; it does nothing when stderr is not a terminal.
+func (p *evolvePrinter) progress(e evolver.MatchProgress) {
+	if p.bar == nil || p.stage != e.Stage {
+		p.clearBar()
+		p.bar = newProgressBar(p.errOut, e.Total)
+		if p.bar == nil {
+			return
+		}
+		p.stage = e.Stage
+		p.bar.Describe(e.Stage)
+	}
+	if e.Total != p.bar.GetMax() {
+		p.bar.ChangeMax(e.Total)
+	}
+	_ = p.bar.Set(e.Done)
+}
+
+// clearBar removes the bar before a line is printed.
+func (p *evolvePrinter) clearBar() {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+		p.bar, p.stage = nil, ""
+	}
 }
 
 func (p *evolvePrinter) event(e evolver.Event) {
+	if mp, ok := e.(evolver.MatchProgress); ok {
+		p.progress(mp)
+		return
+	}
+	p.clearBar()
 	switch e := e.(type) {
 	case evolver.RunStarted:
 		if e.Resumed {
@@ -388,8 +449,8 @@ func (p *evolvePrinter) event(e evolver.Event) {
 		if e.Generations <= 0 {
 			limit = fmt.Sprintf("? (%s of %s)", e.Elapsed.Round(time.Second), e.Budget)
 		}
-		fmt.Fprintf(p.errOut, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d matches  %.1fs",
-			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Matches, gs.WallMS/1000)
+		fmt.Fprintf(p.errOut, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d reused  %d matches  %.1fs",
+			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Cache.Saved, gs.Matches, gs.WallMS/1000)
 		if gs.Note != "" {
 			fmt.Fprintf(p.errOut, "  (%s)", gs.Note)
 		}
@@ -398,20 +459,26 @@ func (p *evolvePrinter) event(e evolver.Event) {
 		fmt.Fprintf(p.errOut, "llm: generation %d: %s\n", e.Generation+1, e.Message)
 	case evolver.Warning:
 		fmt.Fprintf(p.errOut, "evolve: warning: %s\n", e.Message)
+	case evolver.SelectionStarted:
+		fmt.Fprintf(p.errOut, "evolve: selection: %d finalists (distinct behaviours) against the field of %d (the pool and the base) on up to %d fresh seeds\n", e.Finalists, e.Field, e.Seeds)
+	case evolver.SelectionDone:
+		printSelection(p.out, e.Selection)
+		fmt.Fprintf(p.out, "champion %s: %s; written to %s\n", e.Champion.Label(), e.Selection.Reason, e.ChampionPath)
 	case evolver.TournamentStarted:
-		fmt.Fprintf(p.errOut, "evolve: final tournament of %d evolved variants and %d reference strategies on %d seeds\n", e.Finalists, e.Reference, e.Seeds)
+		fmt.Fprintf(p.errOut, "evolve: ranking the champion among %d reference strategies on %d fresh seeds\n", e.Reference, e.Seeds)
 	case evolver.TournamentDone:
 		rep := e.Report
-		fmt.Fprintf(p.out, "Final tournament (Glicko-2, %d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
-			rep.Meta.TournamentSeeds, rep.Meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
+		fmt.Fprintf(p.out, "Ranking of the champion among the reference strategies (%d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
+			rep.Plan.Rank, rep.Meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
 		if err := reports.WriteLeaderboard(p.out, reports.Table, rep.Leaderboard); err != nil && p.err == nil {
 			p.err = err
 		}
-		place := "ranks above every reference strategy"
-		if !rep.AboveReference {
-			place = "does not rank above every reference strategy"
+		fmt.Fprintf(p.out, "champion %s: rank %s\n", rep.Champion.Label(), rep.ChampionPlace())
+	case evolver.HeadToHeadDone:
+		fmt.Fprintln(p.out, "Finalists head-to-head (reported; it does not choose the champion):")
+		if err := reports.WriteLeaderboard(p.out, reports.Table, e.Summary); err != nil && p.err == nil {
+			p.err = err
 		}
-		fmt.Fprintf(p.out, "champion %s (rank %d) %s; written to %s\n", rep.Champion.Label(), rep.ChampionRank, place, e.ChampionPath)
 	case evolver.HoldoutStarted:
 		fmt.Fprintf(p.errOut, "evolve: comparing the champion with the base on %d held-out seeds\n", e.Seeds)
 	case evolver.HoldoutDone:
@@ -420,5 +487,27 @@ func (p *evolvePrinter) event(e evolver.Event) {
 			verdict = "the interval does not lie above zero: no measurable improvement over the base"
 		}
 		fmt.Fprintf(p.out, "held-out: %s; %s\n", e.Comparison, verdict)
+	}
+}
+
+// printSelection prints the finalists' scores against the field.
+func printSelection(w io.Writer, s evolver.Selection) {
+	fmt.Fprintf(w, "Selection against the field (%d opponents, %d of %d fresh seeds, both seat orders; %d matches, %d saved by the SPRT):\n",
+		len(s.Field), s.SeedsPlayed, s.SeedsPlanned, s.Matches, s.SavedMatches)
+	for _, f := range s.Finalists {
+		line := fmt.Sprintf("  %-22s %.3f [%.3f, %.3f] over %d seeds  distance %.3f", f.Label, f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
+		if f.VsLeader != nil {
+			line += fmt.Sprintf("  vs leader %+.3f [%+.3f, %+.3f]", f.VsLeader.Mean, f.VsLeader.Lo, f.VsLeader.Hi)
+		}
+		switch {
+		case f.Dropped:
+			line += "  dropped by the SPRT"
+		case f.Contender:
+			line += "  contender"
+		}
+		fmt.Fprintln(w, line)
+	}
+	if s.Note != "" {
+		fmt.Fprintln(w, "  "+s.Note)
 	}
 }

@@ -105,7 +105,7 @@ func TestEvolveCommandWritesRunDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	for _, want := range []string{"Leaderboard", "rating ± RD", "easy#", "normal", "champion easy#", "held-out:"} {
+	for _, want := range []string{"Selection against the field", "Leaderboard", "Elo (BT)", "easy#", "normal", "champion easy#", "held-out:", "head-to-head", "the behaviour cache saved"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

@@ -57,7 +57,7 @@ default --rating).
 --run DIR (the --out directory of crucible evolve) gives the run's settings,
 the fitness over the generations (the champion's, the candidates' mean and
 spread, the base's), the champion's parameters against the base's defaults,
-the held-out comparison and the final tournament's leaderboard. A run whose
+the held-out comparison and the ranking tournament's leaderboard. A run whose
 final stages have not run (stopped or still searching) is reported as far as
 it got.
 
@@ -291,7 +291,20 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 			{Name: "search time", Value: seconds(rep.ElapsedS)},
 			{Name: "total time (final stages included)", Value: seconds(rep.ElapsedTotalS)},
 			{Name: "stopped by", Value: rep.Stopped},
-			{Name: "champion's place in the tournament", Value: rep.ChampionPlace()},
+			{Name: "evaluations saved by the behaviour cache", Value: fmt.Sprintf("%d (%d of them another genome with the same fingerprint), about %d matches; the fingerprints cost %d probe matches",
+				rep.Cache.Saved, rep.Cache.ByFingerprint, rep.Cache.SavedMatches, rep.Cache.ProbeMatches)},
+			{Name: "final-stage matches", Value: strconv.Itoa(rep.FinalMatches)},
+			{Name: "champion's rank among the reference strategies", Value: rep.ChampionPlace()},
+		}
+		if s := rep.Selection; s != nil {
+			pg.Outcome = append(pg.Outcome, reports.Fact{Name: "champion chosen for", Value: s.Reason})
+			for _, f := range s.Finalists {
+				v := fmt.Sprintf("%.3f [%.3f, %.3f] against the field over %d seeds, distance to the base %.3f", f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
+				if f.Dropped {
+					v += ", dropped by the SPRT"
+				}
+				pg.Outcome = append(pg.Outcome, reports.Fact{Name: "finalist " + f.Label, Value: v})
+			}
 		}
 		champion, base = &rep.Champion, &rep.Base
 		pg.Champion, pg.ChampionNote = rep.Champion.Label(), rep.Champion.Note
@@ -384,7 +397,7 @@ func runSettings(m evolver.Meta) []reports.Fact {
 		{Name: "opponents", Value: strings.Join(m.Pool, ", ")},
 		{Name: "hall of fame", Value: fmt.Sprintf("%d, of which %s join the opponents", m.Hall, hallOpp)},
 		{Name: "stops", Value: strings.Join(stop, " or ")},
-		{Name: "final tournament", Value: fmt.Sprintf("top %d evolved variants, %d seeds", m.Top, m.TournamentSeeds)},
+		{Name: "final stages", Value: fmt.Sprintf("selection of the top %d distinct finalists against the field, and ranking, on %d fresh seeds each", m.Top, m.TournamentSeeds)},
 		{Name: "held-out seeds", Value: strconv.Itoa(m.Holdout)},
 		{Name: "game configuration", Value: cfg},
 	}

@@ -216,7 +216,7 @@ func TestReportEvolveRun(t *testing.T) {
 	base, _ := reg.Lookup("kindling", "contrarian")
 	checks := []string{
 		`id="fitness-plot"><svg`, "<dd>contrarian</dd>", "<dd>ga</dd>", "<dd>3</dd>",
-		"<strong class=\"name\">" + champ.Label() + "</strong>", "Held-out comparison", "Final tournament",
+		"<strong class=\"name\">" + champ.Label() + "</strong>", "Held-out comparison", "Ranking of the champion among the reference strategies",
 		`<tr class="champion"><td>`, `id="ratings-plot"><svg`,
 	}
 	for _, p := range base.Schema {
@@ -238,7 +238,7 @@ func TestReportEvolveRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(page, "report.json is missing or empty") || !strings.Contains(page, champ.Label()) || !strings.Contains(page, "Final tournament") {
+	if !strings.Contains(page, "report.json is missing or empty") || !strings.Contains(page, champ.Label()) || !strings.Contains(page, "Ranking of the champion among the reference strategies") {
 		t.Error("a run with an empty report.json does not fall back on champion.json and leaderboard.json")
 	}
 
@@ -256,7 +256,7 @@ func TestReportEvolveRun(t *testing.T) {
 			t.Errorf("a stopped run's report lacks %q", want)
 		}
 	}
-	if strings.Contains(page, "Final tournament") || strings.Contains(page, "Held-out comparison") {
+	if strings.Contains(page, "Ranking of the champion among the reference strategies") || strings.Contains(page, "Held-out comparison") {
 		t.Error("a stopped run's report shows final stages it never ran")
 	}
 }

@@ -1,0 +1,326 @@
+package evolver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"crucible/stats"
+	"crucible/strategies"
+)
+
+// The champion is chosen by what a user of the variant cares about: its
+// strength against the reference field (the pool the user chose, plus the
+// base at its defaults), measured on fresh seeds. How the finalists fare
+// against each other is real information about non-transitivity and is
+// reported (HeadToHead), but it does not pick the champion: a variant bred
+// to beat the search's latest leader can win every head-to-head and still
+// be the weaker one against the field.
+
+// SelectionSPRT is the test that stops measuring a finalist clearly below
+// the leader: H0 the leader is no stronger (Elo 0) against H1 it is 40 Elo
+// stronger (logistic), 5% errors. Its games are the paired comparisons of
+// the two on one seed and one opponent: the leader's seat-swapped pair total
+// against the finalist's, more (a win of the leader), the same (a draw) or
+// less (a loss), counted as a trinomial. Comparisons on one seed share its
+// map, so the test treats as independent what is only nearly so; it only
+// decides when to stop measuring, the champion is chosen by the clustered
+// intervals.
+var SelectionSPRT = stats.SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05, Model: stats.Logistic}
+
+// Selection is the final stage that picks the champion.
+type Selection struct {
+	// Field are the names of the opponents every finalist played.
+	Field []string `json:"field"`
+	// SeedsPlanned is the number of fresh seeds planned and SeedsPlayed
+	// the number the leader played.
+	SeedsPlanned int `json:"seeds_planned"`
+	SeedsPlayed  int `json:"seeds_played"`
+	// Finalists are the finalists' results, the champion first, then by
+	// score rate.
+	Finalists []FinalistScore `json:"finalists"`
+	// Champion is the champion's variant id and Leader the id of the
+	// highest score rate; Reason says why the champion was chosen.
+	Champion string `json:"champion"`
+	Leader   string `json:"leader"`
+	Reason   string `json:"reason"`
+	// Matches is the number of matches played; SavedMatches those the
+	// SPRT saved by stopping finalists early.
+	Matches      int `json:"matches"`
+	SavedMatches int `json:"saved_matches"`
+	// Note says when the budget cut the stage short.
+	Note string `json:"note,omitempty"`
+}
+
+// FinalistScore is one finalist's measurement against the field.
+type FinalistScore struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Fingerprint is its behaviour fingerprint ("" when unknown).
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Rate is its score rate against the field with the 95% interval
+	// over seeds (stats.ClusteredRate), over the seeds it played.
+	Rate stats.Interval `json:"rate"`
+	// Distance is its distance from the base's defaults: the root mean
+	// square of the parameter differences, each over its range.
+	Distance float64 `json:"distance"`
+	// VsLeader is its score rate less the leader's, paired by seed
+	// (stats.PairedDifference), over the seeds both played; nil for the
+	// leader.
+	VsLeader *stats.Interval `json:"vs_leader,omitempty"`
+	// SPRT is the last sequential test of the leader against it
+	// (SelectionSPRT); nil for the leader.
+	SPRT *SPRTState `json:"sprt,omitempty"`
+	// Dropped is set when the SPRT found it clearly below the leader and
+	// it stopped playing; Contender when it is within noise of the leader
+	// (its difference's interval reaches 0).
+	Dropped   bool `json:"dropped,omitempty"`
+	Contender bool `json:"contender,omitempty"`
+}
+
+// SPRTState is the state of a SelectionSPRT: the leader's paired
+// comparisons with a finalist counted as wins, draws and losses of the
+// leader, the log-likelihood ratio, its bounds and the verdict (H0, H1 or
+// continue).
+type SPRTState struct {
+	Wins    int     `json:"wins"`
+	Draws   int     `json:"draws"`
+	Losses  int     `json:"losses"`
+	LLR     float64 `json:"llr"`
+	Lower   float64 `json:"lower"`
+	Upper   float64 `json:"upper"`
+	Verdict string  `json:"verdict"`
+}
+
+// Distance is the root mean square difference of two points of the
+// normalised space: parameter distance with each parameter over its range.
+func Distance(x, y []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	d := 0.0
+	for i := range x {
+		d += (x[i] - y[i]) * (x[i] - y[i])
+	}
+	return math.Sqrt(d / float64(len(x)))
+}
+
+// Select measures the finalists (variants of ev.Base) against ev.Pool, the
+// field, one seed after another in both seat orders, and picks the
+// champion:
+//
+//   - after every seed, the leader is the finalist with the highest score
+//     rate so far, and each other finalist still playing is tested against
+//     it (SelectionSPRT); a finalist the test finds clearly below the
+//     leader stops playing;
+//   - at the end, the finalists not stopped whose paired difference with
+//     the leader has an interval reaching 0 are within noise of it; of
+//     these and the leader, the champion is the one closest to the base's
+//     defaults (Distance), the higher score rate breaking ties.
+//
+// When ctx's deadline passes after at least one seed, the seeds completed
+// decide and Note says so. progress, when set, receives the matches done
+// and the matches still planned.
+func Select(ctx context.Context, ev *ArenaEvaluator, space Space, finalists []strategies.Variant, seeds []uint64, progress func(done, total int)) (Selection, error) {
+	sel := Selection{SeedsPlanned: len(seeds)}
+	for _, o := range ev.Pool {
+		sel.Field = append(sel.Field, o.Name)
+	}
+	if len(finalists) == 0 || len(seeds) == 0 {
+		return sel, fmt.Errorf("selection: %d finalists and %d seeds; it needs at least one of each", len(finalists), len(seeds))
+	}
+	n := len(finalists)
+	genomes := make([]strategies.Genome, n)
+	origin := space.Origin()
+	for i, v := range finalists {
+		g, err := space.Base.Schema.FromMap(v.Params)
+		if err != nil {
+			return sel, fmt.Errorf("selection: finalist %s: %w", v.Label(), err)
+		}
+		genomes[i] = g
+		sel.Finalists = append(sel.Finalists, FinalistScore{ID: v.ID, Label: v.Label(), Fingerprint: v.Fingerprint, Distance: Distance(space.Point(g), origin)})
+	}
+	units := make([][]stats.Unit, n)         // per finalist, per seed played
+	pairs := make([][]map[string]float64, n) // per finalist, per seed: pair total by opponent
+	active := make([]bool, n)
+	for i := range active {
+		active[i] = true
+	}
+	perSeed := 2 * len(ev.Pool) // matches of one finalist on one seed
+	done := 0
+	played := 0
+	for k, seed := range seeds {
+		var idx []int
+		b := Batch{Seeds: []uint64{seed}}
+		for i := range finalists {
+			if active[i] {
+				idx = append(idx, i)
+				b.Candidates = append(b.Candidates, genomes[i])
+				b.IDs = append(b.IDs, finalists[i].ID)
+			}
+		}
+		total := done + len(idx)*perSeed*(len(seeds)-k)
+		e := *ev
+		if progress != nil {
+			e.Progress = func(d, _ int) { progress(done+d, total) }
+		}
+		ms, err := e.Evaluate(ctx, b)
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && played > 0 {
+				sel.Note = fmt.Sprintf("the budget stopped the selection after %d of %d seeds", played, len(seeds))
+				break
+			}
+			return sel, fmt.Errorf("selection: %w", err)
+		}
+		ev.Failures = e.Failures
+		for j, i := range idx {
+			m := ms[j]
+			units[i] = append(units[i], stats.Unit{Points: m.SeedPoints[0], Games: m.SeedGames[0]})
+			pt := map[string]float64{}
+			for name, t := range m.Versus {
+				pt[name] = t.Points
+			}
+			pairs[i] = append(pairs[i], pt)
+			done += m.Matches
+			sel.Matches += m.Matches
+		}
+		played++
+		lead := leaderOf(units, active)
+		for i := range finalists {
+			if !active[i] || i == lead {
+				continue
+			}
+			r, err := compareSPRT(pairs[lead], pairs[i])
+			if err != nil {
+				return sel, err
+			}
+			sel.Finalists[i].SPRT = &r
+			if r.Verdict == stats.AcceptH1.String() {
+				active[i] = false
+				sel.Finalists[i].Dropped = true
+				sel.SavedMatches += perSeed * (len(seeds) - k - 1)
+			}
+		}
+	}
+	sel.SeedsPlayed = played
+	return sel, sel.decide(units, active, finalists)
+}
+
+// leaderOf is the active finalist with the highest score rate (the first
+// on ties).
+func leaderOf(units [][]stats.Unit, active []bool) int {
+	lead, best := -1, math.Inf(-1)
+	for i, us := range units {
+		if !active[i] {
+			continue
+		}
+		if r := rateOf(us); r > best {
+			lead, best = i, r
+		}
+	}
+	return lead
+}
+
+func rateOf(us []stats.Unit) float64 {
+	var p, g float64
+	for _, u := range us {
+		p += u.Points
+		g += u.Games
+	}
+	if g == 0 {
+		return 0
+	}
+	return p / g
+}
+
+// compareSPRT tests the leader against a finalist on the seeds both
+// played: per seed and opponent, the leader's pair total against the
+// finalist's.
+func compareSPRT(lead, other []map[string]float64) (SPRTState, error) {
+	var t stats.Trinomial
+	for k := range other {
+		for name, b := range other[k] {
+			a := lead[k][name]
+			switch {
+			case a > b:
+				t.Wins++
+			case a < b:
+				t.Losses++
+			default:
+				t.Draws++
+			}
+		}
+	}
+	llr, err := SelectionSPRT.LLR(t)
+	if err != nil {
+		return SPRTState{}, err
+	}
+	lo, hi := SelectionSPRT.Bounds()
+	return SPRTState{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, LLR: llr, Lower: lo, Upper: hi, Verdict: SelectionSPRT.Decide(llr).String()}, nil
+}
+
+// decide fills the finalists' intervals and picks the champion.
+func (sel *Selection) decide(units [][]stats.Unit, active []bool, finalists []strategies.Variant) error {
+	for i := range units {
+		iv, err := stats.ClusteredRate(units[i], 0.95)
+		if err != nil {
+			return fmt.Errorf("selection: finalist %s: %w", finalists[i].Label(), err)
+		}
+		sel.Finalists[i].Rate = iv
+	}
+	lead := leaderOf(units, active)
+	sel.Leader = finalists[lead].ID
+	champ := lead
+	sel.Finalists[lead].Contender = true
+	for i := range units {
+		if i == lead {
+			continue
+		}
+		n := min(len(units[i]), len(units[lead]))
+		a, b := make([]float64, n), make([]float64, n)
+		for k := 0; k < n; k++ {
+			a[k] = units[i][k].Points / units[i][k].Games
+			b[k] = units[lead][k].Points / units[lead][k].Games
+		}
+		if n > 0 {
+			d, err := stats.PairedDifference(a, b, 0.95)
+			if err != nil {
+				return fmt.Errorf("selection: finalist %s against the leader: %w", finalists[i].Label(), err)
+			}
+			sel.Finalists[i].VsLeader = &d
+			sel.Finalists[i].Contender = active[i] && d.Hi >= 0
+		}
+		f, c := sel.Finalists[i], sel.Finalists[champ]
+		if f.Contender && (f.Distance < c.Distance || (f.Distance == c.Distance && f.Rate.Mean > c.Rate.Mean)) {
+			champ = i
+		}
+	}
+	sel.Champion = finalists[champ].ID
+	if champ == lead {
+		sel.Reason = fmt.Sprintf("the highest score rate against the field (%.3f over %d seeds)", sel.Finalists[lead].Rate.Mean, len(units[lead]))
+	} else {
+		sel.Reason = fmt.Sprintf("within noise of the leader %s (%.3f against %.3f, difference interval [%+.3f, %+.3f]) and closer to the base (distance %.3f against %.3f)",
+			finalists[lead].Label(), sel.Finalists[champ].Rate.Mean, sel.Finalists[lead].Rate.Mean,
+			sel.Finalists[champ].VsLeader.Lo, sel.Finalists[champ].VsLeader.Hi, sel.Finalists[champ].Distance, sel.Finalists[lead].Distance)
+	}
+	// The champion first, then by score rate.
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		i, j := order[x], order[y]
+		if (i == champ) != (j == champ) {
+			return i == champ
+		}
+		return sel.Finalists[i].Rate.Mean > sel.Finalists[j].Rate.Mean
+	})
+	sorted := make([]FinalistScore, len(order))
+	for k, i := range order {
+		sorted[k] = sel.Finalists[i]
+	}
+	sel.Finalists = sorted
+	return nil
+}
