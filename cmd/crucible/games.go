@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -35,7 +36,8 @@ func readGameConfig(gameName, value string) ([]byte, error) {
 	if err == nil {
 		return data, nil
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
+	if !errors.Is(err, fs.ErrNotExist) || strings.ContainsRune(value, filepath.Separator) || filepath.Ext(value) != "" {
+		// A path (a separator or an extension) is a file, not a preset.
 		return nil, fmt.Errorf("--config: %w", err)
 	}
 	g, gerr := games.Lookup(gameName)

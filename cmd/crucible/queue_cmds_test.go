@@ -12,7 +12,7 @@ import (
 )
 
 // timing is the wall-clock part of the evolver's final line.
-var timing = regexp.MustCompile(` matches in [^,]+,`)
+var timing = regexp.MustCompile(` matches in [^,]+,|; [0-9]+s in all`)
 
 // An evolution whose generations play on the queue's workers ends as the
 // same run played here: the same champion and the same final table.
