@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -159,41 +157,14 @@ func writePage(t testing.TB, dir, name string, data []byte, write func(*bytes.Bu
 // browser is a tab of a headless Chromium that records the page's
 // uncaught exceptions.
 type browser struct {
-	t      testing.TB
-	ctx    context.Context
-	mu     sync.Mutex
-	errors []string
+	t   testing.TB
+	ctx context.Context
 }
 
 func newBrowser(t testing.TB) *browser {
 	b := &browser{t: t, ctx: browsertest.New(t, 3*time.Minute)}
-	events := chromedp.Events(b.ctx, runtime.ExceptionThrown)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			msg := ev.ExceptionDetails.Text
-			if ex := ev.ExceptionDetails.Exception; ex != nil {
-				msg += " " + ex.Description
-			}
-			b.mu.Lock()
-			b.errors = append(b.errors, msg)
-			b.mu.Unlock()
-		}
-	}()
-	t.Cleanup(b.checkErrors)
+	browsertest.FailOnExceptions(t, b.ctx)
 	return b
-}
-
-// checkErrors fails the test for every exception the page threw.
-func (b *browser) checkErrors() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, e := range b.errors {
-		b.t.Errorf("the page threw: %s", e)
-	}
-	b.errors = nil
 }
 
 // open loads u (a fresh load: through about:blank, so that a new #t=

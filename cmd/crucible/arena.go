@@ -270,23 +270,7 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 			return err
 		}
 	}
-	if col.Failed > 0 {
-		if played > 0 && col.Failed == played {
-			return fmt.Errorf("every one of the %d matches played failed (see \"error\" in %s); first: %s", played, f.out, col.FirstError)
-		}
-		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s; --resume plays them again); first: %s\n",
-			col.Failed, col.Matches, f.out, col.FirstError)
-	}
-	lopt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods)
-	if err != nil {
-		return err
-	}
-	lopt.Field = f.field
-	sum, err := col.Leaderboard(arena.Names(entrants), lopt)
-	if err != nil {
-		return err
-	}
-	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: f.field})
+	return printArenaSummary(cmd, f, &col, entrants, played, format)
 }
 
 // checkNoReplays refuses a fresh run whose replay directory already holds

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -148,4 +149,33 @@ func New(t testing.TB, timeout time.Duration) context.Context {
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
 	t.Cleanup(cancelTimeout)
 	return ctx
+}
+
+// FailOnExceptions fails t, when t ends, for every uncaught exception a
+// page in ctx (a context from New) threw.
+func FailOnExceptions(t testing.TB, ctx context.Context) {
+	var mu sync.Mutex
+	var thrown []string
+	events := chromedp.Events(ctx, runtime.ExceptionThrown)
+	go func() {
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			msg := ev.ExceptionDetails.Text
+			if ex := ev.ExceptionDetails.Exception; ex != nil {
+				msg += " " + ex.Description
+			}
+			mu.Lock()
+			thrown = append(thrown, msg)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range thrown {
+			t.Errorf("the page threw: %s", e)
+		}
+	})
 }

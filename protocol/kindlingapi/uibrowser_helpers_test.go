@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"crucible/games"
@@ -57,37 +55,14 @@ func serveKindling(t *testing.T) (string, *strategies.Registry) {
 // page is a tab of a headless Chromium that records the page's uncaught
 // exceptions and fails the test for them.
 type page struct {
-	t      *testing.T
-	ctx    context.Context
-	mu     sync.Mutex
-	errors []string
-	shots  string
+	t     *testing.T
+	ctx   context.Context
+	shots string
 }
 
 func newPage(t *testing.T) *page {
 	p := &page{t: t, ctx: browsertest.New(t, 90*time.Second)}
-	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			msg := ev.ExceptionDetails.Text
-			if ex := ev.ExceptionDetails.Exception; ex != nil {
-				msg += " " + ex.Description
-			}
-			p.mu.Lock()
-			p.errors = append(p.errors, msg)
-			p.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, e := range p.errors {
-			t.Errorf("the page threw: %s", e)
-		}
-	})
+	browsertest.FailOnExceptions(t, p.ctx)
 	return p
 }
 
