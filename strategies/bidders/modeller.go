@@ -425,13 +425,19 @@ func bestResponse(v *kindling.View, cnt *[nb][maxStrength + 1]int, n int, price,
 		}
 		return price * float64(min(left, kindling.SparkCap-kindling.Income))
 	}
-	knapsack(&worth, budget, keep, out)
+	knapsack(&worth, budget, keep, knapTies{step: 1e-12, end: 1e-9}, out)
 }
 
+// knapTies are knapsack's tolerances: a plan replaces an equal-size one
+// only when its worth is more than step higher, and the best plan over all
+// sizes only when more than end higher (so near-ties go to the plan found
+// first: the smaller beacon index's fewer sparks, then fewer sparks spent).
+type knapTies struct{ step, end float64 }
+
 // knapsack sets out to the bids (summing to at most budget) that maximise
-// the sum of worth[i][out[i]] plus keep(sparks left); ties go to fewer
-// sparks spent.
-func knapsack(worth *[nb][levels]float64, budget int, keep func(int) float64, out *kindling.Bid) {
+// the sum of worth[i][out[i]] plus keep(sparks left); ties (within ties)
+// go to fewer sparks spent.
+func knapsack(worth *[nb][levels]float64, budget int, keep func(int) float64, ties knapTies, out *kindling.Bid) {
 	const none = -1e18
 	var dp, next [levels]float64
 	var choice [nb][levels]int8
@@ -448,7 +454,7 @@ func knapsack(worth *[nb][levels]float64, budget int, keep func(int) float64, ou
 				continue
 			}
 			for x := 0; u+x <= budget; x++ {
-				if t := dp[u] + worth[i][x]; t > next[u+x]+1e-12 {
+				if t := dp[u] + worth[i][x]; t > next[u+x]+ties.step {
 					next[u+x] = t
 					choice[i][u+x] = int8(x)
 				}
@@ -461,7 +467,7 @@ func knapsack(worth *[nb][levels]float64, budget int, keep func(int) float64, ou
 		if dp[u] == none {
 			continue
 		}
-		if t := dp[u] + keep(budget-u); t > best+1e-9 {
+		if t := dp[u] + keep(budget-u); t > best+ties.end {
 			best, bestU = t, u
 		}
 	}

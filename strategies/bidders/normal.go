@@ -117,57 +117,23 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		val[i] = float64(v.Values[i]) * (1 + n.jitter*(2*n.rng.Float64()-1))
 	}
 
-	// dp[u] = best worth of the beacons so far using u sparks.
-	const none = -1e18
-	var dp, next [levels]float64
-	var choice [nb][levels]int8
-	for u := range dp {
-		dp[u] = none
-	}
-	dp[0] = 0
-	for i := 0; i < nb; i++ {
-		for u := range next {
-			next[u] = none
-		}
-		for u := 0; u <= budget; u++ {
-			if dp[u] == none {
-				continue
-			}
-			for x := 0; u+x <= budget; x++ {
-				w := pw[i][x]
-				worth := val[i] * w
-				if !final {
-					worth += n.emberValue * (1 - w) * float64((me[i]+x)/2)
-				}
-				if t := dp[u] + worth; t > next[u+x] {
-					next[u+x] = t
-					choice[i][u+x] = int8(x)
-				}
+	var worth [nb][levels]float64
+	for i := range worth {
+		for x := 0; x <= budget; x++ {
+			w := pw[i][x]
+			worth[i][x] = val[i] * w
+			if !final {
+				worth[i][x] += n.emberValue * (1 - w) * float64((me[i]+x)/2)
 			}
 		}
-		dp = next
 	}
-	best, bestU := none, 0
-	for u := 0; u <= budget; u++ {
-		if dp[u] == none {
-			continue
-		}
-		saved := budget - u
-		keep := 0.0
+	keep := func(saved int) float64 {
 		if final {
-			keep = 1e-3 * float64(saved) // sparks left only break ties
-		} else {
-			keep = n.sparkValue * float64(min(saved, kindling.SparkCap-kindling.Income))
+			return 1e-3 * float64(saved) // sparks left only break ties
 		}
-		if t := dp[u] + keep; t > best+1e-12 {
-			best, bestU = t, u
-		}
+		return n.sparkValue * float64(min(saved, kindling.SparkCap-kindling.Income))
 	}
-	for i, u := nb-1, bestU; i >= 0; i-- {
-		x := int(choice[i][u])
-		out[i] = x
-		u -= x
-	}
+	knapsack(&worth, budget, keep, knapTies{step: 0, end: 1e-12}, out)
 	fit(out, budget)
 }
 
