@@ -71,45 +71,62 @@ type Unit struct {
 // interval of the rate over one trial: repeats of one outcome count as one
 // observation. Units without games are skipped; none at all is an error.
 func ClusteredRate(units []Unit, level float64) (Interval, error) {
-	if err := checkLevel(level); err != nil {
+	kept, pts, games, err := unitsWithGames(units, level)
+	if err != nil {
 		return Interval{}, err
 	}
-	var pts, games float64
-	rates := make([]float64, 0, len(units))
-	kept := units[:0:0]
+	rates := make([]float64, len(kept))
+	for i, u := range kept {
+		rates[i] = u.Points / u.Games
+	}
+	iv := Interval{Mean: pts / games, Units: len(kept), Distinct: distinct(rates)}
+	if iv.Distinct < 2 {
+		return wilsonFallback(iv, 0, 1, level), nil
+	}
+	return clusteredT(iv, kept, games, level), nil
+}
+
+// unitsWithGames checks level and units (games a finite count >= 0,
+// points within [0, games]) and returns the units with games, their
+// points and games summed; none is an error.
+func unitsWithGames(units []Unit, level float64) (kept []Unit, pts, games float64, err error) {
+	if err := checkLevel(level); err != nil {
+		return nil, 0, 0, err
+	}
 	for i, u := range units {
 		switch {
 		case !(u.Games >= 0) || math.IsInf(u.Games, 0):
-			return Interval{}, fmt.Errorf("unit %d: games %v is not a count >= 0", i, u.Games)
+			return nil, 0, 0, fmt.Errorf("unit %d: games %v is not a count >= 0", i, u.Games)
 		case !(u.Points >= 0 && u.Points <= u.Games):
-			return Interval{}, fmt.Errorf("unit %d: points %v is not in [0, games %v]", i, u.Points, u.Games)
+			return nil, 0, 0, fmt.Errorf("unit %d: points %v is not in [0, games %v]", i, u.Points, u.Games)
 		case u.Games == 0:
 			continue
 		}
 		pts += u.Points
 		games += u.Games
-		rates = append(rates, u.Points/u.Games)
 		kept = append(kept, u)
 	}
+	if len(kept) == 0 {
+		return nil, 0, 0, errors.New("no unit with a game")
+	}
+	return kept, pts, games, nil
+}
+
+// clusteredT completes iv (its Mean the rate over kept, whose games sum
+// to games) with the cluster-robust standard error over the units and the
+// Student t interval on len(kept)-1 degrees of freedom, clipped to [0, 1].
+func clusteredT(iv Interval, kept []Unit, games, level float64) Interval {
 	n := len(kept)
-	if n == 0 {
-		return Interval{}, errors.New("no unit with a game")
-	}
-	rate := pts / games
-	iv := Interval{Mean: rate, Units: n, Distinct: distinct(rates)}
-	if iv.Distinct < 2 {
-		return wilsonFallback(iv, 0, 1, level), nil
-	}
 	ss := 0.0
 	for _, u := range kept {
-		e := u.Points - rate*u.Games
+		e := u.Points - iv.Mean*u.Games
 		ss += e * e
 	}
 	iv.SE = math.Sqrt(float64(n)/float64(n-1)*ss) / games
 	t := studentQuantile(level, n-1)
-	iv.Lo, iv.Hi = math.Max(0, rate-t*iv.SE), math.Min(1, rate+t*iv.SE)
+	iv.Lo, iv.Hi = math.Max(0, iv.Mean-t*iv.SE), math.Min(1, iv.Mean+t*iv.SE)
 	iv.Method = ClusteredT
-	return iv, nil
+	return iv
 }
 
 // ClusteredRateDistinct is ClusteredRate for units the caller has made
@@ -123,51 +140,18 @@ func ClusteredRate(units []Unit, level float64) (Interval, error) {
 // twenty observations, twenty copies of one game are one. Distinct is the
 // number of units.
 func ClusteredRateDistinct(units []Unit, level float64) (Interval, error) {
-	if err := checkLevel(level); err != nil {
+	kept, pts, games, err := unitsWithGames(units, level)
+	if err != nil {
 		return Interval{}, err
 	}
-	var pts, games float64
-	n := 0
-	first, same := -1.0, true
-	for i, u := range units {
-		switch {
-		case !(u.Games >= 0) || math.IsInf(u.Games, 0):
-			return Interval{}, fmt.Errorf("unit %d: games %v is not a count >= 0", i, u.Games)
-		case !(u.Points >= 0 && u.Points <= u.Games):
-			return Interval{}, fmt.Errorf("unit %d: points %v is not in [0, games %v]", i, u.Points, u.Games)
-		case u.Games == 0:
-			continue
-		}
-		r := u.Points / u.Games
-		if first < 0 {
-			first = r
-		} else if math.Abs(r-first) > 1e-9 {
-			same = false
-		}
-		pts += u.Points
-		games += u.Games
-		n++
-	}
-	if n == 0 {
-		return Interval{}, errors.New("no unit with a game")
-	}
-	rate := pts / games
-	iv := Interval{Mean: rate, Units: n, Distinct: n}
-	if same {
-		return wilsonFallback(iv, 0, 1, level), nil
-	}
-	ss := 0.0
-	for _, u := range units {
-		if u.Games > 0 {
-			e := u.Points - rate*u.Games
-			ss += e * e
+	iv := Interval{Mean: pts / games, Units: len(kept), Distinct: len(kept)}
+	first := kept[0].Points / kept[0].Games
+	for _, u := range kept[1:] {
+		if math.Abs(u.Points/u.Games-first) > 1e-9 {
+			return clusteredT(iv, kept, games, level), nil
 		}
 	}
-	iv.SE = math.Sqrt(float64(n)/float64(n-1)*ss) / games
-	t := studentQuantile(level, n-1)
-	iv.Lo, iv.Hi = math.Max(0, rate-t*iv.SE), math.Min(1, rate+t*iv.SE)
-	iv.Method = ClusteredT
-	return iv, nil
+	return wilsonFallback(iv, 0, 1, level), nil
 }
 
 // ClusteredMean is ClusteredRate over units of one game each whose
