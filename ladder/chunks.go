@@ -362,18 +362,24 @@ func (s *Store) nightOutcomes(ctx context.Context, q querier, night int64, versi
 	return out, played, nil
 }
 
-// ExportLines writes every recorded match (night 0) or one night's, night
-// by night in the order the nights started and, within a night, in
-// schedule order (an imported file's own order), as the arena's result
-// lines, byte for byte as they were recorded.
-func (s *Store) ExportLines(ctx context.Context, night int64, w io.Writer) error {
-	q := "SELECT lines FROM match_chunks"
+// chunkRows queries cols of the match chunks of every night (night 0) or
+// of one, in night and chunk order.
+func (s *Store) chunkRows(ctx context.Context, cols string, night int64) (*sql.Rows, error) {
+	q := "SELECT " + cols + " FROM match_chunks"
 	var args []any
 	if night != 0 {
 		q += " WHERE night_id = ?"
 		args = append(args, night)
 	}
-	rows, err := s.db.QueryContext(ctx, s.rebind(q+" ORDER BY night_id, chunk"), args...)
+	return s.db.QueryContext(ctx, s.rebind(q+" ORDER BY night_id, chunk"), args...)
+}
+
+// ExportLines writes every recorded match (night 0) or one night's, night
+// by night in the order the nights started and, within a night, in
+// schedule order (an imported file's own order), as the arena's result
+// lines, byte for byte as they were recorded.
+func (s *Store) ExportLines(ctx context.Context, night int64, w io.Writer) error {
+	rows, err := s.chunkRows(ctx, "lines", night)
 	if err != nil {
 		return err
 	}
@@ -394,13 +400,7 @@ func (s *Store) ExportLines(ctx context.Context, night int64, w io.Writer) error
 // the order of ExportLines, decoded: arena.ResultsWriter writes them back
 // byte for byte as the arena did.
 func (s *Store) Export(ctx context.Context, night int64, emit func(arena.Record) error) error {
-	q := "SELECT night_id, chunk, lines FROM match_chunks"
-	var args []any
-	if night != 0 {
-		q += " WHERE night_id = ?"
-		args = append(args, night)
-	}
-	rows, err := s.db.QueryContext(ctx, s.rebind(q+" ORDER BY night_id, chunk"), args...)
+	rows, err := s.chunkRows(ctx, "night_id, chunk, lines", night)
 	if err != nil {
 		return err
 	}
