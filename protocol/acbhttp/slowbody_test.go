@@ -220,9 +220,9 @@ func TestStalledBodiesHoldBoundedMemoryAndReleaseIt(t *testing.T) {
 	t.Logf("live heap: %.1f MiB before, %.1f MiB while %d connections stall, %.1f MiB after they are cut", mib(before), mib(held), conns, mib(after))
 	// A body being read holds at most twice what has arrived (its buffer
 	// doubles); a waiting one holds only its connection's buffers.
-	if limit := before + slots*2*sent + conns*(64<<10); held > limit {
-		t.Fatalf("%d stalled connections hold %.1f MiB of heap, over %.1f MiB (%d slots x 2 x %d KiB sent, plus 64 KiB a connection)",
-			conns, mib(held-before), mib(limit-before), slots, sent>>10)
+	if limit := before + slots*2*sent + conns*perConnSlack; held > limit {
+		t.Fatalf("%d stalled connections hold %.1f MiB of heap, over %.1f MiB (%d slots x 2 x %d KiB sent, plus %d KiB a connection)",
+			conns, mib(held-before), mib(limit-before), slots, sent>>10, perConnSlack>>10)
 	}
 	if after > before+(4<<20) {
 		t.Fatalf("after the cut-off the heap is %.1f MiB, %.1f MiB over its %.1f MiB before", mib(after), mib(after-before), mib(before))
