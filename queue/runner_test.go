@@ -48,6 +48,18 @@ func TestRunnerPlaysLikeArenaRun(t *testing.T) {
 	if progressed != len(s.jobs) {
 		t.Errorf("progress reached %d of %d", progressed, len(s.jobs))
 	}
+	// The worker counts a batch in its metrics just after committing it,
+	// so the run can end before the last count: stop the worker (it
+	// returns once its batches are done) before reading them.
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("worker stopped with %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("worker did not stop")
+	}
 	if got := testutil.ToFloat64(m.Matches.WithLabelValues("kindling")); got != float64(len(s.jobs)) {
 		t.Errorf("matches played metric %v, want %d", got, len(s.jobs))
 	}
@@ -70,14 +82,5 @@ func TestRunnerPlaysLikeArenaRun(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %q", want)
 		}
-	}
-	stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("worker stopped with %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("worker did not stop")
 	}
 }
