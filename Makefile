@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/crucible
 PKGS    := ./...
 
-.PHONY: build test demo bench vet fmt-check clean
+.PHONY: build test demo bench vet fmt-check staticcheck clean
 
 build: $(BIN)
 
@@ -22,12 +22,18 @@ RACE_PKGS := ./arena/... ./protocol/... ./evolver/... ./queue/...
 # plus 75 s for the queue, whose tests run worker processes).
 # -short lets a package skip, under the race detector only, a test too long
 # for the budget (none needs to yet).
-test: fmt-check vet
+test: fmt-check vet staticcheck
 	$(GO) test -count=1 -timeout 10m $(PKGS)
 	$(GO) test -race -short -count=1 -timeout 5m $(RACE_PKGS)
 
 vet:
 	$(GO) vet $(PKGS)
+
+# staticcheck: the default checks, pinned; go run fetches it from the Go
+# module proxy once and caches the build.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+staticcheck:
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './bin/*')); \

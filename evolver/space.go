@@ -66,16 +66,3 @@ func clamp01(x []float64) []float64 {
 	}
 	return x
 }
-
-// outside is the squared distance from x to the unit cube.
-func outside(x []float64) float64 {
-	d := 0.0
-	for _, v := range x {
-		if v < 0 {
-			d += v * v
-		} else if v > 1 {
-			d += (v - 1) * (v - 1)
-		}
-	}
-	return d
-}

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -99,5 +98,5 @@ func BenchmarkACBPageInChromium(b *testing.B) {
 	b.ReportMetric(st["maxMs"], "ms-longest-draw")
 	b.ReportMetric(gaps[len(gaps)/2], "ms-median-frame-gap")
 	b.ReportMetric(gaps[len(gaps)*95/100], "ms-p95-frame-gap")
-	b.Log(fmt.Sprintf("page %d bytes (replay %d), %d frames played", page.Len(), len(data), len(gaps)))
+	b.Logf("page %d bytes (replay %d), %d frames played", page.Len(), len(data), len(gaps))
 }

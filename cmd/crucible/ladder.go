@@ -198,7 +198,7 @@ func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
 	}
 	if url != "" {
 		if !isBotURL(url) {
-			return ladder.Source{}, fmt.Errorf("--url %q: want http://HOST:PORT or https://...", url)
+			return ladder.Source{}, fmt.Errorf("--url %q: want an http://HOST:PORT or https:// URL", url)
 		}
 		if game != "acb" {
 			return ladder.Source{}, fmt.Errorf("--url %s: remote bots play acb, this ladder plays %s", url, game)

@@ -13,9 +13,9 @@ import (
 	"fmt"
 )
 
-// Stop, returned by a decode function, ends Decode without an error; the
+// ErrStop, returned by a decode function, ends Decode without an error; the
 // line it was given is not counted.
-var Stop = errors.New("jsonl: stop")
+var ErrStop = errors.New("jsonl: stop")
 
 // Result describes what Decode read.
 type Result struct {
@@ -45,7 +45,7 @@ func (r Result) Warning(name string) string {
 // keep the slice). A line that decode refuses is an error prefixed with
 // "name:number: ", unless it is the last line and has no newline: then it
 // is a half-written line, skipped and reported in Result.Partial. A last
-// line without newline that decodes is accepted. When decode returns Stop,
+// line without newline that decodes is accepted. When decode returns ErrStop,
 // Decode returns at once with the lines accepted before it.
 func Decode(data []byte, name string, decode func(n int, line []byte) error) (Result, error) {
 	var res Result
@@ -68,7 +68,7 @@ func Decode(data []byte, name string, decode func(n int, line []byte) error) (Re
 			continue
 		}
 		if err := decode(n, line); err != nil {
-			if errors.Is(err, Stop) {
+			if errors.Is(err, ErrStop) {
 				return res, nil
 			}
 			if !complete {

@@ -76,7 +76,7 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestDecodeStop checks that Stop ends decoding without an error, with the
+// TestDecodeStop checks that ErrStop ends decoding without an error, with the
 // size just past the last line accepted: how a reader keeps the first n
 // lines of a file.
 func TestDecodeStop(t *testing.T) {
@@ -84,7 +84,7 @@ func TestDecodeStop(t *testing.T) {
 	kept := 0
 	res, err := jsonl.Decode(data, "f", func(n int, line []byte) error {
 		if kept == 2 {
-			return jsonl.Stop
+			return jsonl.ErrStop
 		}
 		kept++
 		return nil
@@ -92,9 +92,9 @@ func TestDecodeStop(t *testing.T) {
 	if err != nil || res.Lines != 2 || string(data[:res.Size]) != "10\n20\n" {
 		t.Fatalf("stopped after %d lines at %d (%v), want 2 lines, %q", res.Lines, res.Size, err, "10\n20\n")
 	}
-	wrapped := fmt.Errorf("enough: %w", jsonl.Stop)
+	wrapped := fmt.Errorf("enough: %w", jsonl.ErrStop)
 	if res, err := jsonl.Decode(data, "f", func(int, []byte) error { return wrapped }); err != nil || res.Lines != 0 || res.Size != 0 {
-		t.Fatalf("a wrapped Stop: %+v, %v", res, err)
+		t.Fatalf("a wrapped ErrStop: %+v, %v", res, err)
 	}
 }
 

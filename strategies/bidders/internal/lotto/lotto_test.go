@@ -23,7 +23,7 @@ func TestPayoffFollowsTheRules(t *testing.T) {
 		{"B outbids A: B scores; A keeps 1 ember", Game{PriceA: 0.5, PriceB: 0.25}, 2, 3, -1 - 1 + 0.75 + Ember*0.5*1},
 		{"a tie: both keep half their strength", Game{PriceA: 0.5, PriceB: 0.25}, 4, 4, -2 + 1 + Ember*(0.5*2-0.25*2)},
 		{"A's two embers win a bid of 1", Game{Lead: 2, PriceA: 0.5, PriceB: 0.5}, 0, 1, 1 + 0.5},
-		{"B's three embers tie A's bid of 3", Game{Lead: -3, PriceA: 0.5, PriceB: 0.5}, 3, 0, -1.5 + Ember*(0.5*1-0.5*1)},
+		{"B's three embers tie A's bid of 3", Game{Lead: -3, PriceA: 0.5, PriceB: 0.5}, 3, 0, -1.5 + 0}, // equal prices: the ember each keeps is worth the same to both,
 		{"embers alone light a beacon", Game{Lead: 1, PriceA: 1, PriceB: 1}, 0, 0, 1},
 	}
 	for _, tt := range tests {
