@@ -135,8 +135,7 @@ func TestServeCutsOffStalledHeaders(t *testing.T) {
 func TestServerCapsTheBodiesReadAtOnce(t *testing.T) {
 	rec := &recorder{}
 	srv, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: rec.factory, MaxBodies: 2, BodyTimeout: 100 * time.Millisecond})
-	srv.bodies <- struct{}{}
-	srv.bodies <- struct{}{}
+	release := srv.takeSlots(2)
 	v := sampleView("capped", 0, 3)
 	resp, err := http.DefaultClient.Do(signedRequest(t, ts.URL, testSecret, v.MatchID, "0", time.Now(), mustJSON(t, v)))
 	if err != nil {
@@ -150,7 +149,7 @@ func TestServerCapsTheBodiesReadAtOnce(t *testing.T) {
 	if created, _ := rec.snapshot(); created != 0 {
 		t.Fatal("a body that was never read reached the strategy")
 	}
-	<-srv.bodies
+	release()
 	if moves := postTurn(t, ts.URL, v); len(moves) != 3 {
 		t.Fatalf("with a slot free: %d moves, want 3", len(moves))
 	}
