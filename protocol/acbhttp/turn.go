@@ -159,4 +159,3 @@ func (s *Server) compute(v *acb.View, answerBy time.Time) ([]byte, error) {
 		return emptyReply, nil
 	}
 }
-
