@@ -1,12 +1,9 @@
 package acbhttp
 
-import (
-	"context"
-	"time"
-)
+import "crucible/protocol/httpguard/guardtest"
 
-// Sessions returns the number of matches and seats the server currently
-// keeps a controller for.
+// Sessions returns the number of seats the server currently keeps a
+// controller for.
 func (s *Server) Sessions() int {
 	_, n := s.matches.counts()
 	return n
@@ -18,20 +15,6 @@ func (s *Server) MatchIDs() int {
 	return n
 }
 
-// takeSlots takes n reading slots (as proven requests, which may take any)
-// and returns the function that gives them back.
-func (s *Server) takeSlots(n int) func() {
-	var releases []func()
-	for range n {
-		release, err := s.bodies.Slots.Acquire(context.Background(), "test", true, time.Now())
-		if err != nil {
-			panic(err)
-		}
-		releases = append(releases, release)
-	}
-	return func() {
-		for _, r := range releases {
-			r()
-		}
-	}
-}
+// takeSlots takes n reading slots and returns the function that gives
+// them back.
+func (s *Server) takeSlots(n int) func() { return guardtest.TakeSlots(s.bodies.Slots, n) }

@@ -59,7 +59,7 @@ func TestRoutesAnswerJSON404And405(t *testing.T) {
 			resp.Body.Close()
 			want := ErrorBody{Error: tt.err, Hint: pathHint}
 			if tt.status == 404 && strings.HasPrefix(tt.err, "no match") {
-				want.Hint = "match codes are 5 characters, as returned by create; finished matches are deleted after 7 days, lobbies not started within 1 hour"
+				want.Hint = "match codes are 5 characters, as returned by create; finished matches are deleted after 7 days, lobbies not started within 1 hour (15 minutes if nobody joined)"
 			}
 			if resp.StatusCode != tt.status || string(body) != string(mustJSON(t, want))+"\n" {
 				t.Fatalf("%d %s\nwant %d %s", resp.StatusCode, body, tt.status, mustJSON(t, want))
@@ -170,8 +170,7 @@ func TestServeCutsOffStalledHeaders(t *testing.T) {
 // the outcome does not hang on which deadline fires first.)
 func TestBodiesReadAtOnceAreCapped(t *testing.T) {
 	srv, ts := newServer(t, ServerConfig{MaxBodies: 2, BodyTimeout: 100 * time.Millisecond})
-	srv.bodies <- struct{}{}
-	srv.bodies <- struct{}{}
+	release := srv.takeSlots(2)
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/matches", strings.NewReader(`{"name":"a"}`))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -185,7 +184,7 @@ func TestBodiesReadAtOnceAreCapped(t *testing.T) {
 	if st, _ := call(t, http.MethodGet, ts.URL+"/api/rules", "", nil); st != 200 {
 		t.Fatalf("GET /api/rules while the slots are taken: %d", st)
 	}
-	<-srv.bodies
+	release()
 	create(t, ts.URL, CreateRequest{Name: "a"})
 }
 
@@ -253,7 +252,7 @@ func TestStalledBodiesHoldBoundedMemoryAndReleaseIt(t *testing.T) {
 // MaxMatches for the whole retention. A started match is not affected.
 func TestLobbiesThatNeverStartExpire(t *testing.T) {
 	clock := &fakeClock{now: time.Unix(1_800_000_000, 0)}
-	srv, ts := newServer(t, ServerConfig{Now: clock.Now, MaxMatches: 3, LobbyExpiry: time.Hour, CreateLimit: 100})
+	srv, ts := newServer(t, ServerConfig{Now: clock.Now, MaxMatches: 3, LobbyExpiry: time.Hour, EmptyLobbyExpiry: time.Hour, CreateLimit: 100})
 	old := create(t, ts.URL, CreateRequest{Name: "old", Seats: 3})
 	played := create(t, ts.URL, CreateRequest{Name: "played", Seats: 2, Bots: 1, TurnSeconds: 120})
 	clock.Advance(30 * time.Minute)
