@@ -1,0 +1,176 @@
+package acbhttp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"crucible/protocol/httpguard/guardtest"
+)
+
+// openStalledTurn dials addr from ip and sends the headers of a /turn that
+// pass every check made before the body (all five present, the timestamp
+// now, a signature of 64 hex characters that is not the right one) and
+// declare a body of declared bytes, then the first sent of them.
+func openStalledTurn(ip, addr string, declared, sent int) (net.Conn, error) {
+	c, err := guardtest.Dialer(ip).Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	var h bytes.Buffer
+	fmt.Fprintf(&h, "POST /turn HTTP/1.1\r\nHost: bot\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", declared)
+	fmt.Fprintf(&h, "%s: m\r\n%s: 1\r\n%s: %d\r\n%s: b\r\n%s: %s\r\n\r\n",
+		HeaderMatchID, HeaderTurn, HeaderTimestamp, time.Now().Unix(), HeaderBotID, HeaderSignature, strings.Repeat("0", 64))
+	h.Write(spaces[:sent])
+	if _, err := c.Write(h.Bytes()); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// attack keeps perIP connections from each of ips stalled as the report
+// of the defect describes (1 byte of a declared 1 MB body, a wrong
+// signature), dialling again as soon as the server cuts one off, until the
+// returned stop is called.
+func attack(addr string, ips []string, perIP int) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, ip := range ips {
+		for range perIP {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					c, err := openStalledTurn(ip, addr, 1<<20, 1)
+					if err != nil {
+						time.Sleep(10 * time.Millisecond)
+						continue
+					}
+					go func() { <-done; c.Close() }()
+					io.Copy(io.Discard, c) // until the server cuts it off
+					c.Close()
+				}
+			}()
+		}
+	}
+	return func() { close(done); wg.Wait() }
+}
+
+// serveForAttack serves a bot at its defaults on a real listener.
+func serveForAttack(t *testing.T, rec *recorder) (*Server, string) {
+	t.Helper()
+	srv, err := NewServer(ServerConfig{Secret: testSecret, New: rec.factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return srv, ln.Addr().String()
+}
+
+// awaitStrangers waits until n reading slots are held by unproven bodies:
+// the attack is in force.
+func awaitStrangers(t *testing.T, srv *Server, n int) {
+	t.Helper()
+	for limit := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, strangers := srv.bodies.Slots.InUse(); strangers >= n {
+			return
+		}
+		if time.Now().After(limit) {
+			_, strangers := srv.bodies.Slots.InUse()
+			t.Fatalf("the attack holds %d reading slots after a minute, want %d", strangers, n)
+		}
+	}
+}
+
+// playTurns plays turns from..to-1 of match as the engine does (the HTTP
+// player, whose Turn fails when the reply misses config.turn_timeout, 3 s)
+// and fails the test on any turn that does not succeed.
+func playTurns(t *testing.T, p *Player, match string, from, to int) {
+	t.Helper()
+	for turn := from; turn < to; turn++ {
+		v := sampleView(match, turn, 4)
+		if _, err := p.Turn(context.Background(), v, nil); err != nil {
+			t.Fatalf("turn %d of %s under attack: %v", turn, match, err)
+		}
+	}
+}
+
+// Strangers without the secret, from as many addresses as there are
+// reading slots, stall their bodies (the report's attack: a wrong
+// signature and 1 byte of a declared 1 MB body, dialling again whenever
+// they are cut off). A match that has already sent a signed turn keeps its
+// reserved slots: every further turn is answered within the turn budget
+// as the engine measures it. Before the fix the attack held every slot and
+// a signed turn waited 8 to 10 s.
+func TestStrangersFromManyAddressesDoNotStarveARunningMatch(t *testing.T) {
+	rec := &recorder{}
+	srv, addr := serveForAttack(t, rec)
+	p, err := NewPlayer(PlayerConfig{URL: "http://" + addr, Secret: testSecret, BotID: "seat0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playTurns(t, p, "m_running", 0, 1) // the match proves itself
+	var ips []string
+	for i := range DefaultMaxBodies + 8 {
+		ips = append(ips, guardtest.Loopback(i))
+	}
+	stop := attack(addr, ips, 1)
+	defer stop()
+	awaitStrangers(t, srv, DefaultMaxBodies-DefaultProvenBodies)
+	playTurns(t, p, "m_running", 1, 12)
+}
+
+// Strangers from one address can hold only BodiesPerAddr slots, so even a
+// match's first turn, which has proven nothing yet, is read at once.
+func TestStrangersFromOneAddressDoNotStarveANewMatch(t *testing.T) {
+	rec := &recorder{}
+	srv, addr := serveForAttack(t, rec)
+	stop := attack(addr, []string{guardtest.Loopback(0)}, DefaultMaxBodies+16)
+	defer stop()
+	awaitStrangers(t, srv, DefaultBodiesPerAddr)
+	p, err := NewPlayer(PlayerConfig{URL: "http://" + addr, Secret: testSecret, BotID: "seat0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playTurns(t, p, "m_new", 0, 12)
+	if created, _ := rec.snapshot(); created != 1 {
+		t.Fatalf("%d strategy instances, want 1 (no stranger's body reached the strategy)", created)
+	}
+}
+
+// A match id proves itself only from the address of its signed turns: a
+// stranger who names a running match from elsewhere is still a stranger.
+func TestAProvenMatchIsProvenOnlyFromItsAddress(t *testing.T) {
+	rec := &recorder{}
+	srv, _ := newTestServer(t, ServerConfig{Secret: testSecret, New: rec.factory})
+	now := time.Now()
+	if srv.matches.proven("m", "127.0.0.1", now) {
+		t.Fatal("a match that sent nothing is proven")
+	}
+	srv.matches.prove("m", "127.0.0.1", now)
+	if !srv.matches.proven("m", "127.0.0.1", now) || srv.matches.proven("m", "127.0.1.9", now) || srv.matches.proven("other", "127.0.0.1", now) {
+		t.Fatal("proven must hold for the match id and the address of its signed turn only")
+	}
+	if srv.matches.proven("m", "127.0.0.1", now.Add(DefaultSessionIdle+time.Second)) {
+		t.Fatal("a match idle past the session idle time is still proven")
+	}
+}
