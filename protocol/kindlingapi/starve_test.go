@@ -1,0 +1,163 @@
+package kindlingapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"crucible/engine/kindling"
+	"crucible/protocol/httpguard/guardtest"
+)
+
+// attack keeps perIP connections from each of ips sending the headers of
+// a POST to path with no token and 1 byte of a declared 64 KiB body,
+// dialling again as soon as the server cuts one off, until the returned
+// stop is called.
+func attack(addr, path string, ips []string, perIP int) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, ip := range ips {
+		for range perIP {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					c, err := guardtest.Dialer(ip).Dial("tcp", addr)
+					if err != nil {
+						time.Sleep(10 * time.Millisecond)
+						continue
+					}
+					fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", path, MaxBody)
+					go func() { <-done; c.Close() }()
+					io.Copy(io.Discard, c) // until the server cuts it off
+					c.Close()
+				}
+			}()
+		}
+	}
+	return func() { close(done); wg.Wait() }
+}
+
+// serveForAttack serves a Kindling server at its defaults on a real
+// listener.
+func serveForAttack(t *testing.T) (*Server, string) {
+	t.Helper()
+	srv, err := NewServer(ServerConfig{HouseBot: testHouse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return srv, ln.Addr().String()
+}
+
+// awaitStrangers waits until n reading slots are held by bodies without a
+// seat's token: the attack is in force.
+func awaitStrangers(t *testing.T, srv *Server, n int) {
+	t.Helper()
+	for limit := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, strangers := srv.bodies.Slots.InUse(); strangers >= n {
+			return
+		}
+		if time.Now().After(limit) {
+			_, strangers := srv.bodies.Slots.InUse()
+			t.Fatalf("the attack holds %d reading slots after a minute, want %d", strangers, n)
+		}
+	}
+}
+
+// pause is how long playAll waits after each bid.
+const pause = 250 * time.Millisecond
+
+// playAll plays seat s of a match against a house bot to its end, bidding
+// on every turn as an agent does (state, then bids for its turn), and
+// fails the test if a bid is refused or the log lists the seat as missed.
+func playAll(t *testing.T, c *Client, s Seated) {
+	t.Helper()
+	ctx := context.Background()
+	for turn := 1; turn <= kindling.Turns; turn++ {
+		st, err := c.State(ctx, s.Code, s.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Phase != PhasePlaying || st.Turn != turn {
+			t.Fatalf("before bid %d the match is %s at turn %d (a turn went by unplayed)", turn, st.Phase, st.Turn)
+		}
+		if _, err := c.Bid(ctx, s.Code, s.Token, kindling.Bid{1}, turn); err != nil {
+			t.Fatalf("bid of turn %d under attack: %v", turn, err)
+		}
+		time.Sleep(pause) // as an agent polls, so that the match lasts through the attack
+	}
+	lg, err := c.Log(ctx, s.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range lg.Turns {
+		if rec.Missed[s.Seat] {
+			t.Fatalf("turn %d lists seat %d as missed", rec.Turn, s.Seat)
+		}
+	}
+}
+
+// The report's attack from one address: 70 stalled bodies without a
+// token. The address holds at most BodiesPerAddr reading slots, so a
+// victim elsewhere creates its match and lands its bid on every turn
+// (turns of the shortest length, 10 s). Before the fix the attack held
+// every slot: the victim's bids took 9.9 s, got 409, and turns were
+// missed.
+func TestStalledBodiesFromOneAddressDoNotStarveAMatch(t *testing.T) {
+	srv, addr := serveForAttack(t)
+	c, err := NewClient("http://" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Create(context.Background(), CreateRequest{Name: "victim", Seats: 2, Bots: 1, TurnSeconds: MinTurnSeconds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := attack(addr, "/api/matches", []string{guardtest.Loopback(0)}, 70)
+	defer stop()
+	awaitStrangers(t, srv, DefaultBodiesPerAddr)
+	playAll(t, c, s)
+	if _, err := c.Create(context.Background(), CreateRequest{Name: "next", Seats: 2, Bots: 1}); err != nil {
+		t.Fatalf("create under attack: %v", err)
+	}
+}
+
+// The same attack from as many addresses as there are reading slots: the
+// half of them kept for requests carrying a seat's token stays free, so a
+// match in play lands its bid on every turn.
+func TestStalledBodiesFromManyAddressesDoNotStarveAMatch(t *testing.T) {
+	srv, addr := serveForAttack(t)
+	c, err := NewClient("http://" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Create(context.Background(), CreateRequest{Name: "victim", Seats: 2, Bots: 1, TurnSeconds: MinTurnSeconds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ips []string
+	for i := range DefaultMaxBodies + 6 {
+		ips = append(ips, guardtest.Loopback(i))
+	}
+	stop := attack(addr, "/api/matches/"+s.Code+"/bids", ips, 1)
+	defer stop()
+	awaitStrangers(t, srv, DefaultMaxBodies/2)
+	playAll(t, c, s)
+}
