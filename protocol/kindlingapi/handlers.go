@@ -177,6 +177,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	if e := s.allowCreate(addr, now); e != nil {
 		return e
 	}
+	if req.Bots+1 < req.Seats { // a lobby
+		if e := s.lobbyShare(addr); e != nil {
+			return e
+		}
+	}
 	if s.Matches() >= s.cfg.MaxMatches {
 		s.Sweep() // expired lobbies and matches make room before a 429
 		if s.Matches() >= s.cfg.MaxMatches {

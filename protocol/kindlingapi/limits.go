@@ -14,14 +14,13 @@ import (
 func (s *Server) insert(m *match) *apiError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if m.phase == PhaseLobby {
+		if e := s.lobbyShare(m.owner); e != nil {
+			return e
+		}
+	}
 	if len(s.matches) >= s.cfg.MaxMatches {
 		return errorf(http.StatusTooManyRequests, "try again later", "the server holds %d matches, its limit", len(s.matches))
-	}
-	if m.phase == PhaseLobby {
-		if n := s.lobbies.count(m.owner); n >= s.cfg.LobbiesPerAddr {
-			return errorf(http.StatusTooManyRequests, "start one of your lobbies, or wait for one to expire",
-				"%s already holds %d lobbies waiting to start, its limit", m.owner, n)
-		}
 	}
 	for {
 		code := newCode()
@@ -34,6 +33,15 @@ func (s *Server) insert(m *match) *apiError {
 			return nil
 		}
 	}
+}
+
+// lobbyShare answers 429 if addr already holds LobbiesPerAddr lobbies.
+func (s *Server) lobbyShare(addr string) *apiError {
+	if n := s.lobbies.count(addr); n >= s.cfg.LobbiesPerAddr {
+		return errorf(http.StatusTooManyRequests, "start one of your lobbies, or wait for one to expire",
+			"%s already holds %d lobbies waiting to start, its limit", addr, n)
+	}
+	return nil
 }
 
 // remove deletes the matches listed from the table (each only if it is
