@@ -1,12 +1,9 @@
 package acbhttp
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,21 +11,14 @@ import (
 	"crucible/protocol/httpguard/guardtest"
 )
 
-// openStalledTurn dials addr from ip and sends the headers of a /turn that
-// pass every check made before the body (all five present, the timestamp
-// now, a signature of 64 hex characters that is not the right one) and
-// declare a body of declared bytes, then the first sent of them.
+// openStalledTurn dials addr from ip and sends stalledTurnHeaders, then
+// the first sent bytes of the body.
 func openStalledTurn(ip, addr string, declared, sent int) (net.Conn, error) {
 	c, err := guardtest.Dialer(ip).Dial("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	var h bytes.Buffer
-	fmt.Fprintf(&h, "POST /turn HTTP/1.1\r\nHost: bot\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", declared)
-	fmt.Fprintf(&h, "%s: m\r\n%s: 1\r\n%s: %d\r\n%s: b\r\n%s: %s\r\n\r\n",
-		HeaderMatchID, HeaderTurn, HeaderTimestamp, time.Now().Unix(), HeaderBotID, HeaderSignature, strings.Repeat("0", 64))
-	h.Write(spaces[:sent])
-	if _, err := c.Write(h.Bytes()); err != nil {
+	if _, err := c.Write(append(stalledTurnHeaders(declared), spaces[:sent]...)); err != nil {
 		c.Close()
 		return nil, err
 	}

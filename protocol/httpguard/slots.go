@@ -201,6 +201,13 @@ func (s *Slots) releaser(key addrKind) func() {
 	}
 }
 
+// Waiting returns the number of bodies waiting for a slot.
+func (s *Slots) Waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiting)
+}
+
 // InUse returns the slots taken, and of those the ones taken by unproven
 // requests.
 func (s *Slots) InUse() (all, strangers int) {

@@ -73,3 +73,81 @@ func LiveHeap() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// Stalled is the live heap of one round of stalled connections: before
+// they are opened, while they stall inside the server, and after the
+// server has cut every one off; Inside is how many were inside the
+// server's handler (waiting for a reading slot or reading) when Held was
+// measured, Cut how long the round took.
+type Stalled struct {
+	Before, Held, After uint64
+	Inside              int
+	Cut                 time.Duration
+}
+
+// Stall runs one round: it opens conns connections with open, waits until
+// inside reports them all inside the server's handler (or until half of
+// bodyTimeout has passed, so that none is cut off yet), measures the heap,
+// then waits until the server has closed every connection, failing the
+// test if one is still open bodyTimeout + 20 s after it was opened.
+func Stall(t testing.TB, conns int, open func() net.Conn, inside func() int, bodyTimeout time.Duration) Stalled {
+	t.Helper()
+	var s Stalled
+	s.Before = LiveHeap()
+	start := time.Now()
+	cs := make([]net.Conn, conns)
+	for i := range cs {
+		cs[i] = open()
+	}
+	defer func() {
+		for _, c := range cs {
+			c.Close()
+		}
+	}()
+	for time.Since(start) < bodyTimeout/2 && inside() < conns {
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.Inside = inside()
+	s.Held = LiveHeap()
+	limit := start.Add(bodyTimeout + 20*time.Second)
+	stillOpen := 0
+	var one [1]byte
+	for _, c := range cs {
+		c.SetReadDeadline(limit)
+		for {
+			_, err := c.Read(one[:])
+			if err == nil {
+				continue // the server's reply
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				stillOpen++
+			}
+			break
+		}
+	}
+	s.Cut = time.Since(start)
+	if stillOpen > 0 {
+		t.Fatalf("%d of %d stalled connections were still open %v after they stalled", stillOpen, conns, s.Cut)
+	}
+	s.After = LiveHeap()
+	return s
+}
+
+// PerConn is what one connection of a round held: the heap held over the
+// heap before, shared among the connections inside the server.
+func (s Stalled) PerConn() uint64 {
+	if s.Held <= s.Before || s.Inside == 0 {
+		return 0
+	}
+	return (s.Held - s.Before) / uint64(s.Inside)
+}
+
+// HeapBound is the most a round of conns stalled connections may hold
+// over the heap before it, given what one connection costs without a body
+// (perConn, measured by a round whose connections send no body bytes, in
+// the same build and on the same machine, so that the race detector's
+// overhead and the load count in it) and what the server may buffer for
+// each reading slot: perConn x 5/4 x conns + slots x perSlot + 1 MiB.
+func HeapBound(perConn uint64, conns, slots int, perSlot uint64) uint64 {
+	return perConn*5/4*uint64(conns) + uint64(slots)*perSlot + 1<<20
+}
