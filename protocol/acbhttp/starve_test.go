@@ -2,9 +2,7 @@ package acbhttp
 
 import (
 	"context"
-	"io"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,35 +25,9 @@ func openStalledTurn(ip, addr string, declared, sent int) (net.Conn, error) {
 
 // attack keeps perIP connections from each of ips stalled as the report
 // of the defect describes (1 byte of a declared 1 MB body, a wrong
-// signature), dialling again as soon as the server cuts one off, until the
-// returned stop is called.
+// signature) until the returned stop is called.
 func attack(addr string, ips []string, perIP int) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	for _, ip := range ips {
-		for range perIP {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					select {
-					case <-done:
-						return
-					default:
-					}
-					c, err := openStalledTurn(ip, addr, 1<<20, 1)
-					if err != nil {
-						time.Sleep(10 * time.Millisecond)
-						continue
-					}
-					go func() { <-done; c.Close() }()
-					io.Copy(io.Discard, c) // until the server cuts it off
-					c.Close()
-				}
-			}()
-		}
-	}
-	return func() { close(done); wg.Wait() }
+	return guardtest.Attack(ips, perIP, func(ip string) (net.Conn, error) { return openStalledTurn(ip, addr, 1<<20, 1) })
 }
 
 // serveForAttack serves a bot at its defaults on a real listener.
@@ -65,30 +37,7 @@ func serveForAttack(t *testing.T, rec *recorder) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return srv, ln.Addr().String()
-}
-
-// awaitStrangers waits until n reading slots are held by unproven bodies:
-// the attack is in force.
-func awaitStrangers(t *testing.T, srv *Server, n int) {
-	t.Helper()
-	for limit := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if _, strangers := srv.bodies.Slots.InUse(); strangers >= n {
-			return
-		}
-		if time.Now().After(limit) {
-			_, strangers := srv.bodies.Slots.InUse()
-			t.Fatalf("the attack holds %d reading slots after a minute, want %d", strangers, n)
-		}
-	}
+	return srv, guardtest.Serve(t, srv.Serve)
 }
 
 // playTurns plays turns from..to-1 of match as the engine does (the HTTP
@@ -119,13 +68,9 @@ func TestStrangersFromManyAddressesDoNotStarveARunningMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	playTurns(t, p, "m_running", 0, 1) // the match proves itself
-	var ips []string
-	for i := range DefaultMaxBodies + 8 {
-		ips = append(ips, guardtest.Loopback(i))
-	}
-	stop := attack(addr, ips, 1)
+	stop := attack(addr, guardtest.Loopbacks(DefaultMaxBodies+8), 1)
 	defer stop()
-	awaitStrangers(t, srv, DefaultMaxBodies-DefaultProvenBodies)
+	guardtest.AwaitStrangers(t, srv.bodies.Slots, DefaultMaxBodies-DefaultProvenBodies)
 	playTurns(t, p, "m_running", 1, 12)
 }
 
@@ -136,7 +81,7 @@ func TestStrangersFromOneAddressDoNotStarveANewMatch(t *testing.T) {
 	srv, addr := serveForAttack(t, rec)
 	stop := attack(addr, []string{guardtest.Loopback(0)}, DefaultMaxBodies+16)
 	defer stop()
-	awaitStrangers(t, srv, DefaultBodiesPerAddr)
+	guardtest.AwaitStrangers(t, srv.bodies.Slots, DefaultBodiesPerAddr)
 	p, err := NewPlayer(PlayerConfig{URL: "http://" + addr, Secret: testSecret, BotID: "seat0"})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package kindlingapi
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -145,15 +144,7 @@ func TestServeCutsOffStalledHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	defer func() { cancel(); <-done }()
-	c, err := net.Dial("tcp", ln.Addr().String())
+	c, err := net.Dial("tcp", guardtest.Serve(t, srv.Serve))
 	if err != nil {
 		t.Fatal(err)
 	}

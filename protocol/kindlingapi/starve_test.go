@@ -3,9 +3,7 @@ package kindlingapi
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,71 +12,36 @@ import (
 )
 
 // attack keeps perIP connections from each of ips sending the headers of
-// a POST to path with no token and 1 byte of a declared 64 KiB body,
-// dialling again as soon as the server cuts one off, until the returned
-// stop is called.
+// a POST to path with no token and 1 byte of a declared 64 KiB body until
+// the returned stop is called.
 func attack(addr, path string, ips []string, perIP int) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	for _, ip := range ips {
-		for range perIP {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					select {
-					case <-done:
-						return
-					default:
-					}
-					c, err := guardtest.Dialer(ip).Dial("tcp", addr)
-					if err != nil {
-						time.Sleep(10 * time.Millisecond)
-						continue
-					}
-					fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", path, MaxBody)
-					go func() { <-done; c.Close() }()
-					io.Copy(io.Discard, c) // until the server cuts it off
-					c.Close()
-				}
-			}()
+	return guardtest.Attack(ips, perIP, func(ip string) (net.Conn, error) {
+		c, err := guardtest.Dialer(ip).Dial("tcp", addr)
+		if err == nil {
+			_, err = fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: k\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", path, MaxBody)
 		}
-	}
-	return func() { close(done); wg.Wait() }
+		return c, err
+	})
 }
 
-// serveForAttack serves a Kindling server at its defaults on a real
-// listener.
-func serveForAttack(t *testing.T) (*Server, string) {
+// victimMatch serves a Kindling server at its defaults on a real listener
+// and creates a match of the shortest turns against a house bot there.
+func victimMatch(t *testing.T) (*Server, string, *Client, Seated) {
 	t.Helper()
 	srv, err := NewServer(ServerConfig{HouseBot: testHouse})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := guardtest.Serve(t, srv.Serve)
+	c, err := NewClient("http://" + addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return srv, ln.Addr().String()
-}
-
-// awaitStrangers waits until n reading slots are held by bodies without a
-// seat's token: the attack is in force.
-func awaitStrangers(t *testing.T, srv *Server, n int) {
-	t.Helper()
-	for limit := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if _, strangers := srv.bodies.Slots.InUse(); strangers >= n {
-			return
-		}
-		if time.Now().After(limit) {
-			_, strangers := srv.bodies.Slots.InUse()
-			t.Fatalf("the attack holds %d reading slots after a minute, want %d", strangers, n)
-		}
+	s, err := c.Create(context.Background(), CreateRequest{Name: "victim", Seats: 2, Bots: 1, TurnSeconds: MinTurnSeconds})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return srv, addr, c, s
 }
 
 // pause is how long playAll waits after each bid.
@@ -121,18 +84,10 @@ func playAll(t *testing.T, c *Client, s Seated) {
 // every slot: the victim's bids took 9.9 s, got 409, and turns were
 // missed.
 func TestStalledBodiesFromOneAddressDoNotStarveAMatch(t *testing.T) {
-	srv, addr := serveForAttack(t)
-	c, err := NewClient("http://" + addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Create(context.Background(), CreateRequest{Name: "victim", Seats: 2, Bots: 1, TurnSeconds: MinTurnSeconds})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, addr, c, s := victimMatch(t)
 	stop := attack(addr, "/api/matches", []string{guardtest.Loopback(0)}, 70)
 	defer stop()
-	awaitStrangers(t, srv, DefaultBodiesPerAddr)
+	guardtest.AwaitStrangers(t, srv.bodies.Slots, DefaultBodiesPerAddr)
 	playAll(t, c, s)
 	if _, err := c.Create(context.Background(), CreateRequest{Name: "next", Seats: 2, Bots: 1}); err != nil {
 		t.Fatalf("create under attack: %v", err)
@@ -143,21 +98,9 @@ func TestStalledBodiesFromOneAddressDoNotStarveAMatch(t *testing.T) {
 // half of them kept for requests carrying a seat's token stays free, so a
 // match in play lands its bid on every turn.
 func TestStalledBodiesFromManyAddressesDoNotStarveAMatch(t *testing.T) {
-	srv, addr := serveForAttack(t)
-	c, err := NewClient("http://" + addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Create(context.Background(), CreateRequest{Name: "victim", Seats: 2, Bots: 1, TurnSeconds: MinTurnSeconds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ips []string
-	for i := range DefaultMaxBodies + 6 {
-		ips = append(ips, guardtest.Loopback(i))
-	}
-	stop := attack(addr, "/api/matches/"+s.Code+"/bids", ips, 1)
+	srv, addr, c, s := victimMatch(t)
+	stop := attack(addr, "/api/matches/"+s.Code+"/bids", guardtest.Loopbacks(DefaultMaxBodies+6), 1)
 	defer stop()
-	awaitStrangers(t, srv, DefaultMaxBodies/2)
+	guardtest.AwaitStrangers(t, srv.bodies.Slots, DefaultMaxBodies/2)
 	playAll(t, c, s)
 }

@@ -6,10 +6,12 @@ package guardtest
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"runtime"
 	"runtime/metrics"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,4 +152,81 @@ func (s Stalled) PerConn() uint64 {
 // each reading slot: perConn x 5/4 x conns + slots x perSlot + 1 MiB.
 func HeapBound(perConn uint64, conns, slots int, perSlot uint64) uint64 {
 	return perConn*5/4*uint64(conns) + uint64(slots)*perSlot + 1<<20
+}
+
+// Serve runs serve on a new listener of 127.0.0.1 until the test ends
+// (then cancels its context and waits for it to return) and returns the
+// listener's address; an error from serve fails the test.
+func Serve(t testing.TB, serve func(context.Context, net.Listener) error) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// Attack keeps perIP connections from each of ips open with open (which
+// dials and sends what stalls), dialling again as soon as the server cuts
+// one off, until the returned stop is called.
+func Attack(ips []string, perIP int, open func(ip string) (net.Conn, error)) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, ip := range ips {
+		for range perIP {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					c, err := open(ip)
+					if err != nil {
+						time.Sleep(10 * time.Millisecond)
+						continue
+					}
+					go func() { <-done; c.Close() }()
+					io.Copy(io.Discard, c) // until the server cuts it off
+					c.Close()
+				}
+			}()
+		}
+	}
+	return func() { close(done); wg.Wait() }
+}
+
+// AwaitStrangers waits (at most a minute, else it fails the test) until n
+// slots of s are held by unproven requests: an attack is in force.
+func AwaitStrangers(t testing.TB, s *httpguard.Slots, n int) {
+	t.Helper()
+	for limit := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		_, strangers := s.InUse()
+		if strangers >= n {
+			return
+		}
+		if time.Now().After(limit) {
+			t.Fatalf("the attack holds %d reading slots after a minute, want %d", strangers, n)
+		}
+	}
+}
+
+// Loopbacks returns the first n addresses of Loopback.
+func Loopbacks(n int) []string {
+	ips := make([]string, n)
+	for i := range ips {
+		ips[i] = Loopback(i)
+	}
+	return ips
 }
