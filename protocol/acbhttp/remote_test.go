@@ -9,6 +9,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"crucible/arena"
+	"crucible/engine"
+	"crucible/engine/acb"
 )
 
 // A bot that does not become healthy costs one start timeout, not one per
@@ -82,5 +86,50 @@ func TestUnreachableRemoteBotIsFoundOnce(t *testing.T) {
 		if _, err := rb.NewPlayer(context.Background(), 0); err == nil || !strings.Contains(err.Error(), "found down earlier") || !strings.Contains(err.Error(), url) {
 			t.Fatalf("match %d against an unreachable bot: %v, want an error naming it and saying it was found down", i, err)
 		}
+	}
+}
+
+// An arena run against a bot that never becomes healthy waits for it once:
+// every match is recorded as failed (so --resume plays it again) with the
+// bot's error, and all but the first make one probe each instead of a
+// whole start timeout.
+func TestArenaAgainstADownBotFindsOutOnce(t *testing.T) {
+	var probes atomic.Int64
+	bot := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		probes.Add(1)
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer bot.Close()
+	rb, err := NewRemoteBot(bot.URL, testSecret, 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	entrants := []arena.Entrant{
+		{Name: bot.URL, Strategy: "remote", New: func(ctx context.Context, _ uint64, seat int) (engine.Player, error) { return rb.NewPlayer(ctx, seat) }},
+		{Name: "north", Strategy: "north", New: func(_ context.Context, _ uint64, seat int) (engine.Player, error) { return rec.factory("", seat) }},
+	}
+	const seeds = 6
+	jobs := arena.RoundRobin(len(entrants), []uint64{1, 2, 3, 4, 5, 6})
+	var failed []arena.Record
+	err = arena.Run(context.Background(), acb.Game{}, entrants, jobs, arena.Options{Workers: 1}, func(r arena.Record) error {
+		if r.Error != "" {
+			failed = append(failed, r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failed) != len(jobs) || len(jobs) < seeds {
+		t.Fatalf("%d of %d matches recorded as failed, want all", len(failed), len(jobs))
+	}
+	for _, r := range failed[1:] {
+		if !strings.Contains(r.Error, "found down earlier in this run") {
+			t.Fatalf("match %s: %q, want the bot found down", r.Job, r.Error)
+		}
+	}
+	if first := probes.Load() - int64(len(jobs)-1); first > 4 { // polls at 0, 50, 150 and 350 ms at most in a 300 ms wait
+		t.Fatalf("%d health requests for %d matches: more than one wait", probes.Load(), len(jobs))
 	}
 }
