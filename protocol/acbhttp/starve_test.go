@@ -45,12 +45,16 @@ func serveForAttack(t *testing.T, rec *recorder) (*Server, string) {
 // and fails the test on any turn that does not succeed.
 func playTurns(t *testing.T, p *Player, match string, from, to int) {
 	t.Helper()
+	var slowest time.Duration
 	for turn := from; turn < to; turn++ {
 		v := sampleView(match, turn, 4)
+		start := time.Now()
 		if _, err := p.Turn(context.Background(), v, nil); err != nil {
 			t.Fatalf("turn %d of %s under attack: %v", turn, match, err)
 		}
+		slowest = max(slowest, time.Since(start))
 	}
+	t.Logf("turns %d to %d of %s: the slowest answered in %v", from, to-1, match, slowest.Round(time.Millisecond))
 }
 
 // Strangers without the secret, from as many addresses as there are

@@ -53,6 +53,7 @@ const pause = 250 * time.Millisecond
 func playAll(t *testing.T, c *Client, s Seated) {
 	t.Helper()
 	ctx := context.Background()
+	var slowest time.Duration
 	for turn := 1; turn <= kindling.Turns; turn++ {
 		st, err := c.State(ctx, s.Code, s.Token)
 		if err != nil {
@@ -61,11 +62,14 @@ func playAll(t *testing.T, c *Client, s Seated) {
 		if st.Phase != PhasePlaying || st.Turn != turn {
 			t.Fatalf("before bid %d the match is %s at turn %d (a turn went by unplayed)", turn, st.Phase, st.Turn)
 		}
+		start := time.Now()
 		if _, err := c.Bid(ctx, s.Code, s.Token, kindling.Bid{1}, turn); err != nil {
 			t.Fatalf("bid of turn %d under attack: %v", turn, err)
 		}
+		slowest = max(slowest, time.Since(start))
 		time.Sleep(pause) // as an agent polls, so that the match lasts through the attack
 	}
+	t.Logf("the slowest of %d bids under attack took %v", kindling.Turns, slowest.Round(time.Millisecond))
 	lg, err := c.Log(ctx, s.Code)
 	if err != nil {
 		t.Fatal(err)
