@@ -79,12 +79,15 @@ lastTurn.missed. House bots are the kindling strategies normal and easy;
 Errors are {"error","hint"} with status 400, 401, 403, 404, 408, 409, 413,
 429 or 503 (500 "internal error" if something fails inside). Finished
 matches are deleted after --retention; a lobby not started within
---lobby-expiry is deleted then. A request's body must arrive within %v;
-at most %d bodies are read at once. CORS is open. SIGTERM or Ctrl-C stops
-it gracefully.
+--lobby-expiry is deleted then (one nobody joined, after %v). One address
+holds at most %d lobbies; a full table (--max-matches) deletes the oldest
+unjoined lobby of the address holding most to seat a newcomer. A request's
+body must arrive within %v; at most %d bodies are read at once, %d from one
+address, half of them kept for requests with a seat's token. CORS is open.
+SIGTERM or Ctrl-C stops it gracefully.
 
   crucible kindling serve --addr :8787          then open http://127.0.0.1:8787/
-  crucible kindling serve --bot-variant runs/demo/evolve/champion.json`, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies),
+  crucible kindling serve --bot-variant runs/demo/evolve/champion.json`, kindlingapi.DefaultEmptyLobbyExpiry, kindlingapi.DefaultLobbiesPerAddr, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies, kindlingapi.DefaultBodiesPerAddr),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runKindlingServe(cmd.Context(), cmd.ErrOrStderr(), o)
@@ -304,7 +307,7 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 		Name:   name, NewBidder: newBidder,
 		Poll: o.poll, StartAfter: o.startAfter, Logf: logf,
 		Seated: func(s kindlingapi.Seated) {
-			logf("match %s: seat %d as %s (%s); spectate at %s", s.Code, s.Seat, name, s.State.Phase, s.PlayURL)
+			logf("match %s: seat %d as %s (%s); its page: %s", s.Code, s.Seat, name, s.State.Phase, s.PlayURL)
 			if s.State.Phase == kindlingapi.PhaseLobby {
 				logf("waiting for players: join with --join %s", s.Code)
 			}

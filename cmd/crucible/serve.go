@@ -38,11 +38,14 @@ signature, then the body, and answers the strategy's moves signed over the
 exact reply bytes. Failures answer 401 (authentication) or 400 (body,
 including one over %d MiB, one that does not arrive within %v, or a grid
 that changes within a match) without computing moves; at most %d bodies are
-read at once before their signatures are checked. An internal failure
-answers 500 "internal error" and is logged.
+read at once before their signatures are checked, %d of them kept for matches
+that have already sent a signed turn (from the address they sent it from) and
+at most %d from one address otherwise. An internal failure answers 500
+"internal error" and is logged.
 
 One strategy instance plays each (match_id, seat), keeping its memory between
-turns; it is replaced when the turn counter goes back and dropped after
+turns, for at most %d matches (a new one beyond that drops the match idle
+longest); it is replaced when the turn counter goes back and dropped after
 --session-idle without turns. If the strategy has not answered within %d%% of
 config.turn_timeout, the bot answers an empty move list (units hold) rather
 than miss the deadline.
@@ -57,6 +60,7 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
   SHARED_SECRET=s3cret crucible serve --strategy gatherer
   SHARED_SECRET=s3cret PORT=9000 crucible serve --variant best.json`,
 			int(acbhttp.MaxClockSkew/time.Second), acbhttp.DefaultMaxBody>>20, acbhttp.DefaultBodyTimeout, acbhttp.DefaultMaxBodies,
+			acbhttp.DefaultProvenBodies, acbhttp.DefaultBodiesPerAddr, acbhttp.DefaultMaxMatches,
 			int(acbhttp.DefaultAnswerFraction*100), acbhttp.DefaultPort),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

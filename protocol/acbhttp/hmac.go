@@ -99,12 +99,9 @@ func SignResponse(secret, matchID, turn string, body []byte) string {
 // equal HMAC-SHA256(secret, payload), compared in constant time. Upper-case
 // hex digits are accepted (they decode to the same bytes).
 func VerifySignature(secret string, payload []byte, sig string) error {
-	if len(sig) != 2*sha256.Size {
-		return fmt.Errorf("%w: signature has %d characters, want 64 hex characters", ErrAuth, len(sig))
-	}
-	got, err := hex.DecodeString(sig)
+	got, err := decodeSignature(sig)
 	if err != nil {
-		return fmt.Errorf("%w: signature is not hex: %v", ErrAuth, err)
+		return err
 	}
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write(payload)
@@ -112,6 +109,19 @@ func VerifySignature(secret string, payload []byte, sig string) error {
 		return fmt.Errorf("%w: signature does not match", ErrAuth)
 	}
 	return nil
+}
+
+// decodeSignature decodes sig, which must be 64 hex characters; the error
+// wraps ErrAuth.
+func decodeSignature(sig string) ([]byte, error) {
+	if len(sig) != 2*sha256.Size {
+		return nil, fmt.Errorf("%w: signature has %d characters, want 64 hex characters", ErrAuth, len(sig))
+	}
+	got, err := hex.DecodeString(sig)
+	if err != nil {
+		return nil, fmt.Errorf("%w: signature is not hex: %v", ErrAuth, err)
+	}
+	return got, nil
 }
 
 // CheckTimestamp checks that ts is a Unix time in whole seconds within

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -252,6 +253,33 @@ func TestServerDropsIdleMatches(t *testing.T) {
 	send("new")
 	if srv.Sessions() != 1 {
 		t.Fatalf("after 2 idle minutes sessions = %d, want 1 (the old match dropped)", srv.Sessions())
+	}
+}
+
+// The bot keeps state for at most MaxMatches match ids, counted: signed
+// turns of more ids evict the one used least recently, whose next turn
+// starts a fresh strategy instance, while the ids kept keep theirs.
+func TestServerKeepsAtMostMaxMatchesIDs(t *testing.T) {
+	const max, ids = 20, 50
+	rec := &recorder{}
+	srv, ts := newTestServer(t, ServerConfig{Secret: testSecret, New: rec.factory, MaxMatches: max})
+	for i := range ids {
+		postTurn(t, ts.URL, sampleView(fmt.Sprintf("m%d", i), 0, 1))
+	}
+	if srv.MatchIDs() != max || srv.Sessions() != max {
+		t.Fatalf("after %d match ids the bot keeps %d ids and %d sessions, want %d of each", ids, srv.MatchIDs(), srv.Sessions(), max)
+	}
+	postTurn(t, ts.URL, sampleView(fmt.Sprintf("m%d", ids-max), 1, 1)) // the oldest kept
+	if created, _ := rec.snapshot(); created != ids {
+		t.Fatalf("a turn of a kept match made a new instance (%d instances, want %d)", created, ids)
+	}
+	postTurn(t, ts.URL, sampleView("m0", 1, 1)) // evicted: starts afresh, evicting m31 (m30 was just used)
+	if created, _ := rec.snapshot(); created != ids+1 || srv.MatchIDs() != max {
+		t.Fatalf("a turn of an evicted match: %d instances and %d ids kept, want %d and %d", created, srv.MatchIDs(), ids+1, max)
+	}
+	postTurn(t, ts.URL, sampleView(fmt.Sprintf("m%d", ids-max), 2, 1))
+	if created, _ := rec.snapshot(); created != ids+1 {
+		t.Fatalf("the match used most recently but one was evicted (%d instances, want %d)", created, ids+1)
 	}
 }
 

@@ -2,7 +2,6 @@ package kindlingapi
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,13 +9,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"crucible/engine/kindling"
+	"crucible/protocol/httpguard/guardtest"
 )
 
 // Every endpoint answers another method with a JSON 405 naming the one it
@@ -59,7 +58,7 @@ func TestRoutesAnswerJSON404And405(t *testing.T) {
 			resp.Body.Close()
 			want := ErrorBody{Error: tt.err, Hint: pathHint}
 			if tt.status == 404 && strings.HasPrefix(tt.err, "no match") {
-				want.Hint = "match codes are 5 characters, as returned by create; finished matches are deleted after 7 days, lobbies not started within 1 hour"
+				want.Hint = "match codes are 5 characters, as returned by create; finished matches are deleted after 7 days, lobbies not started within 1 hour (15 minutes if nobody joined)"
 			}
 			if resp.StatusCode != tt.status || string(body) != string(mustJSON(t, want))+"\n" {
 				t.Fatalf("%d %s\nwant %d %s", resp.StatusCode, body, tt.status, mustJSON(t, want))
@@ -145,15 +144,7 @@ func TestServeCutsOffStalledHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	defer func() { cancel(); <-done }()
-	c, err := net.Dial("tcp", ln.Addr().String())
+	c, err := net.Dial("tcp", guardtest.Serve(t, srv.Serve))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,8 +161,7 @@ func TestServeCutsOffStalledHeaders(t *testing.T) {
 // the outcome does not hang on which deadline fires first.)
 func TestBodiesReadAtOnceAreCapped(t *testing.T) {
 	srv, ts := newServer(t, ServerConfig{MaxBodies: 2, BodyTimeout: 100 * time.Millisecond})
-	srv.bodies <- struct{}{}
-	srv.bodies <- struct{}{}
+	release := srv.takeSlots(2)
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/matches", strings.NewReader(`{"name":"a"}`))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -185,66 +175,40 @@ func TestBodiesReadAtOnceAreCapped(t *testing.T) {
 	if st, _ := call(t, http.MethodGet, ts.URL+"/api/rules", "", nil); st != 200 {
 		t.Fatalf("GET /api/rules while the slots are taken: %d", st)
 	}
-	<-srv.bodies
+	release()
 	create(t, ts.URL, CreateRequest{Name: "a"})
 }
 
 // Many connections that stall their bodies hold a bounded heap while they
-// stall and none once they are cut off.
+// stall and none once they are cut off. What a connection costs is
+// measured first, by the same connections sending no body bytes, so that
+// the bound follows the build and the machine (guardtest.HeapBound).
 func TestStalledBodiesHoldBoundedMemoryAndReleaseIt(t *testing.T) {
 	const conns, slots = 200, 8
-	srv, err := NewServer(ServerConfig{HouseBot: testHouse, MaxBodies: slots, BodyTimeout: 500 * time.Millisecond})
+	srv, err := NewServer(ServerConfig{HouseBot: testHouse, MaxBodies: slots, BodyTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	liveHeap := func() uint64 {
-		runtime.GC()
-		runtime.GC() // the second empties sync.Pool's victim cache (the server's pooled buffers)
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
+	inside := func() int {
+		all, _ := srv.bodies.Slots.InUse()
+		return all + srv.bodies.Slots.Waiting()
 	}
-	before := liveHeap()
-	cs := make([]net.Conn, conns)
-	for i := range cs {
-		cs[i] = rawPost(t, ts.Listener.Addr().String(), "/api/matches", MaxBody, MaxBody-1)
+	round := func(sent int) guardtest.Stalled {
+		return guardtest.Stall(t, conns, func() net.Conn { return rawPost(t, ts.Listener.Addr().String(), "/api/matches", MaxBody, sent) }, inside, srv.cfg.BodyTimeout)
 	}
-	defer func() { // before ts.Close, which waits for the handlers
-		for _, c := range cs {
-			c.Close()
-		}
-	}()
-	time.Sleep(250 * time.Millisecond)
-	held := liveHeap()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	open := 0
-	for _, c := range cs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, closed := awaitClose(c, 20*time.Second); !closed {
-				mu.Lock()
-				open++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if open > 0 {
-		t.Fatalf("%d of %d stalled connections were still open 20 s after they stalled", open, conns)
-	}
-	after := liveHeap()
+	bare := round(0)
+	got := round(MaxBody - 1)
 	mib := func(b uint64) float64 { return float64(b) / (1 << 20) }
-	t.Logf("live heap: %.1f MiB before, %.1f MiB while %d connections stall, %.1f MiB after they are cut", mib(before), mib(held), conns, mib(after))
-	if limit := before + slots*2*MaxBody + conns*(32<<10); held > limit {
-		t.Fatalf("%d stalled connections hold %.1f MiB, over %.1f MiB (%d slots x 2 x %d KiB, plus 32 KiB a connection)",
-			conns, mib(held-before), mib(limit-before), slots, MaxBody>>10)
+	t.Logf("a connection without its body: %d KiB (%d inside); %d connections: %.1f MiB held over %.1f MiB, %.1f MiB after they are cut",
+		bare.PerConn()>>10, bare.Inside, conns, mib(got.Held-min(got.Held, got.Before)), mib(got.Before), mib(got.After))
+	if limit := got.Before + guardtest.HeapBound(bare.PerConn(), conns, slots, 2*MaxBody); got.Held > limit {
+		t.Fatalf("%d stalled connections hold %.1f MiB, over %.1f MiB (%d KiB a connection, %d slots x 2 x %d KiB)",
+			conns, mib(got.Held-got.Before), mib(limit-got.Before), bare.PerConn()>>10, slots, MaxBody>>10)
 	}
-	if after > before+(2<<20) {
-		t.Fatalf("after the cut-off the heap is %.1f MiB over its %.1f MiB before", mib(after-before), mib(before))
+	if got.After > got.Before+(2<<20) {
+		t.Fatalf("after the cut-off the heap is %.1f MiB over its %.1f MiB before", mib(got.After-got.Before), mib(got.Before))
 	}
 }
 
@@ -253,7 +217,7 @@ func TestStalledBodiesHoldBoundedMemoryAndReleaseIt(t *testing.T) {
 // MaxMatches for the whole retention. A started match is not affected.
 func TestLobbiesThatNeverStartExpire(t *testing.T) {
 	clock := &fakeClock{now: time.Unix(1_800_000_000, 0)}
-	srv, ts := newServer(t, ServerConfig{Now: clock.Now, MaxMatches: 3, LobbyExpiry: time.Hour, CreateLimit: 100})
+	srv, ts := newServer(t, ServerConfig{Now: clock.Now, MaxMatches: 3, LobbyExpiry: time.Hour, EmptyLobbyExpiry: time.Hour, CreateLimit: 100})
 	old := create(t, ts.URL, CreateRequest{Name: "old", Seats: 3})
 	played := create(t, ts.URL, CreateRequest{Name: "played", Seats: 2, Bots: 1, TurnSeconds: 120})
 	clock.Advance(30 * time.Minute)

@@ -29,6 +29,7 @@ type match struct {
 	botLabel    string // what the house bots play, in their names
 	seed        uint64
 	created     time.Time
+	owner       string // the address that created it
 
 	players  []seat
 	phase    string
@@ -39,8 +40,20 @@ type match struct {
 	log      []kindling.TurnRecord
 	version  int64
 	finished time.Time
+	gone     bool // deleted from the table to make room
 
 	view kindling.View // scratch for house bots
+}
+
+// unjoined reports whether nobody but the host holds a seat (house bots
+// aside).
+func (m *match) unjoined() bool {
+	for _, p := range m.players[1:] {
+		if p.token != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // turnLength is the match's turn as a duration.

@@ -397,7 +397,7 @@ func TestFinishedMatchesAreDeletedAfterSevenDays(t *testing.T) {
 }
 
 func TestTokensAndCodes(t *testing.T) {
-	_, ts := newServer(t, ServerConfig{CreateLimit: 1000})
+	_, ts := newServer(t, ServerConfig{CreateLimit: 1000, LobbiesPerAddr: 1000})
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
 		s := create(t, ts.URL, CreateRequest{Name: "a"})

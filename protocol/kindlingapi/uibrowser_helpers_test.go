@@ -3,7 +3,6 @@ package kindlingapi_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"crucible/games"
 	"crucible/internal/browsertest"
+	"crucible/protocol/httpguard/guardtest"
 	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
 )
@@ -36,20 +36,7 @@ func serveKindling(t *testing.T) (string, *strategies.Registry) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String(), reg
+	return "http://" + guardtest.Serve(t, srv.Serve), reg
 }
 
 // page is a tab of a headless Chromium that records the page's uncaught

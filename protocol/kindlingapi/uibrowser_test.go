@@ -215,3 +215,29 @@ func TestBrowserHumanPlaysMatchWithBotsAndAgent(t *testing.T) {
 		t.Errorf("the agent saw winners %v, the log has %v", agent.st.Winners, lg.Final.Winners)
 	}
 }
+
+// The playUrl an agent gets is the browser page: opened by a person, it
+// fills in the match's code, and one click seats them in the lobby.
+func TestBrowserOpensPlayURLReadyToJoin(t *testing.T) {
+	base, _ := serveKindling(t)
+	client, err := kindlingapi.NewClient(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := client.Create(context.Background(), kindlingapi.CreateRequest{Name: "agent", Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t)
+	p.do(chromedp.Navigate(s.PlayURL))
+	p.waitFor(fmt.Sprintf(`document.getElementById("join-code").value === %q`, s.Code), 5*time.Second)
+	p.do(chromedp.Click(chromedp.ID("join")))
+	p.waitFor(`!document.getElementById("lobby").hidden`, 5*time.Second)
+	st, err := client.State(context.Background(), s.Code, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Players) != 2 || st.Players[1].Kind != kindlingapi.KindHuman {
+		t.Fatalf("after the click the lobby seats %+v, want the agent and a human", st.Players)
+	}
+}
