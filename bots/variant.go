@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"crucible/bots/botproc"
 	"crucible/internal/atomicfile"
 	"crucible/strategies"
 )
@@ -169,4 +170,18 @@ func (v Variant) Write(path string) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, data)
+}
+
+// Spec is how the process manager runs the variant: its command in its
+// working directory with its environment, its id, label and concurrency.
+func (v Variant) Spec() botproc.Spec {
+	m := v.Manifest
+	return botproc.Spec{
+		ID:          v.ID,
+		Label:       v.Label(),
+		Command:     slices.Clone(m.Command),
+		Dir:         m.WorkDir(),
+		Env:         v.Env(),
+		Concurrency: m.Concurrency,
+	}
 }
