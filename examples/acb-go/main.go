@@ -74,9 +74,9 @@ type params struct {
 }
 
 // loadParams reads CRUCIBLE_PARAMS, else CRUCIBLE_PARAM_<NAME>, else the
-// defaults (gather 0.1, wave 3).
+// defaults (gather 0.9, wave 3).
 func loadParams() params {
-	p := map[string]float64{"gather": 0.1, "wave": 3}
+	p := map[string]float64{"gather": 0.9, "wave": 3}
 	if raw := os.Getenv("CRUCIBLE_PARAMS"); raw != "" {
 		var m map[string]float64
 		if err := json.Unmarshal([]byte(raw), &m); err != nil {
