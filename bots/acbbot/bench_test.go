@@ -98,4 +98,3 @@ func BenchmarkVariantStart(b *testing.B) {
 		})
 	}
 }
-
