@@ -39,7 +39,6 @@ import os
 import sys
 import threading
 import time
-from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULTS = {"gather": 0.9, "wave": 3}
@@ -69,11 +68,42 @@ def sign(secret, payload):
     return hmac.new(secret, payload.encode(), hashlib.sha256).hexdigest()
 
 
+FAR = 1 << 30
+_NEIGHBORS = {}
+
+
+def neighbors(rows, cols):
+    """For each tile index r*cols+c, the indices of its N, E, S, W tiles on the torus."""
+    table = _NEIGHBORS.get((rows, cols))
+    if table is None:
+        table = [tuple(((r + dr) % rows) * cols + (c + dc) % cols for _, dr, dc in DIRS)
+                 for r in range(rows) for c in range(cols)]
+        _NEIGHBORS[(rows, cols)] = table
+    return table
+
+
+def bfs(sources, blocked, nbr):
+    """Steps from the nearest source to every tile (FAR where unreached); unseen tiles count as open."""
+    dist = [FAR] * len(nbr)
+    queue = []
+    for i in sources:
+        if not blocked[i] and dist[i] == FAR:
+            dist[i] = 0
+            queue.append(i)
+    for i in queue:  # the list grows as it is read: a FIFO queue
+        d = dist[i] + 1
+        for j in nbr[i]:
+            if dist[j] == FAR and not blocked[j]:
+                dist[j] = d
+                queue.append(j)
+    return dist
+
+
 class Memory:
     """What one seat of one match remembers between turns."""
 
     def __init__(self):
-        self.walls = set()
+        self.blocked = None  # bytearray over the grid: 1 for a wall seen
         self.cores = {}  # (row, col) -> (owner, active)
         self.last = time.monotonic()
 
@@ -99,8 +129,12 @@ class Bot:
         rows, cols = cfg["rows"], cfg["cols"]
         me = state["you"]["id"]
         mem = self.memory(state["match_id"], me)
+        nbr = neighbors(rows, cols)
+        if mem.blocked is None or len(mem.blocked) != rows * cols:
+            mem.blocked = bytearray(rows * cols)
+        blocked = mem.blocked
         for w in state.get("walls") or []:
-            mem.walls.add((w["row"], w["col"]))
+            blocked[w["row"] * cols + w["col"]] = 1
         for c in state.get("cores") or []:
             p = c["position"]
             mem.cores[(p["row"], p["col"])] = (c["owner"], c["active"])
@@ -110,29 +144,13 @@ class Bot:
             (mine if b["owner"] == me else enemies).append(p)
         if not mine:
             return []
-        walls = mem.walls
 
-        def bfs(sources):
-            dist = {}
-            q = deque()
-            for s in sources:
-                if s not in dist and s not in walls:
-                    dist[s] = 0
-                    q.append(s)
-            while q:
-                r, c = q.popleft()
-                d = dist[(r, c)] + 1
-                for _, dr, dc in DIRS:
-                    n = ((r + dr) % rows, (c + dc) % cols)
-                    if n not in dist and n not in walls:
-                        dist[n] = d
-                        q.append(n)
-            return dist
+        def idx(p):
+            return p[0] * cols + p[1]
 
         home = [p for p, (o, a) in mem.cores.items() if o == me and a]
-        energy = [(e["row"], e["col"]) for e in state.get("energy") or []]
-        to_energy = bfs(energy)
-        mine.sort(key=lambda p: (to_energy.get(p, 1 << 30), p))
+        to_energy = bfs([e["row"] * cols + e["col"] for e in state.get("energy") or []], blocked, nbr)
+        mine.sort(key=lambda p: (to_energy[idx(p)], p))
         n_gather = int(math.floor(self.gather * len(mine) + 0.5))  # half up, as Go's math.Round
         gatherers, attackers = mine[:n_gather], mine[n_gather:]
 
@@ -144,31 +162,30 @@ class Bot:
         threatened = bool(home) and any(
             min(_d2(e, h, rows, cols) for h in home) <= cfg.get("vision_radius2", 49) for e in enemies)
         advance = len(attackers) >= self.wave or threatened
-        to_target = bfs(targets) if attackers and advance else {}
+        to_target = bfs([idx(p) for p in targets], blocked, nbr) if attackers and advance else None
 
-        far = 1 << 30
         home_set = set(home)
-        occupied = set(mine)  # own units that have not moved yet may stay
+        occupied = set(idx(p) for p in mine)  # own units that have not moved yet may stay
         taken = set()  # tiles own units end the turn on
         moves = []
         for group, field in ((gatherers, to_energy), (attackers, to_target)):
             for p in group:
-                occupied.discard(p)
+                i = idx(p)
+                occupied.discard(i)
                 # Staying on an own core keeps it from spawning: step off.
-                stay = far + 1 if p in home_set else field.get(p, far)
+                stay = FAR + 1 if p in home_set else (field[i] if field else FAR)
                 best = None
-                for name, dr, dc in DIRS:
-                    n = ((p[0] + dr) % rows, (p[1] + dc) % cols)
-                    if n in walls or n in taken or n in occupied:
+                for (name, _, _), j in zip(DIRS, nbr[i]):
+                    if blocked[j] or j in taken or j in occupied:
                         continue  # two own units on one tile both die
-                    d = field.get(n, far)
+                    d = field[j] if field else FAR
                     if best is None or d < best[0]:
-                        best = (d, name, n)
+                        best = (d, name, j)
                 if best is not None and best[0] < stay:
                     taken.add(best[2])
                     moves.append({"position": {"row": p[0], "col": p[1]}, "direction": best[1]})
                 else:
-                    taken.add(p)
+                    taken.add(i)
         return moves
 
 
