@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -146,4 +145,3 @@ func play(t testing.TB, es []arena.Entrant, jobs []arena.Job, opt arena.Options)
 	return recs
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }

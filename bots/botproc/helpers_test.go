@@ -297,3 +297,20 @@ func startLab(t *testing.T, marker, end string, bots int, pgid bool) (*exec.Cmd,
 	}
 	return cmd, pids, in
 }
+
+// leaseBot leases a process of spec, released when the test ends, and
+// returns what the bot says of its environment.
+func leaseBot(t *testing.T, m *botproc.Manager, spec botproc.Spec) (*botproc.Lease, botEnv) {
+	t.Helper()
+	l, err := m.Lease(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Release)
+	url, _ := l.Endpoint()
+	e, err := getEnv(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, e
+}

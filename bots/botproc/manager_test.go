@@ -143,16 +143,7 @@ func TestRestartOnExit(t *testing.T) {
 		events = append(events, e)
 		mu.Unlock()
 	}})
-	l, err := m.Lease(context.Background(), fakeSpec(marker, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Release()
-	url, _ := l.Endpoint()
-	before, err := getEnv(url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, before := leaseBot(t, m, fakeSpec(marker, ""))
 	if err := syscall.Kill(before.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -190,16 +181,7 @@ func TestRestartOnExit(t *testing.T) {
 func TestRestartOnHang(t *testing.T) {
 	marker := newMarker(t)
 	m := newManager(t, botproc.Options{HealthInterval: 50 * time.Millisecond, HealthTimeout: 200 * time.Millisecond, HealthFailures: 3, Grace: 200 * time.Millisecond})
-	l, err := m.Lease(context.Background(), fakeSpec(marker, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Release()
-	url, _ := l.Endpoint()
-	before, err := getEnv(url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, before := leaseBot(t, m, fakeSpec(marker, ""))
 	if err := syscall.Kill(before.PID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
@@ -288,14 +270,8 @@ func TestIdleProcessesStop(t *testing.T) {
 func TestPdeathsigSurvivesThreadExits(t *testing.T) {
 	marker := newMarker(t)
 	m := newManager(t, botproc.Options{HealthInterval: 50 * time.Millisecond})
-	var leases []*botproc.Lease
 	for i := 0; i < 3; i++ {
-		l, err := m.Lease(context.Background(), fakeSpec(marker, ""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Release()
-		leases = append(leases, l)
+		leaseBot(t, m, fakeSpec(marker, ""))
 	}
 	for i := 0; i < 200; i++ {
 		done := make(chan struct{})
