@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -356,4 +357,46 @@ func (m *Manifest) Genome() strategies.Genome {
 		}
 	}
 	return m.Params.Clamp(g)
+}
+
+// IsManifest reports whether data is a JSON object whose kind names a
+// bot manifest ("crucible-bot/..."), so that a command taking a strategy,
+// a variant file or a manifest can tell the last two apart before parsing
+// (a variant file has no kind).
+func IsManifest(data []byte) bool {
+	var head struct {
+		Kind *string `json:"kind"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Kind == nil {
+		return false
+	}
+	return strings.HasPrefix(*head.Kind, "crucible-bot/")
+}
+
+// CheckRunnable checks that the bot can start on this machine: its working
+// directory exists and its program is found (on PATH for a name without a
+// slash, else relative to the working directory) and is executable. A
+// queue worker runs it before its first match, so that a manifest whose
+// files are not there fails with their names rather than match by match.
+func (m *Manifest) CheckRunnable() error {
+	dir := m.WorkDir()
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("bot %s: its folder %s (dir %q of the manifest in %s) is not there: copy the bot's files to this machine", m.Name, dir, m.Dir, m.Folder)
+	}
+	prog := m.Command[0]
+	if !strings.ContainsRune(prog, '/') {
+		if _, err := exec.LookPath(prog); err != nil {
+			return fmt.Errorf("bot %s: command %q is not on this machine's PATH: %v", m.Name, prog, err)
+		}
+		return nil
+	}
+	path := prog
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return fmt.Errorf("bot %s: command %s (%s) is not an executable file: %v; build or copy it, or fix command in the manifest", m.Name, prog, path, err)
+	}
+	return nil
 }

@@ -231,3 +231,57 @@ func TestParseAgreesWithVariantChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestIsManifest tells manifests from variant files and other JSON.
+func TestIsManifest(t *testing.T) {
+	tests := []struct {
+		data string
+		want bool
+	}{
+		{specExample, true},
+		{`{"kind":"crucible-bot/2"}`, true},
+		{`{"game":"acb","base":"gatherer","params":{}}`, false},
+		{`{"kind":"other"}`, false},
+		{`{"kind":3}`, false},
+		{`[1]`, false},
+		{`not json`, false},
+	}
+	for _, tc := range tests {
+		if got := bots.IsManifest([]byte(tc.data)); got != tc.want {
+			t.Errorf("IsManifest(%s) = %v", tc.data, got)
+		}
+	}
+}
+
+// TestCheckRunnable checks that a bot whose files are not on this machine
+// is refused with their names: a missing folder, a program not on PATH, a
+// relative program that is missing or not executable.
+func TestCheckRunnable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bot"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := func(dir, cmd string) *bots.Manifest {
+		return mustParse(t, `{"kind":"crucible-bot/1","game":"acb","name":"b","dir":"`+dir+`","command":["`+cmd+`"]}`, filepath.Dir(filepath.Join(t.TempDir(), "x")))
+	}
+	tests := []struct {
+		m    *bots.Manifest
+		want string // "" for runnable
+	}{
+		{manifest(dir, "./bot"), ""},
+		{manifest(dir, "sh"), ""},
+		{manifest(dir+"/missing", "./bot"), "its folder " + dir + "/missing"},
+		{manifest(dir, "no-such-program-xyz"), `command "no-such-program-xyz" is not on this machine's PATH`},
+		{manifest(dir, "./nope"), "command ./nope (" + dir + "/nope) is not an executable file"},
+		{manifest(dir, "./data.txt"), "command ./data.txt"},
+	}
+	for _, tc := range tests {
+		err := tc.m.CheckRunnable()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s in %s: %v, want %q", tc.m.Command[0], tc.m.WorkDir(), err, tc.want)
+		}
+	}
+}

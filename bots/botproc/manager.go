@@ -446,3 +446,20 @@ func (m *Manager) emit(e Event) {
 		m.opt.Events(e)
 	}
 }
+
+// String describes the event for the lab's log: "bot mybot#3fa9c2e1b0
+// restarted (exited with signal: killed), restarts so far: 2; log
+// runs/x/mybot_3fa9c2e1b0-1.log".
+func (e Event) String() string {
+	s := fmt.Sprintf("bot %s %s", e.Label, e.Kind)
+	if e.Kind == Started {
+		s += fmt.Sprintf(" in %v (pid %d)", e.Ready.Round(time.Millisecond), e.PID)
+	}
+	if e.Err != nil {
+		s += fmt.Sprintf(" (%v)", e.Err)
+	}
+	if e.Restarts > 0 {
+		s += fmt.Sprintf(", restarts so far: %d", e.Restarts)
+	}
+	return s + "; log " + e.Log
+}

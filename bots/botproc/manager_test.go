@@ -174,6 +174,9 @@ func TestRestartOnExit(t *testing.T) {
 	if restarted == nil || restarted.Restarts != 1 || restarted.PID != before.PID || !strings.Contains(restarted.Err.Error(), "signal: killed") {
 		t.Fatalf("no restart event naming the crash: %+v", events)
 	}
+	if msg := restarted.String(); !strings.Contains(msg, "bot fake#"+marker+" restarted (exited with signal: killed") || !strings.Contains(msg, "restarts so far: 1; log ") {
+		t.Fatalf("the restart reads %q", msg)
+	}
 }
 
 // TestRestartOnHang checks that a bot that stops answering /health (here
