@@ -144,4 +144,3 @@ func play(t testing.TB, es []arena.Entrant, jobs []arena.Job, opt arena.Options)
 	}
 	return recs
 }
-
