@@ -1,16 +1,22 @@
 package acbbot_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"crucible/arena"
 	"crucible/bots"
 	"crucible/bots/acbbot"
 	"crucible/bots/botproc"
+	"crucible/engine"
+	"crucible/engine/acb"
 )
 
 // TestExamplesPlayBuiltins plays the example bots (Python and Go), started
@@ -137,4 +143,83 @@ func withoutBotVars(env []string) []string {
 		}
 	}
 	return out
+}
+
+// killer is a leased bot's player that kills the bot's process before
+// turn kill is sent: the crash of an outside bot in the middle of a match.
+type killer struct {
+	*acbbot.Player
+	kill int
+	pid  func() int
+}
+
+func (k *killer) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
+	if v.Turn == k.kill {
+		syscall.Kill(k.pid(), syscall.SIGKILL)
+	}
+	return k.Player.Turn(ctx, v, buf)
+}
+
+// TestBotCrashMidMatch kills the Go example's process in the middle of a
+// match: the match still ends with a result (the bot's failed turns are
+// no-ops, as the seed says), the manager restarts the process and counts
+// the restart, and the next match is played by the new process without a
+// failure.
+func TestBotCrashMidMatch(t *testing.T) {
+	var mu sync.Mutex
+	pid := 0
+	mgr, err := botproc.New(botproc.Options{LogDir: t.TempDir(), Events: func(e botproc.Event) {
+		if e.Kind == botproc.Started {
+			mu.Lock()
+			pid = e.PID
+			mu.Unlock()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mgr.Close()
+	e := botEntrant(t, mgr, goBot(t), nil)
+	build := e.New
+	first := true
+	e.New = func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
+		p, err := build(ctx, seed, seat)
+		if err != nil || !first {
+			return p, err
+		}
+		first = false
+		return &killer{Player: p.(*acbbot.Player), kill: 20, pid: func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return pid
+		}}, nil
+	}
+	es := []arena.Entrant{e, builtin(t, "gatherer")}
+	jobs := []arena.Job{{ID: "crash", Seats: []int{0, 1}, Seed: 3}, {ID: "after", Seats: []int{0, 1}, Seed: 4}}
+	recs := play(t, es, jobs, arena.Options{Workers: 1, Config: shortConfig(200)})
+	for _, r := range recs {
+		if r.Error != "" || r.Turns == 0 {
+			t.Fatalf("match %s: %+v", r.Job, r)
+		}
+		if r.Job == "after" && r.Crashed != nil {
+			t.Fatalf("the match after the restart saw failed turns: %+v", r)
+		}
+	}
+	waitStats(t, mgr, func(s botproc.Stats) bool { return s.Restarts == 1 && s.Starts == 2 })
+}
+
+// waitStats polls the manager's only variant's figures until cond holds.
+func waitStats(t *testing.T, mgr *botproc.Manager, cond func(botproc.Stats) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st := mgr.Stats()
+		if len(st) == 1 && cond(st[0]) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -253,7 +253,8 @@ func (m *Manager) startCmd(start func() error) error {
 
 // Lease finds a process of s's variant with a free slot, starting one when
 // every process is full (waiting for its /health), and takes the slot
-// until Release. The error of a process that cannot start names its
+// until Release. A process being restarted is waited for, and the
+// process answers GET /health before Lease returns. The error of a process that cannot start names its
 // command, its exit status and the last lines of its stderr. ctx bounds
 // the wait.
 func (m *Manager) Lease(ctx context.Context, s Spec) (*Lease, error) {
@@ -285,17 +286,54 @@ func (m *Manager) Lease(ctx context.Context, s Spec) (*Lease, error) {
 	pl.stats.Leases++
 	m.mu.Unlock()
 	l := &Lease{p: p}
-	select {
-	case <-p.ready:
-	case <-ctx.Done():
-		l.Release()
-		return nil, ctx.Err()
-	}
-	if err := p.startErr(); err != nil {
+	if err := p.await(ctx); err != nil {
 		l.Release()
 		return nil, err
 	}
 	return l, nil
+}
+
+// await waits until the slot's process answers GET /health: started,
+// restarted if it is being restarted, and probed once more, since a
+// process that died a moment ago may not be noticed yet (its restart is
+// then waited for). The wait is bounded by ctx and by twice StartTimeout.
+func (p *proc) await(ctx context.Context) error {
+	m := p.m
+	deadline := time.Now().Add(2 * m.opt.StartTimeout)
+	for {
+		m.mu.Lock()
+		up := p.up
+		m.mu.Unlock()
+		select {
+		case <-up:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		m.mu.Lock()
+		err := p.err
+		m.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		e := p.endpoint.Load()
+		last := m.probe(ctx, e.url, m.opt.HealthTimeout)
+		if last == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bot %s at %s did not answer 200 on GET /health within %v: %v (log: %s)", p.spec.Label, e.url, 2*m.opt.StartTimeout, last, p.logPath)
+		}
+		t := time.NewTimer(20 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
 }
 
 // pick returns the fullest process with a free slot (so that few
@@ -319,7 +357,7 @@ func (m *Manager) newProc(s Spec, pl *pool) *proc {
 	return &proc{
 		m: m, spec: s, pool: pl, seq: m.seq,
 		logPath: m.logPath(s.Label, m.seq),
-		ready:   make(chan struct{}), done: make(chan struct{}),
+		up:      make(chan struct{}), done: make(chan struct{}),
 		stopCtx: ctx, stop: cancel,
 	}
 }

@@ -26,14 +26,18 @@ type proc struct {
 	seq     int
 	logPath string
 
-	ready    chan struct{} // closed once the first start is ready or failed
-	readyErr error         // set before ready closes when the start failed
 	done     chan struct{} // closed when the supervisor has returned
 	stopCtx  context.Context
 	stop     context.CancelFunc
 	endpoint atomic.Pointer[endpoint]
 
 	// Guarded by m.mu.
+	// up is closed while a process answers /health; a crash replaces it
+	// with an open one until the restart is up, so that a new lease waits
+	// for the restart instead of playing a dead process. err is set, and
+	// up closed, when the slot has failed for good.
+	up       chan struct{}
+	err      error
 	leases   int
 	lastUsed time.Time
 	stopping bool // the lab stops it: not for new leases
@@ -43,18 +47,38 @@ type proc struct {
 
 type endpoint struct{ url, secret string }
 
+// isReady reports whether a process of the slot answers /health now.
+// Called with m.mu held.
 func (p *proc) isReady() bool {
 	select {
-	case <-p.ready:
-		return p.readyErr == nil
+	case <-p.up:
+		return p.err == nil
 	default:
 		return false
 	}
 }
 
-func (p *proc) startErr() error {
-	<-p.ready
-	return p.readyErr
+// markUp closes up: the process answers, or (err set) the slot is over.
+func (p *proc) markUp(err error) {
+	p.m.mu.Lock()
+	defer p.m.mu.Unlock()
+	select {
+	case <-p.up:
+		return
+	default:
+	}
+	if err != nil {
+		p.err = err
+		p.given = true
+	}
+	close(p.up)
+}
+
+// markDown opens a new up for the restart of a crashed process.
+func (p *proc) markDown() {
+	p.m.mu.Lock()
+	defer p.m.mu.Unlock()
+	p.up = make(chan struct{})
 }
 
 // running is one started process.
@@ -77,19 +101,21 @@ func (p *proc) supervise() {
 	defer m.wg.Done()
 	defer close(p.done)
 	defer p.detach()
+	// However the slot ends, leases waiting for it are told.
+	defer p.markUp(fmt.Errorf("bot %s: stopped by the lab", p.spec.Label))
 	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		p.giveUp(fmt.Errorf("bot %s: opening its log file: %w", p.spec.Label, err), 0, true)
+		p.giveUp(fmt.Errorf("bot %s: opening its log file: %w", p.spec.Label, err), 0)
 		return
 	}
 	defer log.Close()
 	port := 0
 	r, err := p.launch(log, &port)
 	if err != nil {
-		p.giveUp(err, 0, true)
+		p.giveUp(err, 0)
 		return
 	}
-	close(p.ready)
+	p.markUp(nil)
 	for {
 		why := p.watch(r)
 		p.terminate(r)
@@ -97,6 +123,7 @@ func (p *proc) supervise() {
 			m.emit(Event{Kind: Stopped, Label: p.spec.Label, Log: p.logPath, PID: r.pid, Restarts: p.restartCount()})
 			return
 		}
+		p.markDown()
 		m.mu.Lock()
 		p.restarts++
 		p.pool.stats.Restarts++
@@ -116,11 +143,12 @@ func (p *proc) supervise() {
 			if err != nil {
 				port = 0 // the port may have been taken: try another
 				if attempt+1 >= m.opt.MaxRestarts {
-					p.giveUp(fmt.Errorf("%w (given up after %d failed restarts)", err, attempt+1), n, false)
+					p.giveUp(fmt.Errorf("%w (given up after %d failed restarts)", err, attempt+1), n)
 					return
 				}
 			}
 		}
+		p.markUp(nil)
 	}
 }
 
@@ -138,17 +166,10 @@ func (p *proc) detach() {
 	}
 }
 
-// giveUp marks the slot failed for good.
-func (p *proc) giveUp(err error, restarts int, first bool) {
-	m := p.m
-	m.mu.Lock()
-	p.given = true
-	m.mu.Unlock()
-	if first {
-		p.readyErr = err
-		close(p.ready)
-	}
-	m.emit(Event{Kind: Failed, Label: p.spec.Label, Log: p.logPath, Restarts: restarts, Err: err})
+// giveUp marks the slot failed for good; leases waiting for it get err.
+func (p *proc) giveUp(err error, restarts int) {
+	p.markUp(err)
+	p.m.emit(Event{Kind: Failed, Label: p.spec.Label, Log: p.logPath, Restarts: restarts, Err: err})
 }
 
 func (p *proc) restartCount() int {
