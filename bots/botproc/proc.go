@@ -111,6 +111,9 @@ func (p *proc) supervise() {
 	defer log.Close()
 	port := 0
 	r, err := p.launch(log, &port)
+	if errors.Is(err, errStopped) {
+		return // the deferred markUp tells the leases waiting
+	}
 	if err != nil {
 		p.giveUp(err, 0)
 		return
