@@ -76,4 +76,3 @@ func (p *proc) await(ctx context.Context) error {
 		}
 	}
 }
-
