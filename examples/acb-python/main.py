@@ -200,6 +200,10 @@ def _d2(a, b, rows, cols):
 def make_handler(bot, secret):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive: one connection for a whole match
+        # Headers and body leave in one write, without Nagle's delay: sent
+        # apart, the small second packet waits for the engine's delayed ACK.
+        wbufsize = -1
+        disable_nagle_algorithm = True
 
         def log_message(self, fmt, *args):
             pass
