@@ -24,7 +24,8 @@ CRUCIBLE_PARAM_GATHER and CRUCIBLE_PARAM_WAVE, else their defaults:
           that attacks. Measured against the built-in guardian (wave 3, 60
           games a point, 500 turns), its share of wins is 0.15 at 0.3, 0.45
           at 0.45, 0.60 at 0.5, 0.62 at 0.55, 0.58 at 0.6 to 0.7, 0.38 at
-          0.8 and 0.28 at 0.9: the best value is about 0.6. The default,
+          0.8 and 0.28 at 0.9 (go test -run '^$' -bench GatherSweep
+          -benchtime 1x ./bots/acbbot/): the best value is about 0.6. The default,
           0.9, is a poor one on purpose, for tuning.
   wave    attackers wait beside their cores until this many are ready, then
           advance together (the focus-fire combat of the rules favours the
