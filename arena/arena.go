@@ -37,7 +37,8 @@ type Entrant struct {
 	// a constructor that waits (a remote bot's health check) gives up when
 	// it ends. seed is the seat's own seed, engine.SeatSeed(match seed,
 	// seat), and seat its index in the match. It is called from many goroutines at once and must not share
-	// mutable state between the players it returns.
+	// mutable state between the players it returns. A player that
+	// implements io.Closer is closed once its match is over.
 	New func(ctx context.Context, seed uint64, seat int) (engine.Player, error)
 }
 

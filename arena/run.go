@@ -257,6 +257,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 		Players: refs,
 	}
 	seats := make([]engine.Seat, len(job.Seats))
+	defer closePlayers(seats)
 	// Every seat is named before any player is built, so that a record of
 	// a match that failed to start still names all its players.
 	for s, ei := range job.Seats {
@@ -353,6 +354,17 @@ func describe(err error, job Job, entrants []Entrant) string {
 	return fmt.Sprintf("seed %d: %v", job.Seed, err)
 }
 
+// closePlayers closes the players of a match that implement io.Closer
+// (an outside bot's lease on its process), once the match is over:
+// played, failed or cut short.
+func closePlayers(seats []engine.Seat) {
+	for _, s := range seats {
+		if c, ok := s.Player.(io.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
 // newPlayer calls the entrant's constructor, turning a panic into an error.
 func newPlayer(ctx context.Context, e *Entrant, seed uint64, seat int) (p engine.Player, err error) {
 	defer func() {
@@ -391,7 +403,9 @@ func PlaySequential(ctx context.Context, g engine.Game, entrants []Entrant, jobs
 			}
 			seats[s] = engine.Seat{Name: e.Name, Strategy: e.Strategy, Params: e.Params, Player: p}
 		}
-		if _, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats}); err != nil {
+		_, err := g.Play(ctx, engine.MatchSpec{Seed: j.Seed, MatchID: j.ID, Seats: seats})
+		closePlayers(seats)
+		if err != nil {
 			return fmt.Errorf("job %s: %w", j.ID, err)
 		}
 	}
