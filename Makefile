@@ -14,7 +14,7 @@ $(BIN): $(shell find . -name '*.go' -not -path './bin/*') go.mod go.sum
 # RACE_PKGS are the packages with concurrency (the arena's worker pool, the
 # HTTP servers and players, the evolver's parallel evaluation; the ladder and
 # the queue join them), run again under the race detector.
-RACE_PKGS := ./arena/... ./protocol/... ./evolver/... ./queue/...
+RACE_PKGS := ./arena/... ./protocol/... ./evolver/... ./queue/... ./bots/...
 
 # test: formatting, vet, every package's tests, then the concurrent packages
 # again under the race detector, within CI's 15 minutes on 2 cores (3m35s in
