@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"crucible/games"
 )
 
 // TestCommandsFollowTheTableOfGames checks that the commands take their
@@ -19,25 +18,25 @@ func TestCommandsFollowTheTableOfGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		usage := cmd.Flags().Lookup("game").Usage
-		for _, g := range games.All() {
+		for _, g := range labGames.All() {
 			if !strings.Contains(usage, g.Name) {
 				t.Errorf("crucible %s --game help %q does not name %s", path[0], usage, g.Name)
 			}
 		}
 	}
 	export, _, _ := root.Find([]string{"export"})
-	for _, g := range games.All() {
-		if _, ok := benches[g.Name]; !ok {
-			t.Errorf("crucible bench has no figures for %s", g.Name)
+	for _, g := range labGames.All() {
+		if g.Bench == nil {
+			t.Errorf("crucible bench has no engine figures for %s", g.Name)
 		}
-		if !strings.Contains(export.Long, g.Export.Bot) {
+		if g.Export != nil && !strings.Contains(export.Long, g.Export.Bot) {
 			t.Errorf("crucible export --help does not describe the %s bot", g.Name)
 		}
 		if _, err := lookupGame(g.Name); err != nil {
 			t.Error(err)
 		}
 	}
-	if _, _, err := execRoot(t, "strategies", "--game", "chess"); err == nil || !strings.Contains(err.Error(), `--game: unknown game "chess" (known: `+strings.Join(games.Names(), ", ")) {
+	if _, _, err := execRoot(t, "strategies", "--game", "chess"); err == nil || !strings.Contains(err.Error(), `--game: unknown game "chess" (known: `+strings.Join(labGames.Names(), ", ")) {
 		t.Fatalf("strategies --game chess: %v", err)
 	}
 	if _, _, err := execRoot(t, "bench", "--game", "chess"); err == nil || !strings.Contains(err.Error(), `unknown game "chess"`) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"crucible/arena"
-	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -143,12 +142,5 @@ func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint s
 // through the games table (a game without remote bots is refused, saying
 // where its bots play).
 func remoteEntrant(game, url, secret string) (arena.Entrant, error) {
-	g, err := games.Lookup(game)
-	if err != nil {
-		return arena.Entrant{}, err
-	}
-	if g.Remote == nil {
-		return arena.Entrant{}, fmt.Errorf("player %s: the arena calls remote bots of %s only; %s", url, strings.Join(games.Remote(), ", "), g.Elsewhere)
-	}
-	return g.Remote(url, secret)
+	return labGames.Remote(game, url, secret)
 }
