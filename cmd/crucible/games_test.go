@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
 )
 
 // TestCommandsFollowTheTableOfGames checks that the commands take their
