@@ -84,7 +84,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "kindling", "game to play: "+labGames.List())
+	fl.StringVar(&f.game, "game", defaultGame, "game to play: "+labGames.List())
 	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(labGames.RemoteNames(), ", "))
 	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")

@@ -20,6 +20,9 @@ import (
 // its own with useGames. Nothing else in this package names a game.
 var labGames = lab.Table()
 
+// defaultGame is the game of a --game flag left out.
+var defaultGame = lab.Default
+
 // gameNames lists the games on the command line, from the table of games.
 var gameNames = labGames.Names()
 

@@ -62,7 +62,7 @@ func newStrategiesCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&game, "game", "kindling", "game whose strategies to list: "+labGames.List())
+	cmd.Flags().StringVar(&game, "game", defaultGame, "game whose strategies to list: "+labGames.List())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (game, name, description, params) instead of text")
 	return cmd
 }

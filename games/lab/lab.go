@@ -9,6 +9,9 @@ import (
 	"crucible/games/kindlinggame"
 )
 
+// Default is the game the commands play when --game is left out.
+const Default = kindlinggame.Name
+
 // Games returns the lab's games, in the order help texts show them.
 func Games() []games.Game {
 	return []games.Game{
