@@ -42,3 +42,17 @@ func TestCommandsFollowTheTableOfGames(t *testing.T) {
 		t.Fatalf("bench --game chess: %v", err)
 	}
 }
+
+// crucible match with a game that is not one says so and lists the games
+// (issue 20: it said only "unknown flag: --players").
+func TestMatchOfAnUnknownGameListsTheGames(t *testing.T) {
+	for _, args := range [][]string{{"match", "chess", "--players", "a,b"}, {"match", "chess"}} {
+		_, _, err := execRoot(t, args...)
+		if err == nil || err.Error() != `unknown game "chess" (known: `+strings.Join(labGames.Names(), ", ")+`)` {
+			t.Errorf("crucible %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	if out, _, err := execRoot(t, "match"); err != nil || !strings.Contains(out, "crucible match acb --players") || !strings.Contains(out, "crucible match kindling --players") {
+		t.Errorf("crucible match alone: %v\n%s", err, out)
+	}
+}
