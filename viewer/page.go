@@ -16,10 +16,14 @@ var assets embed.FS
 // body, style and script.
 var pageTmpl = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
 
-// asset returns an embedded file's text (the files are fixed at build
-// time, so a missing one is a bug of the package).
-func asset(name string) string {
-	b, err := assets.ReadFile("assets/" + name)
+// asset returns the text of one of the skeleton's files.
+func asset(name string) string { return Asset(assets, name) }
+
+// Asset returns the text of assets/name in fsys, the embedded assets of a
+// page's package. The files are fixed at build time, so a missing one is a
+// bug of that package, and panics.
+func Asset(fsys embed.FS, name string) string {
+	b, err := fsys.ReadFile("assets/" + name)
 	if err != nil {
 		panic("viewer: missing asset " + name)
 	}

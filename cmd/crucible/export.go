@@ -32,7 +32,7 @@ func newExportCmd() *cobra.Command {
   README.md     the run commands, the environment, the parameters
 
 The binary is built with the Go toolchain from the crucible source tree: 'go
-build' of export/bot with the variant linked in. Run export inside the crucible
+build' of games/lab/bot with the variant linked in. Run export inside the crucible
 checkout (or give --src) with 'go' on PATH. --out must not exist or be empty;
 nothing is left behind on error.
 

@@ -2,7 +2,6 @@ package acbview
 
 import (
 	"bytes"
-	"context"
 	"crucible/viewer/viewertest"
 	"encoding/json"
 	"fmt"
@@ -113,27 +112,7 @@ func abs(x int) int {
 // and result.
 func playReplay(t testing.TB, seed uint64, cfg acb.Config, names ...string) ([]byte, engine.Result) {
 	t.Helper()
-	byName := map[string]int{}
-	all := acbstrat.All()
-	for i, s := range all {
-		byName[s.Name] = i
-	}
-	seats := make([]engine.Seat, len(names))
-	for i, n := range names {
-		k, ok := byName[n]
-		if !ok {
-			t.Fatalf("no acb strategy %q", n)
-		}
-		s := all[k]
-		g := s.Schema.Defaults()
-		seats[i] = engine.Seat{Name: n, Strategy: n, Params: s.Schema.Map(g), Player: s.New(g, engine.SeatSeed(seed, i), i)}
-	}
-	var buf bytes.Buffer
-	res, err := acb.Game{}.Play(context.Background(), engine.MatchSpec{Seed: seed, Config: acb.MatchConfig{Config: cfg}, Seats: seats, Replay: &buf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), res
+	return viewertest.PlayMatch(t, acb.Game{}, acbstrat.All(), seed, acb.MatchConfig{Config: cfg}, names...)
 }
 
 // checkLegend compares the legend with the replay at turn t.

@@ -20,16 +20,6 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// asset returns an embedded file's text (the files are fixed at build
-// time, so a missing one is a bug of the package).
-func asset(name string) string {
-	b, err := assets.ReadFile("assets/" + name)
-	if err != nil {
-		panic("acbview: missing asset " + name)
-	}
-	return string(b)
-}
-
 // derived is what the Go side computes once for the page.
 type derived struct {
 	// WinProb[t] is each player's chance to win at the end of turn t in
@@ -102,9 +92,9 @@ func Write(w io.Writer, data []byte) error {
 	return viewer.Write(w, viewer.Page{
 		Title:   fmt.Sprintf("AI Code Battle %s, seed %d", r.MatchID, r.Seed),
 		Kind:    "acb",
-		Body:    template.HTML(asset("acb.html")),
-		CSS:     asset("acb.css"),
-		Script:  asset("acb.js"),
+		Body:    template.HTML(viewer.Asset(assets, "acb.html")),
+		CSS:     viewer.Asset(assets, "acb.css"),
+		Script:  viewer.Asset(assets, "acb.js"),
 		Data:    data,
 		Derived: derive(r),
 	}, "replay")

@@ -2,7 +2,6 @@ package kindlingview
 
 import (
 	"bytes"
-	"context"
 	"crucible/viewer/viewertest"
 	"encoding/json"
 	"fmt"
@@ -21,27 +20,7 @@ import (
 // returns its log and the result.
 func playKindling(t testing.TB, seed uint64, names ...string) ([]byte, engine.Result) {
 	t.Helper()
-	byName := map[string]int{}
-	all := bidders.All()
-	for i, s := range all {
-		byName[s.Name] = i
-	}
-	seats := make([]engine.Seat, len(names))
-	for i, n := range names {
-		k, ok := byName[n]
-		if !ok {
-			t.Fatalf("no bidder %q", n)
-		}
-		s := all[k]
-		g := s.Schema.Defaults()
-		seats[i] = engine.Seat{Name: n, Strategy: n, Params: s.Schema.Map(g), Player: s.New(g, engine.SeatSeed(seed, i), i)}
-	}
-	var buf bytes.Buffer
-	res, err := kindling.Game{}.Play(context.Background(), engine.MatchSpec{Seed: seed, Seats: seats, Replay: &buf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), res
+	return viewertest.PlayMatch(t, kindling.Game{}, bidders.All(), seed, nil, names...)
 }
 
 // checkKindlingTurn compares the page with the log at turn t (1..8): the

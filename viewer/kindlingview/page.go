@@ -21,16 +21,6 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// asset returns an embedded file's text (the files are fixed at build
-// time, so a missing one is a bug of the package).
-func asset(name string) string {
-	b, err := assets.ReadFile("assets/" + name)
-	if err != nil {
-		panic("kindlingview: missing asset " + name)
-	}
-	return string(b)
-}
-
 // derived is what the Go side computes once for the page.
 type derived struct {
 	// Beacons are the beacons' names in id order.
@@ -100,9 +90,9 @@ func Write(w io.Writer, data []byte) error {
 	return viewer.Write(w, viewer.Page{
 		Title:   fmt.Sprintf("Kindling %s", l.Code),
 		Kind:    "kindling",
-		Body:    template.HTML(asset("kindling.html")),
-		CSS:     asset("kindling.css"),
-		Script:  asset("kindling.js"),
+		Body:    template.HTML(viewer.Asset(assets, "kindling.html")),
+		CSS:     viewer.Asset(assets, "kindling.css"),
+		Script:  viewer.Asset(assets, "kindling.js"),
 		Data:    data,
 		Derived: d,
 	}, "kindling log")

@@ -7,11 +7,14 @@ package viewertest
 import (
 	"bytes"
 	"context"
+	"crucible/engine"
+	"crucible/strategies"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,4 +158,28 @@ func Edit(t *testing.T, data []byte, f func(doc map[string]any)) []byte {
 		t.Fatal(err)
 	}
 	return bytes.ReplaceAll(out.Bytes(), []byte(`\u2028`), []byte("\u2028"))
+}
+
+// PlayMatch plays one match of rules through Game.Play with the strategies
+// of list named by names (each at its defaults, in seat order) on seed and
+// config cfg (nil: the defaults), and returns its replay or log and the
+// result.
+func PlayMatch(t testing.TB, rules engine.Game, list []strategies.Strategy, seed uint64, cfg any, names ...string) ([]byte, engine.Result) {
+	t.Helper()
+	seats := make([]engine.Seat, len(names))
+	for i, n := range names {
+		k := slices.IndexFunc(list, func(s strategies.Strategy) bool { return s.Name == n })
+		if k < 0 {
+			t.Fatalf("no %s strategy %q", rules.Name(), n)
+		}
+		s := list[k]
+		g := s.Schema.Defaults()
+		seats[i] = engine.Seat{Name: n, Strategy: n, Params: s.Schema.Map(g), Player: s.New(g, engine.SeatSeed(seed, i), i)}
+	}
+	var buf bytes.Buffer
+	res, err := rules.Play(context.Background(), engine.MatchSpec{Seed: seed, Config: cfg, Seats: seats, Replay: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), res
 }
