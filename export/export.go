@@ -1,6 +1,6 @@
 // Package export turns a variant into a directory a user can deploy as it
-// is: a static Linux binary that plays only that variant (the AI Code
-// the variant JSON, a Dockerfile and a README with the run commands. What
+// is: a static Linux binary that plays only that variant, the variant
+// JSON, a Dockerfile and a README with the run commands. What
 // the binary does with the variant is its game's Target (the AI Code Battle
 // HTTP bot, the Kindling agent), which each game's entry in the table of
 // games gives.
