@@ -2,10 +2,12 @@ package games
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"crucible/arena"
@@ -112,4 +114,49 @@ func ConfigHelp(gs ...Game) string {
 		help += ", or a preset: " + strings.Join(ps, "; ")
 	}
 	return help
+}
+
+// CommandEnv is what the command line lends a game's own commands (its
+// protocol's server, its agent, its tools).
+type CommandEnv struct {
+	// Registry builds the registry of every strategy of every game.
+	Registry func() (*strategies.Registry, error)
+	// CheckOut refuses an output path that exists or cannot be written;
+	// WriteOut writes it atomically. flag names the option in errors.
+	CheckOut func(flag, path string) error
+	WriteOut func(flag, path string, data []byte) error
+}
+
+// Commands builds a game's own top-level commands with env.
+type Commands func(env CommandEnv) []*cobra.Command
+
+// StrategyOrVariant resolves the --strategy NAME / --variant FILE pair of a
+// command that plays one player of game (exactly one of the two is given)
+// to the strategy, its genome and a display label. hint says what to do
+// with a variant of another game.
+func StrategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint string) (strategies.Strategy, strategies.Genome, string, error) {
+	switch {
+	case strategy != "" && variant != "":
+		return strategies.Strategy{}, nil, "", errors.New("give --strategy or --variant, not both")
+	case strategy != "":
+		s, err := reg.Lookup(game, strategy)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		return s, s.Schema.Defaults(), s.Name, nil
+	case variant != "":
+		v, err := strategies.LoadVariant(variant)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		if v.Game != game {
+			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
+		}
+		r, err := reg.Check(v)
+		if err != nil {
+			return strategies.Strategy{}, nil, "", err
+		}
+		return r.Strategy, r.Genome, r.Variant.Label(), nil
+	}
+	return strategies.Strategy{}, nil, "", errors.New("give --strategy NAME or --variant FILE")
 }

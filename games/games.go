@@ -61,6 +61,10 @@ type Game struct {
 	// Match is the game's `crucible match GAME` subcommand (nil: the game
 	// has none).
 	Match *MatchCommand
+	// Commands are the game's own top-level commands: its protocol's
+	// server, its agent, its tools (crucible serve, crucible kindling,
+	// crucible map; nil: none).
+	Commands Commands
 
 	// Behaviour descriptors and the rules text of the LLM prompt belong
 	// here too; the evolver's owners add those fields.

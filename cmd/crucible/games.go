@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/spf13/cobra"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -68,4 +70,18 @@ func readGameConfig(gameName, value string) ([]byte, error) {
 // the games that have them.
 func configHelp() string {
 	return games.ConfigHelp(labGames.All()...)
+}
+
+// gameCommands are the games' own commands (crucible serve, crucible
+// kindling, ...), from the table, with the command line's ways lent to
+// them.
+func gameCommands() []*cobra.Command {
+	env := games.CommandEnv{Registry: newRegistry, CheckOut: checkOutPath, WriteOut: writeOutFile}
+	var out []*cobra.Command
+	for _, g := range labGames.All() {
+		if g.Commands != nil {
+			out = append(out, g.Commands(env)...)
+		}
+	}
+	return out
 }

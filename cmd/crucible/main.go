@@ -67,14 +67,11 @@ champions as bots that play on the real platforms.`,
 	root.AddCommand(
 		newStrategiesCmd(),
 		newMatchCmd(),
-		newMapCmd(),
 		newArenaCmd(),
 		newRateCmd(),
 		newSPRTCmd(),
 		newReportCmd(),
 		newEvolveCmd(),
-		newServeCmd(),
-		newKindlingCmd(),
 		newExportCmd(),
 		newBenchCmd(),
 		newReplayCmd(),
@@ -82,5 +79,6 @@ champions as bots that play on the real platforms.`,
 		newWorkerCmd(),
 		newRunsCmd(),
 	)
+	root.AddCommand(gameCommands()...)
 	return root
 }

@@ -1,6 +1,7 @@
 // Package acbgame is AI Code Battle's entry in the table of games: its
 // rules, strategies, remote bots, export target, viewer page, bench
-// workload and `crucible match acb` subcommand, gathered from the game's
+// workload, `crucible match acb` subcommand and its own commands (crucible
+// serve, crucible map), gathered from the game's
 // own packages (engine/acb, strategies/acbstrat, protocol/acbhttp,
 // viewer/acbview).
 package acbgame
@@ -8,6 +9,8 @@ package acbgame
 import (
 	"context"
 	"fmt"
+
+	"github.com/spf13/cobra"
 
 	"crucible/arena"
 	"crucible/engine"
@@ -44,6 +47,9 @@ win probability, an event ribbon and a commentary of the critical moments.`,
 		},
 		Bench: &bench,
 		Match: &match,
+		Commands: func(env games.CommandEnv) []*cobra.Command {
+			return []*cobra.Command{newMapCmd(env), newServeCmd(env)}
+		},
 	}
 }
 

@@ -1,11 +1,14 @@
 // Package kindlinggame is Kindling's entry in the table of games: its
 // rules, bidders, export target, viewer page, bench workload and `crucible
-// match kindling` subcommand, gathered from the game's own packages
+// match kindling` subcommand and its own commands (crucible kindling serve
+// and play), gathered from the game's own packages
 // (engine/kindling, strategies/bidders, protocol/kindlingapi,
 // viewer/kindlingview).
 package kindlinggame
 
 import (
+	"github.com/spf13/cobra"
+
 	"crucible/engine/kindling"
 	"crucible/games"
 	"crucible/strategies/bidders"
@@ -35,5 +38,8 @@ each seat's bids, strengths, embers, who lit what, sparks and scores.`,
 		},
 		Bench: &bench,
 		Match: &match,
+		Commands: func(env games.CommandEnv) []*cobra.Command {
+			return []*cobra.Command{newKindlingCmd(env)}
+		},
 	}
 }

@@ -31,9 +31,6 @@ var stillNaming = map[string]string{
 	"evolver/behave/acb.go":      "the behaviour descriptors: the evolver's owners move them into the entries",
 	"evolver/behave/kindling.go": "the behaviour descriptors: the evolver's owners move them into the entries",
 	"evolver/llm_rules.go":       "the LLM prompt's rules text: the evolver's owners move it into the entries",
-	"cmd/crucible/serve.go":      "crucible serve, the AI Code Battle bot server: a command of the game's own, not yet in its entry",
-	"cmd/crucible/kindling.go":   "crucible kindling serve and play: commands of the game's own, not yet in its entry",
-	"cmd/crucible/mapcmd.go":     "crucible map, AI Code Battle maps: a command of the game's own, not yet in its entry",
 }
 
 // TestNoPackageOutsideAGameNamesIt reads every non-test Go file of the
