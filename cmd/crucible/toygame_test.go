@@ -24,9 +24,9 @@ func useGames(t *testing.T, table *games.Table) {
 
 // TestAThirdGameTouchesNoFileOutsideItsPackage adds a toy game (its own
 // package, testdata/toygame) to the lab's table and plays it through
-// every path a table entry enables: crucible strategies, match, arena
-// (with its viewer pages beside the replays), sprt, replay, bench and
-// export. Nothing else is changed for it: a command that switched on the
+// every path a table entry enables: its own command, crucible
+// strategies, match, arena (with its viewer pages beside the replays),
+// sprt, replay, bench and export. Nothing else is changed for it: a command that switched on the
 // game's name instead of asking the table would refuse it here.
 func TestAThirdGameTouchesNoFileOutsideItsPackage(t *testing.T) {
 	useGames(t, games.MustNew(append(lab.Games(), toygame.Game())...))
@@ -43,6 +43,12 @@ func TestAThirdGameTouchesNoFileOutsideItsPackage(t *testing.T) {
 	t.Run("strategies", func(t *testing.T) {
 		if out := run(t, "strategies", "--game", "toy"); !strings.Contains(out, "3 toy strategies") || !strings.Contains(out, "aim") {
 			t.Fatalf("strategies --game toy:\n%s", out)
+		}
+	})
+
+	t.Run("its own command", func(t *testing.T) {
+		if out := run(t, "toy-rules"); out != "5 rounds; the highest number called by one seat alone scores\n" {
+			t.Fatalf("toy-rules: %q", out)
 		}
 	})
 

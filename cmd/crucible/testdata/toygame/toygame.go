@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"crucible/engine"
@@ -179,6 +180,17 @@ func Game() games.Game {
 					},
 				}
 			},
+		},
+		Commands: func(games.CommandEnv) []*cobra.Command {
+			return []*cobra.Command{{
+				Use:   "toy-rules",
+				Short: "Print the toy game's rules",
+				Args:  cobra.NoArgs,
+				RunE: func(cmd *cobra.Command, _ []string) error {
+					_, err := fmt.Fprintf(cmd.OutOrStdout(), "%d rounds; the highest number called by one seat alone scores\n", Rounds)
+					return err
+				},
+			}}
 		},
 		Match: &games.MatchCommand{
 			Short:    "Play one toy match",
