@@ -170,14 +170,14 @@ func (t *Table) Names() []string {
 
 // List is the games' names for a help text or a message: "acb or
 // kindling".
-func (t *Table) List() string { return orList(t.Names()) }
+func (t *Table) List() string { return Join(t.Names(), "or") }
 
-// orList joins names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
+// Join joins words for a message: "a, b or c" with last "or".
+func Join(words []string, last string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
 }
 
 // Lookup returns the named game; an unknown name is an error that lists the

@@ -85,3 +85,13 @@ func gameCommands() []*cobra.Command {
 	}
 	return out
 }
+
+// gameTitles are the games' full names for help texts: "AI Code Battle and
+// Kindling".
+func gameTitles() string {
+	var titles []string
+	for _, g := range labGames.All() {
+		titles = append(titles, g.Title)
+	}
+	return games.Join(titles, "and")
+}
