@@ -1,7 +1,8 @@
 // Package games is the table of the lab's games: for each, its name on the
 // command line, its rules (an engine.Game), its strategies, how the arena
 // plays a remote bot of it, how a variant of it is exported, its viewer
-// page, its bench workloads and its `crucible match` subcommand. Commands,
+// page, its bench workloads, its `crucible match` subcommand and its own
+// commands (a protocol's server, an agent). Commands,
 // help texts, the queue's workers and the exported bot read a Table
 // instead of listing the games themselves.
 //

@@ -13,6 +13,7 @@ import (
 	"crucible/engine"
 	"crucible/games"
 	"crucible/games/lab"
+	"crucible/queue"
 	"crucible/strategies"
 )
 
@@ -24,6 +25,9 @@ var labGames = lab.Table()
 
 // defaultGame is the game of a --game flag left out.
 var defaultGame = lab.Default
+
+// The table is what the queue's workers and runners are handed.
+var _ queue.Games = (*games.Table)(nil)
 
 // gameNames lists the games on the command line, from the table of games.
 var gameNames = labGames.Names()
