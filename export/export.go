@@ -1,10 +1,12 @@
 // Package export turns a variant into a directory a user can deploy as it
-// is: a static Linux binary that plays only that variant (the AI Code
-// Battle HTTP bot for acb variants, the Kindling agent for kindling ones),
-// the variant JSON, a Dockerfile and a README with the run commands.
+// is: a static Linux binary that plays only that variant, the variant
+// JSON, a Dockerfile and a README with the run commands. What
+// the binary does with the variant is its game's Target (the AI Code Battle
+// HTTP bot, the Kindling agent), which each game's entry in the table of
+// games gives.
 //
 // The binary is built with the Go toolchain from the crucible source tree:
-// `go build` of the small main in export/bot with the variant linked in
+// `go build` of the small main in games/lab/bot with the variant linked in
 // (-ldflags -X), CGO_ENABLED=0, GOOS=linux. Building rather than copying
 // the running crucible binary means the export is static and Linux whatever
 // machine and build flags crucible itself came from, and contains only the
@@ -34,16 +36,18 @@ import (
 const ModulePath = "crucible"
 
 // BotPackage is the main package of exported binaries, relative to the
-// module root.
-const BotPackage = "./export/bot"
+// module root: it runs the linked-in variant with its game's Target, from
+// the lab's table of games (which imports this package, hence a main of
+// its own above it).
+const BotPackage = "./games/lab/bot"
 
 // Options configures Export.
 type Options struct {
 	// Variant is the variant to export; it must resolve in Registry.
 	Variant  strategies.Variant
 	Registry *strategies.Registry
-	// Target is the export of the variant's game (ACB, Kindling; the
-	// table of games gives each game's).
+	// Target is the export of the variant's game (the table of games
+	// gives each game's).
 	Target Target
 	// OutDir is the directory to create. It must not exist, or be empty.
 	OutDir string
@@ -174,7 +178,7 @@ func Export(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
-// build compiles export/bot with the variant linked in.
+// build compiles BotPackage with the variant linked in.
 func build(ctx context.Context, goPath, src, arch, dst string, variant []byte, log io.Writer) error {
 	ldflags := "-s -w -X main.variantJSON=" + base64.StdEncoding.EncodeToString(variant)
 	cmd := exec.CommandContext(ctx, goPath, "build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", dst, BotPackage)
@@ -194,7 +198,7 @@ func build(ctx context.Context, goPath, src, arch, dst string, variant []byte, l
 }
 
 // FindModuleRoot returns the nearest directory at or above dir whose
-// go.mod declares module crucible and which holds export/bot.
+// go.mod declares module crucible and which holds BotPackage.
 func FindModuleRoot(dir string) (string, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
@@ -228,8 +232,8 @@ func checkModuleRoot(dir string) error {
 	if !found {
 		return fmt.Errorf("%s/go.mod is not module %s", dir, ModulePath)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "export", "bot", "main.go")); err != nil {
-		return fmt.Errorf("%s lacks export/bot/main.go: %w", dir, err)
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(BotPackage), "main.go")); err != nil {
+		return fmt.Errorf("%s lacks %s/main.go: %w", dir, BotPackage, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,20 +21,29 @@ import (
 	"crucible/arena"
 	"crucible/engine"
 	"crucible/engine/acb"
+	"crucible/export"
+	"crucible/games/lab"
 	"crucible/protocol/acbhttp"
 	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
-	"crucible/strategies/acbstrat"
-	"crucible/strategies/bidders"
 )
 
-// targets are the export targets by game (the table of games, which
-// imports this package, gives the same).
-var targets = map[string]Target{"acb": ACB, "kindling": Kindling}
+// target is the export target of game, from the lab's table of games.
+func target(t *testing.T, game string) export.Target {
+	t.Helper()
+	g, err := lab.Table().Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Export == nil {
+		t.Fatalf("game %s has no export target", game)
+	}
+	return *g.Export
+}
 
 func registry(t *testing.T) *strategies.Registry {
 	t.Helper()
-	reg, err := strategies.NewRegistry(append(bidders.All(), acbstrat.All()...)...)
+	reg, err := lab.Table().Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +64,7 @@ func requireGo(t *testing.T) {
 
 func moduleRoot(t *testing.T) string {
 	t.Helper()
-	root, err := FindModuleRoot(".")
+	root, err := export.FindModuleRoot(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,29 +162,91 @@ func checkReadmeFlags(t *testing.T, dir string) {
 	}
 }
 
-// exportDefaults exports strategy base of game at its defaults into a new
-// directory (skipping the test without the Go toolchain) and checks that
-// the binary is a static Linux one.
-func exportDefaults(t *testing.T, ctx context.Context, game, base string) (Result, strategies.Variant, *strategies.Registry) {
+// buildLimit bounds the package's go builds of the bot. The first export
+// of the test binary compiles the bot and everything it imports with the
+// export's flags (-trimpath, CGO_ENABLED=0), which no other build of the
+// test run shares; the second only links. Both took 87 s of CPU in all
+// (measured: time go test ./export/ on a loaded 2-core machine, 7m50s
+// wall), so about 30 minutes at a load of 40 on 2 cores, where each process
+// gets 1/20 of a core. The package's go test -timeout must allow as much;
+// testContext stops the test before it.
+const buildLimit = 30 * time.Minute
+
+// builtExport is one export made for the package's tests.
+type builtExport struct {
+	res export.Result
+	v   strategies.Variant
+	err error
+}
+
+// exports holds the exports made so far, by game and base: every test that
+// runs a game's exported bot shares one build of it.
+var exports = struct {
+	sync.Mutex
+	done map[string]*builtExport
+}{done: map[string]*builtExport{}}
+
+// testContext is a context for t that ends a little before the test
+// binary's deadline (-timeout), so that a test stops with its own error
+// rather than the binary's panic.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx := t.Context()
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-15*time.Second))
+		t.Cleanup(cancel)
+	}
+	return ctx
+}
+
+// exportDefaults exports strategy base of game at its defaults (skipping
+// the test without the Go toolchain), once per test binary: later calls
+// get the same export. It checks that the binary is a static Linux one.
+func exportDefaults(t *testing.T, game, base string) (export.Result, strategies.Variant, *strategies.Registry) {
 	t.Helper()
 	requireGo(t)
 	reg := registry(t)
-	v := variantOf(t, reg, game, base)
-	res, err := Export(ctx, Options{Variant: v, Registry: reg, Target: targets[game], OutDir: filepath.Join(t.TempDir(), game+"-bot"), Src: moduleRoot(t)})
-	if err != nil {
-		t.Fatal(err)
+	exports.Lock()
+	defer exports.Unlock()
+	key := game + "/" + base
+	b, ok := exports.done[key]
+	if !ok {
+		v := variantOf(t, reg, game, base)
+		dir, err := os.MkdirTemp("", "crucible-export-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(testContext(t), buildLimit)
+		defer cancel()
+		res, err := export.Export(ctx, export.Options{Variant: v, Registry: reg, Target: target(t, game), OutDir: filepath.Join(dir, game+"-bot"), Src: moduleRoot(t)})
+		b = &builtExport{res: res, v: v, err: err}
+		exports.done[key] = b
 	}
-	checkStaticLinux(t, res.Binary)
-	return res, v, reg
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	checkStaticLinux(t, b.res.Binary)
+	return b.res, b.v, reg
+}
+
+// TestMain removes the shared exports after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, b := range exports.done {
+		if b.res.Dir != "" {
+			os.RemoveAll(filepath.Dir(b.res.Dir))
+		}
+	}
+	os.Exit(code)
 }
 
 // An exported ACB bot, started from its directory, plays a whole arena
 // match (both seat orders) against an in-process player, then stops
 // gracefully on SIGTERM.
 func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, v, _ := exportDefaults(t, ctx, "acb", "gatherer")
+	res, v, _ := exportDefaults(t, "acb", "gatherer")
+	ctx := testContext(t)
 	out := res.Dir
 	if strings.Join(res.Files, " ") != "Dockerfile README.md bot variant.json" {
 		t.Fatalf("exported files %v", res.Files)
@@ -285,9 +357,8 @@ func TestExportedACBBotPlaysAnArenaMatch(t *testing.T) {
 // An exported Kindling agent plays a whole match on our server against a
 // house bot and prints the standings.
 func TestExportedKindlingAgentPlaysAMatch(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, v, reg := exportDefaults(t, ctx, "kindling", "sniper")
+	res, v, reg := exportDefaults(t, "kindling", "sniper")
+	ctx := testContext(t)
 	out := res.Dir
 	docker, _ := os.ReadFile(filepath.Join(out, "Dockerfile"))
 	if !strings.Contains(string(docker), "ENV KINDLING_URL=https://kindling.adamhaleworks.workers.dev") {
@@ -349,25 +420,25 @@ func TestExportRefusesBadInputAndLeavesNothing(t *testing.T) {
 	notSrc := t.TempDir()
 	tests := []struct {
 		rule string
-		o    Options
+		o    export.Options
 		want string
 	}{
-		{"an unknown base strategy", Options{Variant: strategies.Variant{Game: "kindling", Base: "nope"}, OutDir: filepath.Join(dir, "a")}, "unknown kindling strategy"},
-		{"an unknown parameter", Options{Variant: strategies.Variant{Game: "kindling", Base: "sniper", Params: map[string]float64{"nonexistent": 1}}, OutDir: filepath.Join(dir, "b")}, "unknown parameter"},
-		{"a non-empty output directory", Options{Variant: good, OutDir: full}, "not empty"},
-		{"a source tree that is not crucible", Options{Variant: good, OutDir: filepath.Join(dir, "c"), Src: notSrc}, "not the crucible source"},
-		{"no go toolchain", Options{Variant: good, OutDir: filepath.Join(dir, "d"), Src: moduleRoot(t), Go: "no-such-go-command"}, "Go toolchain"},
-		{"another game's target", Options{Variant: good, Target: ACB, OutDir: filepath.Join(dir, "e")}, `a variant of game "kindling" needs that game's target, not "acb"'s`},
-		{"a variant whose id is not its content's", Options{Variant: func() strategies.Variant { v := good; v.ID = "0123456789"; return v }(), OutDir: filepath.Join(dir, "f")},
+		{"an unknown base strategy", export.Options{Variant: strategies.Variant{Game: "kindling", Base: "nope"}, OutDir: filepath.Join(dir, "a")}, "unknown kindling strategy"},
+		{"an unknown parameter", export.Options{Variant: strategies.Variant{Game: "kindling", Base: "sniper", Params: map[string]float64{"nonexistent": 1}}, OutDir: filepath.Join(dir, "b")}, "unknown parameter"},
+		{"a non-empty output directory", export.Options{Variant: good, OutDir: full}, "not empty"},
+		{"a source tree that is not crucible", export.Options{Variant: good, OutDir: filepath.Join(dir, "c"), Src: notSrc}, "not the crucible source"},
+		{"no go toolchain", export.Options{Variant: good, OutDir: filepath.Join(dir, "d"), Src: moduleRoot(t), Go: "no-such-go-command"}, "Go toolchain"},
+		{"another game's target", export.Options{Variant: good, Target: target(t, "acb"), OutDir: filepath.Join(dir, "e")}, `a variant of game "kindling" needs that game's target, not "acb"'s`},
+		{"a variant whose id is not its content's", export.Options{Variant: func() strategies.Variant { v := good; v.ID = "0123456789"; return v }(), OutDir: filepath.Join(dir, "f")},
 			"does not match its content"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
 			tt.o.Registry = reg
 			if tt.o.Target.Game == "" {
-				tt.o.Target = Kindling
+				tt.o.Target = target(t, "kindling")
 			}
-			_, err := Export(context.Background(), tt.o)
+			_, err := export.Export(context.Background(), tt.o)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Export = %v, want an error containing %q", err, tt.want)
 			}

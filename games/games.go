@@ -1,28 +1,33 @@
 // Package games is the table of the lab's games: for each, its name on the
 // command line, its rules (an engine.Game), its strategies, how the arena
-// plays a remote bot of it, and how a variant of it is exported. Commands,
-// help texts and the exported bot read this table instead of listing the
-// games themselves, so a game is added in one place.
+// plays a remote bot of it, how a variant of it is exported, its viewer
+// page, its bench workloads, its `crucible match` subcommand and its own
+// commands (a protocol's server, an agent). Commands,
+// help texts, the queue's workers and the exported bot read a Table
+// instead of listing the games themselves.
+//
+// This package names no game: each game's entry is built in the game's own
+// package (games/acbgame, games/kindlinggame), and the lab's table lists
+// the entries (games/lab). Adding a game is a package that builds its Game
+// and one line in the lab's table; a test may build a Table of its own with
+// New.
 package games
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"crucible/arena"
 	"crucible/engine"
-	"crucible/engine/acb"
-	"crucible/engine/kindling"
 	"crucible/export"
-	"crucible/protocol/acbhttp"
 	"crucible/strategies"
-	"crucible/strategies/acbstrat"
-	"crucible/strategies/bidders"
 )
 
-// Game is one row of the table.
+// Game is one row of the table: everything the rest of the lab asks of a
+// game. Rules, Name and Strategies are required; the other fields are
+// capabilities, nil for a game that lacks them (the commands then say so).
 type Game struct {
 	// Name is the game's name on the command line and in results,
 	// variants and strategies; Rules.Name() returns it.
@@ -36,17 +41,38 @@ type Game struct {
 	// Remote, when not nil, makes an arena entrant of the remote bot at
 	// an http:// or https:// URL, speaking the game's bot protocol with
 	// the shared secret (empty: the protocol's environment variables).
-	// It is nil for a game whose bots the arena cannot call.
+	// It is nil for a game whose bots the arena cannot call (see
+	// HasRemote).
 	Remote func(url, secret string) (arena.Entrant, error)
 	// Elsewhere says, for a game without Remote, where its bots play
 	// instead (for messages).
 	Elsewhere string
-	// Export is how a variant of the game is exported as a bot.
-	Export export.Target
+	// Export is how a variant of the game is exported as a bot (nil: its
+	// variants cannot be exported).
+	Export *export.Target
 	// Presets are named configurations that --config accepts in place
 	// of a file.
 	Presets []Preset
+	// Viewer writes the self-contained viewer page of a match's replay
+	// (nil: the game's matches have no page).
+	Viewer *Viewer
+	// Bench is what crucible bench measures of the game besides the arena
+	// round robin every game gets (nil: the round robin alone).
+	Bench *Bench
+	// Match is the game's `crucible match GAME` subcommand (nil: the game
+	// has none).
+	Match *MatchCommand
+	// Commands are the game's own top-level commands: its protocol's
+	// server, its agent, its tools (crucible serve, crucible kindling,
+	// crucible map; nil: none).
+	Commands Commands
+
+	// Behaviour descriptors and the rules text of the LLM prompt belong
+	// here too; the evolver's owners add those fields.
 }
+
+// HasRemote reports whether the arena can play remote bots of the game.
+func (g Game) HasRemote() bool { return g.Remote != nil }
 
 // Preset is a named game configuration: the JSON a --config file would
 // hold.
@@ -54,47 +80,90 @@ type Preset struct {
 	Name, Description, JSON string
 }
 
-// acbPresets are the AI Code Battle engine's presets.
-func acbPresets() []Preset {
-	var out []Preset
-	for _, p := range acb.Presets() {
-		out = append(out, Preset{Name: p.Name, Description: p.Description, JSON: p.JSON})
-	}
-	return out
-}
-
 // RemoteStartTimeout is how long a remote bot may take to answer its
 // health check before a match.
 const RemoteStartTimeout = 30 * time.Second
 
-// table lists the games in the order help texts show them.
-var table = []Game{
-	{
-		Name:       "acb",
-		Title:      "AI Code Battle",
-		Rules:      acb.Game{},
-		Strategies: acbstrat.All,
-		Remote:     remoteACB,
-		Export:     export.ACB,
-		Presets:    acbPresets(),
-	},
-	{
-		Name:       "kindling",
-		Title:      "Kindling",
-		Rules:      kindling.Game{},
-		Strategies: bidders.All,
-		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
-		Export:     export.Kindling,
-	},
+// Table is the games of one lab, in the order help texts show them. Its
+// methods answer for every game at once (the registry of all strategies,
+// the games with remote bots); Lookup finds one.
+type Table struct {
+	games []Game
 }
 
-// All returns the table, in the order help texts show the games.
-func All() []Game { return append([]Game(nil), table...) }
+// New makes a table of gs, checking every row: a name, rules named like
+// it, strategies of that game only, an export target of that game, and a
+// game without remote bots saying where its bots play. Names must be
+// unique.
+func New(gs ...Game) (*Table, error) {
+	seen := map[string]bool{}
+	for i, g := range gs {
+		if err := check(g); err != nil {
+			return nil, fmt.Errorf("games: row %d (%q): %w", i, g.Name, err)
+		}
+		if seen[g.Name] {
+			return nil, fmt.Errorf("games: game %q is listed twice", g.Name)
+		}
+		seen[g.Name] = true
+	}
+	t := &Table{games: append([]Game(nil), gs...)}
+	if _, err := t.Registry(); err != nil {
+		return nil, fmt.Errorf("games: %w", err)
+	}
+	return t, nil
+}
+
+// MustNew is New for a table fixed in the source: an error is a bug of
+// that source, and panics.
+func MustNew(gs ...Game) *Table {
+	t, err := New(gs...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// check verifies one row.
+func check(g Game) error {
+	switch {
+	case g.Name == "" || strings.ContainsAny(g.Name, " ,\t\n"):
+		return errors.New("a game needs a name without spaces or commas")
+	case g.Rules == nil:
+		return errors.New("no rules")
+	case g.Rules.Name() != g.Name:
+		return fmt.Errorf("its rules are named %q", g.Rules.Name())
+	case g.Strategies == nil:
+		return errors.New("no strategies")
+	case g.Remote == nil && g.Elsewhere == "":
+		return errors.New("a game without remote bots must say where its bots play (Elsewhere)")
+	}
+	for _, s := range g.Strategies() {
+		if s.Game != g.Name {
+			return fmt.Errorf("it lists strategy %s of game %q", s.Name, s.Game)
+		}
+	}
+	if x := g.Export; x != nil && (x.Game != g.Name || x.Run == nil || x.Dockerfile == nil || x.README == nil) {
+		return fmt.Errorf("its export target (of game %q) is incomplete", x.Game)
+	}
+	if v := g.Viewer; v != nil && (v.Write == nil || v.Flag == "") {
+		return errors.New("its viewer has no page writer or no flag")
+	}
+	if m := g.Match; m != nil && (m.Flags == nil || m.Short == "") {
+		return errors.New("its match command has no flags or no summary")
+	}
+	if b := g.Bench; b != nil && b.Workload == nil {
+		return errors.New("its bench has no workload")
+	}
+	return nil
+}
+
+// All returns the games, in the order help texts show them.
+func (t *Table) All() []Game { return append([]Game(nil), t.games...) }
 
 // Names returns the games' names in table order.
-func Names() []string {
-	out := make([]string, len(table))
-	for i, g := range table {
+func (t *Table) Names() []string {
+	out := make([]string, len(t.games))
+	for i, g := range t.games {
 		out[i] = g.Name
 	}
 	return out
@@ -102,65 +171,66 @@ func Names() []string {
 
 // List is the games' names for a help text or a message: "acb or
 // kindling".
-func List() string {
-	names := Names()
-	if len(names) < 2 {
-		return strings.Join(names, "")
+func (t *Table) List() string { return Join(t.Names(), "or") }
+
+// Join joins words for a message: "a, b or c" with last "or".
+func Join(words []string, last string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
 }
 
 // Lookup returns the named game; an unknown name is an error that lists the
 // known ones.
-func Lookup(name string) (Game, error) {
-	for _, g := range table {
+func (t *Table) Lookup(name string) (Game, error) {
+	for _, g := range t.games {
 		if g.Name == name {
 			return g, nil
 		}
 	}
-	return Game{}, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(Names(), ", "))
+	return Game{}, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(t.Names(), ", "))
+}
+
+// Rules returns the rules of the named game (see Lookup).
+func (t *Table) Rules(name string) (engine.Game, error) {
+	g, err := t.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return g.Rules, nil
 }
 
 // Registry builds the registry of every strategy of every game.
-func Registry() (*strategies.Registry, error) {
+func (t *Table) Registry() (*strategies.Registry, error) {
 	var all []strategies.Strategy
-	for _, g := range table {
+	for _, g := range t.games {
 		all = append(all, g.Strategies()...)
 	}
 	return strategies.NewRegistry(all...)
 }
 
-// Remote names the games whose remote bots the arena can play, for
+// RemoteNames names the games whose remote bots the arena can play, for
 // messages: "acb".
-func Remote() []string {
+func (t *Table) RemoteNames() []string {
 	var out []string
-	for _, g := range table {
-		if g.Remote != nil {
+	for _, g := range t.games {
+		if g.HasRemote() {
 			out = append(out, g.Name)
 		}
 	}
 	return out
 }
 
-// remoteACB is an arena entrant for a remote AI Code Battle bot, named by
-// its URL: each match gets its own HTTP player, health-checked before the
-// match. secret "" means $ACB_SECRET, else $SHARED_SECRET.
-func remoteACB(url, secret string) (arena.Entrant, error) {
-	if secret == "" {
-		secret = acbhttp.SecretFromEnv()
-	}
-	if secret == "" {
-		return arena.Entrant{}, fmt.Errorf("remote bot %s: no shared secret given, and neither ACB_SECRET nor SHARED_SECRET is set", url)
-	}
-	bot, err := acbhttp.NewRemoteBot(url, secret, RemoteStartTimeout)
+// Remote makes the arena entrant of the remote bot at url for the named
+// game; a game without remote bots is refused, saying where its bots play.
+func (t *Table) Remote(game, url, secret string) (arena.Entrant, error) {
+	g, err := t.Lookup(game)
 	if err != nil {
 		return arena.Entrant{}, err
 	}
-	return arena.Entrant{
-		Name:     url,
-		Strategy: "remote",
-		New: func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
-			return bot.NewPlayer(ctx, seat)
-		},
-	}, nil
+	if !g.HasRemote() {
+		return arena.Entrant{}, fmt.Errorf("player %s: the arena calls remote bots of %s only; %s", url, strings.Join(t.RemoteNames(), ", "), g.Elsewhere)
+	}
+	return g.Remote(url, secret)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"crucible/arena"
-	"crucible/games"
 )
 
 // gatedWorker plays no matches: each attempt reports that it started and
@@ -61,12 +60,12 @@ func (g *gatedWorker) Work(ctx context.Context, job *river.Job[BatchArgs]) error
 func TestLateCompletionOfRescuedBatch(t *testing.T) {
 	db, _ := openTestDB(t)
 	ctx := context.Background()
-	g, _ := games.Lookup("kindling")
+	g, _ := testGames.Lookup("kindling")
 	id, err := submitBatches(ctx, db, Run{Label: "gated", Game: g.Rules, BatchSize: 1}, [][]arena.Job{nil})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw := &gatedWorker{inner: &batchWorker{db: db, cfg: WorkerConfig{RescueAfter: 2 * time.Second}},
+	gw := &gatedWorker{inner: &batchWorker{db: db, cfg: WorkerConfig{Games: testGames, RescueAfter: 2 * time.Second}},
 		started: make(chan int, 2), results: make(chan error, 2),
 		release: map[int]chan struct{}{1: make(chan struct{}), 2: make(chan struct{})}}
 	workers := river.NewWorkers()

@@ -19,7 +19,7 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
-	"crucible/games"
+	"crucible/games/lab"
 	"crucible/internal/pgtest"
 )
 
@@ -67,7 +67,7 @@ func roleWorker() int {
 		return 1
 	}
 	defer db.Close()
-	err = Work(ctx, db, WorkerConfig{Workers: max(1, workers), RescueAfter: rescue, StopTimeout: stopTimeout, Log: os.Stderr,
+	err = Work(ctx, db, WorkerConfig{Games: testGames, Workers: max(1, workers), RescueAfter: rescue, StopTimeout: stopTimeout, Log: os.Stderr,
 		Ready: func(id string) { fmt.Fprintf(os.Stderr, "ready %s\n", id) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -119,7 +119,7 @@ var schedules = map[string]func() schedule{
 }
 
 func roundRobin(game string, n, seeds int) schedule {
-	g, err := games.Lookup(game)
+	g, err := testGames.Lookup(game)
 	if err != nil {
 		panic(err)
 	}
@@ -135,7 +135,7 @@ func roundRobin(game string, n, seeds int) schedule {
 }
 
 func submitSchedule(ctx context.Context, db *DB, s schedule, size int) (int64, error) {
-	reg, err := games.Registry()
+	reg, err := testGames.Registry()
 	if err != nil {
 		return 0, err
 	}
@@ -312,3 +312,7 @@ func openTestDB(t *testing.T) (*DB, string) {
 	t.Cleanup(db.Close)
 	return db, url
 }
+
+// testGames is the table of games the tests' workers and runners are
+// handed, as the command line hands its own.
+var testGames = lab.Table()

@@ -7,7 +7,6 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
-	"crucible/games"
 )
 
 // loadedRun is a run as a worker plays it, built once per run and kept
@@ -72,13 +71,13 @@ func (w *batchWorker) build(ctx context.Context, runID int64) (*loadedRun, error
 	if err != nil {
 		return nil, fmt.Errorf("loading run %d: %w", runID, err)
 	}
-	g, err := games.Lookup(gameName)
+	rules, err := w.cfg.Games.Rules(gameName)
 	if err != nil {
 		return nil, fmt.Errorf("run %d: %w", runID, err)
 	}
-	run := &loadedRun{gameName: gameName, game: g.Rules, batches: batches}
+	run := &loadedRun{gameName: gameName, game: rules, batches: batches}
 	if cfgText != nil {
-		if run.config, err = g.Rules.ParseConfig([]byte(*cfgText)); err != nil {
+		if run.config, err = rules.ParseConfig([]byte(*cfgText)); err != nil {
 			return nil, fmt.Errorf("run %d: its %s configuration: %w", runID, gameName, err)
 		}
 	}
@@ -86,7 +85,7 @@ func (w *batchWorker) build(ctx context.Context, runID int64) (*loadedRun, error
 	if err := json.Unmarshal([]byte(entrantsText), &specs); err != nil {
 		return nil, fmt.Errorf("run %d: decoding its entrants: %w", runID, err)
 	}
-	if run.entrants, err = Build(w.reg, gameName, specs, w.cfg.Secret); err != nil {
+	if run.entrants, err = Build(w.cfg.Games, w.reg, gameName, specs, w.cfg.Secret); err != nil {
 		return nil, fmt.Errorf("run %d: %w", runID, err)
 	}
 	for _, sp := range specs {

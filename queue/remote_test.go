@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"crucible/arena"
-	"crucible/games"
 	"crucible/protocol/acbhttp"
 )
 
@@ -63,11 +62,11 @@ func (m *matchSpans) overlaps() (int, int) {
 // plays its matches at once.
 func TestBotConcurrencyOnServedBot(t *testing.T) {
 	const secret = "s3cret"
-	reg, err := games.Registry()
+	reg, err := testGames.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	acb, _ := games.Lookup("acb")
+	acb, _ := testGames.Lookup("acb")
 	gatherer, err := reg.Lookup("acb", "gatherer")
 	if err != nil {
 		t.Fatal(err)
@@ -95,10 +94,10 @@ func TestBotConcurrencyOnServedBot(t *testing.T) {
 		ready := make(chan struct{})
 		done := make(chan error, 1)
 		go func() {
-			done <- Work(ctx, db, WorkerConfig{Workers: 3, BotConcurrency: limit, Secret: secret, Ready: func(string) { close(ready) }})
+			done <- Work(ctx, db, WorkerConfig{Games: testGames, Workers: 3, BotConcurrency: limit, Secret: secret, Ready: func(string) { close(ready) }})
 		}()
 		<-ready
-		r := &Runner{DB: db, BatchSize: 2} // 3 batches, one per slot
+		r := &Runner{Games: testGames, DB: db, BatchSize: 2} // 3 batches, one per slot
 		n := 0
 		err = r.Run(context.Background(), acb.Rules, entrants, jobs, arena.Options{Config: cfg}, func(rec arena.Record) error {
 			if rec.Error != "" {

@@ -10,7 +10,6 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
-	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -45,7 +44,11 @@ func FollowToFile(ctx context.Context, db *DB, runID int64, path string, onRecor
 // Runner.Run instead of arena.Run.
 type Runner struct {
 	DB *DB
-	// Registry rebuilds strategies by name (nil: every game's).
+	// Games are the games the runs play (required): the workers rebuild
+	// the entrants by name from the same table.
+	Games Games
+	// Registry rebuilds strategies by name (nil: every game's, from
+	// Games).
 	Registry *strategies.Registry
 	// Queue is the River queue ("" means DefaultQueue).
 	Queue string
@@ -80,8 +83,11 @@ func (q *Runner) Run(ctx context.Context, g engine.Game, entrants []arena.Entran
 	}
 	reg := q.Registry
 	if reg == nil {
+		if q.Games == nil {
+			return errors.New("queue: Runner.Games is nil: a runner needs the table of games")
+		}
 		var err error
-		if reg, err = games.Registry(); err != nil {
+		if reg, err = q.Games.Registry(); err != nil {
 			return err
 		}
 	}

@@ -25,12 +25,12 @@ func TestRunnerPlaysLikeArenaRun(t *testing.T) {
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- Work(ctx, db, WorkerConfig{Workers: 2, Metrics: m, Ready: func(string) { close(ready) }})
+		done <- Work(ctx, db, WorkerConfig{Games: testGames, Workers: 2, Metrics: m, Ready: func(string) { close(ready) }})
 	}()
 	<-ready
 	var lines []string
 	progressed := 0
-	r := &Runner{DB: db, BatchSize: 50}
+	r := &Runner{Games: testGames, DB: db, BatchSize: 50}
 	err := r.Run(context.Background(), s.game, s.entrants, s.jobs, arena.Options{Progress: func(done, total int) {
 		if total != len(s.jobs) || done < progressed {
 			t.Errorf("progress %d of %d after %d", done, total, progressed)

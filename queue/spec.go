@@ -7,12 +7,11 @@ import (
 	"strings"
 
 	"crucible/arena"
-	"crucible/games"
 	"crucible/strategies"
 )
 
 // RemoteStrategy is the Strategy of an arena entrant that is a remote bot
-// (games.Game.Remote names it by its URL).
+// (the games table names it by its URL).
 const RemoteStrategy = "remote"
 
 // EntrantSpec is an arena entrant as stored with a run: enough for any
@@ -52,20 +51,14 @@ func Specs(reg *strategies.Registry, game string, entrants []arena.Entrant) ([]E
 	return out, nil
 }
 
-// Build makes the arena entrants of specs for game. secret signs the
-// requests to remote bots ("" for the game's environment variables).
-func Build(reg *strategies.Registry, game string, specs []EntrantSpec, secret string) ([]arena.Entrant, error) {
+// Build makes the arena entrants of specs for game: strategies from reg,
+// remote bots from gs. secret signs the requests to remote bots ("" for
+// the game's environment variables).
+func Build(gs Games, reg *strategies.Registry, game string, specs []EntrantSpec, secret string) ([]arena.Entrant, error) {
 	out := make([]arena.Entrant, len(specs))
 	for i, sp := range specs {
 		if sp.Strategy == RemoteStrategy {
-			g, err := games.Lookup(game)
-			if err != nil {
-				return nil, err
-			}
-			if g.Remote == nil {
-				return nil, fmt.Errorf("entrant %d (%s): game %s has no remote bots", i, sp.Name, game)
-			}
-			e, err := g.Remote(sp.URL, secret)
+			e, err := gs.Remote(game, sp.URL, secret)
 			if err != nil {
 				return nil, fmt.Errorf("entrant %d: %w", i, err)
 			}

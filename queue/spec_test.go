@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"crucible/arena"
-	"crucible/games"
 )
 
 // A batch's jobs come back as they went in; a malformed line or an id
@@ -42,7 +41,7 @@ func TestJobsRoundTrip(t *testing.T) {
 // Entrants rebuilt from their specs play as the originals: same refs and
 // parameters; an entrant the registry cannot rebuild is refused by name.
 func TestSpecsRebuildEntrants(t *testing.T) {
-	reg, err := games.Registry()
+	reg, err := testGames.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +54,7 @@ func TestSpecsRebuildEntrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Build(reg, "kindling", specs, "")
+	back, err := Build(testGames, reg, "kindling", specs, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
-	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -39,6 +38,8 @@ const DefaultRescueAfter = 5 * time.Minute
 
 // WorkerConfig configures a worker process.
 type WorkerConfig struct {
+	// Games are the games whose runs the worker plays (required).
+	Games Games
 	// Workers is the number of batches played at once (0: every core).
 	Workers int
 	// Queues are the River queues served (nil: DefaultQueue).
@@ -81,7 +82,10 @@ func Work(ctx context.Context, db *DB, cfg WorkerConfig) error {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	reg, err := games.Registry()
+	if cfg.Games == nil {
+		return errors.New("queue: WorkerConfig.Games is nil: a worker needs the table of games")
+	}
+	reg, err := cfg.Games.Registry()
 	if err != nil {
 		return err
 	}

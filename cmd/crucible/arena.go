@@ -16,7 +16,6 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/engine"
-	"crucible/games"
 	"crucible/reports"
 	"crucible/strategies"
 )
@@ -85,8 +84,8 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "kindling", "game to play: "+games.List())
-	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(games.Remote(), ", "))
+	fl.StringVar(&f.game, "game", defaultGame, "game to play: "+labGames.List())
+	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(labGames.RemoteNames(), ", "))
 	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")
@@ -359,8 +358,8 @@ func newProgressBar(w io.Writer, total int) *progressbar.ProgressBar {
 // games.
 func remoteHelp() string {
 	var titles []string
-	for _, g := range games.All() {
-		if g.Remote != nil {
+	for _, g := range labGames.All() {
+		if g.HasRemote() {
 			titles = append(titles, g.Title)
 		}
 	}

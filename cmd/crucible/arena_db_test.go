@@ -23,7 +23,7 @@ func startQueueWorker(t *testing.T, url string) {
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- queue.Work(ctx, db, queue.WorkerConfig{Workers: 2, Ready: func(string) { close(ready) }})
+		done <- queue.Work(ctx, db, queue.WorkerConfig{Games: labGames, Workers: 2, Ready: func(string) { close(ready) }})
 	}()
 	<-ready
 	t.Cleanup(func() {

@@ -111,7 +111,7 @@ mutations of the elite and the progress line says so.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.game, "game", "kindling", "game: "+strings.Join(gameNames, " or "))
+	fl.StringVar(&f.game, "game", defaultGame, "game: "+strings.Join(gameNames, " or "))
 	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
 	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", ")+" (see above)")
 	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))

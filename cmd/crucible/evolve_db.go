@@ -33,6 +33,6 @@ func evolveQueue(cmd *cobra.Command, f evolveFlags) (evolver.MatchRunner, func()
 	if err != nil {
 		return nil, nil, fmt.Errorf("--db: %w", err)
 	}
-	r := &queue.Runner{DB: db, Queue: f.queue, Label: "evolve --base " + f.base + " --out " + f.out}
+	r := &queue.Runner{Games: labGames, DB: db, Queue: f.queue, Label: "evolve --base " + f.base + " --out " + f.out}
 	return r.Run, db.Close, nil
 }

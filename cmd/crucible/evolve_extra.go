@@ -9,7 +9,6 @@ import (
 
 	"crucible/evolver"
 	"crucible/evolver/behave"
-	"crucible/games"
 )
 
 // evolveExtraFlags are the evolve command's options for multi-seat fitness
@@ -29,7 +28,7 @@ func addEvolveExtraFlags(fl *pflag.FlagSet, f *evolveExtraFlags) {
 // descriptorHelp lists each game's descriptors.
 func descriptorHelp() string {
 	var parts []string
-	for _, g := range games.All() {
+	for _, g := range labGames.All() {
 		if b := behave.For(g.Name); b != nil {
 			parts = append(parts, g.Name+": "+strings.Join(b.Names(), ", "))
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/export"
-	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -33,7 +32,7 @@ func newExportCmd() *cobra.Command {
   README.md     the run commands, the environment, the parameters
 
 The binary is built with the Go toolchain from the crucible source tree: 'go
-build' of export/bot with the variant linked in. Run export inside the crucible
+build' of games/lab/bot with the variant linked in. Run export inside the crucible
 checkout (or give --src) with 'go' on PATH. --out must not exist or be empty;
 nothing is left behind on error.
 
@@ -48,9 +47,12 @@ nothing is left behind on error.
 			if err != nil {
 				return fmt.Errorf("--variant: %w", err)
 			}
-			game, err := games.Lookup(v.Game)
+			game, err := labGames.Lookup(v.Game)
 			if err != nil {
 				return fmt.Errorf("--variant %s: %w", o.variant, err)
+			}
+			if game.Export == nil {
+				return fmt.Errorf("--variant %s: variants of %s cannot be exported (exported games: %s)", o.variant, v.Game, strings.Join(exportedGames(), ", "))
 			}
 			reg, err := newRegistry()
 			if err != nil {
@@ -59,7 +61,7 @@ nothing is left behind on error.
 			if _, err := loadVariant(reg, v.Game, o.variant, cmd.ErrOrStderr()); err != nil {
 				return fmt.Errorf("--variant %s: %w", o.variant, err)
 			}
-			opt := export.Options{Variant: v, Registry: reg, Target: game.Export, OutDir: o.out, Src: o.src, GOARCH: o.arch}
+			opt := export.Options{Variant: v, Registry: reg, Target: *game.Export, OutDir: o.out, Src: o.src, GOARCH: o.arch}
 			if o.verbose {
 				opt.Log = cmd.ErrOrStderr()
 			}
@@ -93,11 +95,25 @@ nothing is left behind on error.
 // table.
 func exportBotHelp() string {
 	var b strings.Builder
-	for i, g := range games.All() {
-		if i > 0 {
+	for _, g := range labGames.All() {
+		if g.Export == nil {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "                - %s variants: %s", g.Name, g.Export.Bot)
 	}
 	return b.String()
+}
+
+// exportedGames names the games whose variants export.
+func exportedGames() []string {
+	var out []string
+	for _, g := range labGames.All() {
+		if g.Export != nil {
+			out = append(out, g.Name)
+		}
+	}
+	return out
 }

@@ -200,8 +200,8 @@ func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
 		if !isBotURL(url) {
 			return ladder.Source{}, fmt.Errorf("--url %q: want an http://HOST:PORT or https:// URL", url)
 		}
-		if game != "acb" {
-			return ladder.Source{}, fmt.Errorf("--url %s: remote bots play acb, this ladder plays %s", url, game)
+		if g, err := labGames.Lookup(game); err != nil || !g.HasRemote() {
+			return ladder.Source{}, fmt.Errorf("--url %s: remote bots play %s, this ladder plays %s", url, strings.Join(labGames.RemoteNames(), ", "), game)
 		}
 		return ladder.Source{Kind: ladder.KindURL, Strategy: "remote", Content: url}, nil
 	}

@@ -50,6 +50,6 @@ func ladderQueue(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) (func(ctx 
 	if f.night != "" {
 		label += " --night " + f.night
 	}
-	r := &queue.Runner{DB: db, Queue: f.queue, Label: label, Log: cmd.ErrOrStderr()}
+	r := &queue.Runner{Games: labGames, DB: db, Queue: f.queue, Label: label, Log: cmd.ErrOrStderr()}
 	return r.Run, db.Close, nil
 }

@@ -52,12 +52,14 @@ func exitStatus(err error) int {
 }
 
 // newRootCmd assembles the command tree. Each command lives in its own file
-// as a newXxxCmd constructor.
+// as a newXxxCmd constructor; the games' own commands come from the table
+// of games.
 func newRootCmd() *cobra.Command {
+	titles := gameTitles()
 	root := &cobra.Command{
 		Use:   "crucible",
-		Short: "A lab for tuning strategies of AI Code Battle and Kindling",
-		Long: `crucible plays strategies of two bot games (AI Code Battle and Kindling)
+		Short: "A lab for tuning strategies of " + titles,
+		Long: `crucible plays strategies of bot games (` + titles + `)
 against each other by the thousand, ranks them with Glicko-2, improves their
 parameters with genetic, CMA-ES or LLM-driven search, and exports the
 champions as bots that play on the real platforms.`,
@@ -67,14 +69,11 @@ champions as bots that play on the real platforms.`,
 	root.AddCommand(
 		newStrategiesCmd(),
 		newMatchCmd(),
-		newMapCmd(),
 		newArenaCmd(),
 		newRateCmd(),
 		newSPRTCmd(),
 		newReportCmd(),
 		newEvolveCmd(),
-		newServeCmd(),
-		newKindlingCmd(),
 		newExportCmd(),
 		newBenchCmd(),
 		newReplayCmd(),
@@ -82,5 +81,6 @@ champions as bots that play on the real platforms.`,
 		newWorkerCmd(),
 		newRunsCmd(),
 	)
+	root.AddCommand(gameCommands()...)
 	return root
 }

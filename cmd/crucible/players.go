@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -109,46 +108,19 @@ func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (s
 }
 
 // strategyOrVariant resolves the --strategy NAME / --variant FILE pair of a
-// command that plays one player of game (exactly one of the two is given)
-// to the strategy, its genome and a display label. hint says what to do with
-// a variant of the other game.
+// command that plays one player of game (see games.StrategyOrVariant).
 func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint string) (strategies.Strategy, strategies.Genome, string, error) {
-	switch {
-	case strategy != "" && variant != "":
-		return strategies.Strategy{}, nil, "", errors.New("give --strategy or --variant, not both")
-	case strategy != "":
-		s, err := reg.Lookup(game, strategy)
-		if err != nil {
-			return strategies.Strategy{}, nil, "", err
-		}
-		return s, s.Schema.Defaults(), s.Name, nil
-	case variant != "":
-		v, err := strategies.LoadVariant(variant)
-		if err != nil {
-			return strategies.Strategy{}, nil, "", err
-		}
-		if v.Game != game {
-			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
-		}
-		r, err := reg.Check(v)
-		if err != nil {
-			return strategies.Strategy{}, nil, "", err
-		}
-		return r.Strategy, r.Genome, r.Variant.Label(), nil
-	}
-	return strategies.Strategy{}, nil, "", errors.New("give --strategy NAME or --variant FILE")
+	return games.StrategyOrVariant(reg, game, strategy, variant, hint)
 }
 
 // remoteEntrant is the arena entrant of the remote bot at url for game,
 // through the games table (a game without remote bots is refused, saying
 // where its bots play).
 func remoteEntrant(game, url, secret string) (arena.Entrant, error) {
-	g, err := games.Lookup(game)
-	if err != nil {
-		return arena.Entrant{}, err
-	}
-	if g.Remote == nil {
-		return arena.Entrant{}, fmt.Errorf("player %s: the arena calls remote bots of %s only; %s", url, strings.Join(games.Remote(), ", "), g.Elsewhere)
-	}
-	return g.Remote(url, secret)
+	return labGames.Remote(game, url, secret)
+}
+
+// isBotURL reports whether a player item names a remote bot.
+func isBotURL(s string) bool {
+	return len(s) > 7 && (s[:7] == "http://" || (len(s) > 8 && s[:8] == "https://"))
 }

@@ -82,7 +82,7 @@ type sprtPlay struct {
 
 func addSPRTPlayFlags(cmd *cobra.Command, o *sprtPlayOptions) {
 	fl := cmd.Flags()
-	fl.StringVar(&o.game, "game", "", "play the test in this game: "+strings.Join([]string{"acb", "kindling"}, ", "))
+	fl.StringVar(&o.game, "game", "", "play the test in this game: "+strings.Join(gameNames, ", "))
 	fl.StringVar(&o.a, "a", "", "player A, the reference: a strategy, a variant .json file or an http:// bot")
 	fl.StringVar(&o.b, "b", "", "player B, tested against A, in the same forms")
 	fl.StringVar(&o.opponents, "opponents", "", "--seats N > 2: the N-2 fixed opponents, comma-separated")
@@ -108,7 +108,7 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 	case o.pentanomial != "" || o.trinomial != "":
 		return errors.New("--pentanomial and --trinomial give counts by hand; the play mode (--game, --a, --b) counts its own pairs")
 	case p.game == "":
-		return errors.New("--game is required to play the test (acb or kindling)")
+		return fmt.Errorf("--game is required to play the test (%s)", labGames.List())
 	case p.a == "" || p.b == "":
 		return errors.New("--a and --b are required: the players A and B (B is tested against A)")
 	case p.maxPairs < 1 || p.maxPairs > maxSPRTPairs:

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"crucible/games"
 	"crucible/strategies"
 )
 
@@ -31,7 +30,7 @@ func newStrategiesCmd() *cobra.Command {
   crucible strategies --game acb --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := games.Lookup(game); err != nil {
+			if _, err := labGames.Lookup(game); err != nil {
 				return fmt.Errorf("--game: %w", err)
 			}
 			reg, err := newRegistry()
@@ -63,7 +62,7 @@ func newStrategiesCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&game, "game", "kindling", "game whose strategies to list: "+games.List())
+	cmd.Flags().StringVar(&game, "game", defaultGame, "game whose strategies to list: "+labGames.List())
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (game, name, description, params) instead of text")
 	return cmd
 }

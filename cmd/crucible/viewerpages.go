@@ -15,23 +15,23 @@ import (
 
 	"crucible/arena"
 	"crucible/internal/atomicfile"
-	"crucible/viewer"
 )
 
 // replayRef is a match whose replay an arena run may have kept as
 // <dir>/<ID>.json: its job id and game.
 type replayRef struct{ ID, Game string }
 
-// viewerWriter is the viewer package's page function of game's replays
-// (an AI Code Battle replay, a Kindling log).
+// viewerWriter is the page function of game's replays, from the table of
+// games.
 func viewerWriter(game string) (func(io.Writer, []byte) error, error) {
-	switch game {
-	case "acb":
-		return viewer.WriteACB, nil
-	case "kindling":
-		return viewer.WriteKindling, nil
+	g, err := labGames.Lookup(game)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("game %q has no viewer page", game)
+	if g.Viewer == nil {
+		return nil, fmt.Errorf("game %q has no viewer page", game)
+	}
+	return g.Viewer.Write, nil
 }
 
 // viewerPages gives every match of refs whose replay dir keeps

@@ -99,7 +99,7 @@ func runWorker(cmd *cobra.Command, f workerFlags) error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
-	cfg := queue.WorkerConfig{Workers: f.workers, Queues: queues, RescueAfter: f.rescueAfter, StopTimeout: f.stopTimeout,
+	cfg := queue.WorkerConfig{Games: labGames, Workers: f.workers, Queues: queues, RescueAfter: f.rescueAfter, StopTimeout: f.stopTimeout,
 		BotConcurrency: f.botConcurrency, Secret: f.secret, Log: cmd.ErrOrStderr()}
 	if f.metricsAddr != "" {
 		cfg.Metrics = queue.NewMetrics(db, queues)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"crucible/games"
+	"crucible/games/lab"
 	"crucible/internal/browsertest"
 	"crucible/protocol/httpguard/guardtest"
 	"crucible/protocol/kindlingapi"
@@ -24,7 +24,7 @@ import (
 // ends, and returns its base URL and the registry.
 func serveKindling(t *testing.T) (string, *strategies.Registry) {
 	t.Helper()
-	reg, err := games.Registry()
+	reg, err := lab.Table().Registry()
 	if err != nil {
 		t.Fatal(err)
 	}

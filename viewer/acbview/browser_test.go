@@ -1,24 +1,19 @@
-package viewer
+package acbview
 
 import (
 	"bytes"
-	"context"
+	"crucible/viewer/viewertest"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"crucible/engine"
 	"crucible/engine/acb"
-	"crucible/internal/browsertest"
 	"crucible/strategies/acbstrat"
 )
 
@@ -117,145 +112,13 @@ func abs(x int) int {
 // and result.
 func playReplay(t testing.TB, seed uint64, cfg acb.Config, names ...string) ([]byte, engine.Result) {
 	t.Helper()
-	byName := map[string]int{}
-	all := acbstrat.All()
-	for i, s := range all {
-		byName[s.Name] = i
-	}
-	seats := make([]engine.Seat, len(names))
-	for i, n := range names {
-		k, ok := byName[n]
-		if !ok {
-			t.Fatalf("no acb strategy %q", n)
-		}
-		s := all[k]
-		g := s.Schema.Defaults()
-		seats[i] = engine.Seat{Name: n, Strategy: n, Params: s.Schema.Map(g), Player: s.New(g, engine.SeatSeed(seed, i), i)}
-	}
-	var buf bytes.Buffer
-	res, err := acb.Game{}.Play(context.Background(), engine.MatchSpec{Seed: seed, Config: acb.MatchConfig{Config: cfg}, Seats: seats, Replay: &buf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), res
-}
-
-// writePage writes the page of data into dir and returns its file:// URL.
-func writePage(t testing.TB, dir, name string, data []byte, write func(*bytes.Buffer, []byte) error) string {
-	t.Helper()
-	var page bytes.Buffer
-	if err := write(&page, data); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return (&url.URL{Scheme: "file", Path: path}).String()
-}
-
-// browser is a tab of a headless Chromium that records the page's
-// uncaught exceptions.
-type browser struct {
-	t   testing.TB
-	ctx context.Context
-}
-
-func newBrowser(t testing.TB) *browser {
-	b := &browser{t: t, ctx: browsertest.New(t, 3*time.Minute)}
-	browsertest.FailOnExceptions(t, b.ctx)
-	return b
-}
-
-// open loads u (a fresh load: through about:blank, so that a new #t=
-// is not a same-document jump) and waits for the first frame.
-func (b *browser) open(u string) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(u)); err != nil {
-		b.t.Fatal(err)
-	}
-	b.waitFor(`document.body.dataset.ready === "1"`)
-}
-
-// waitFor polls a JavaScript condition until it holds. A poll that
-// started in the document a navigation replaced is started again.
-func (b *browser) waitFor(cond string) {
-	b.t.Helper()
-	var err error
-	for range 5 {
-		if _, err = chromedp.Run(b.ctx, chromedp.Poll[bool](cond)); err == nil || !strings.Contains(err.Error(), "Cannot find context") {
-			break
-		}
-	}
-	if err != nil {
-		b.t.Fatalf("waiting for %s: %v", cond, err)
-	}
-}
-
-// eval evaluates a JavaScript expression and decodes its value.
-func eval[T any](b *browser, expr string) T {
-	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
-	if err != nil {
-		b.t.Fatalf("evaluating %s: %v", expr, err)
-	}
-	return v
-}
-
-// do runs actions.
-func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-// text is the text of the element with id.
-func (b *browser) text(id string) string {
-	b.t.Helper()
-	return eval[string](b, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
-}
-
-// turn is the turn the page shows, read from #turn.
-func (b *browser) turn() int {
-	b.t.Helper()
-	s := b.text("turn")
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		b.t.Fatalf("#turn reads %q, not a number", s)
-	}
-	return n
-}
-
-// screenshot writes a PNG of the page into dir.
-func (b *browser) screenshot(dir, name string) {
-	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Logf("screenshot %s", path)
-}
-
-// screenshotDir is a directory that outlives the test, for looking at the
-// screenshots.
-func screenshotDir(t testing.TB) string {
-	dir, err := os.MkdirTemp("", "crucible-viewer-shots-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots go to %s", dir)
-	return dir
+	return viewertest.PlayMatch(t, acb.Game{}, acbstrat.All(), seed, acb.MatchConfig{Config: cfg}, names...)
 }
 
 // checkLegend compares the legend with the replay at turn t.
-func checkLegend(t *testing.T, b *browser, r *rawReplay, turn int) {
+func checkLegend(t *testing.T, b *viewertest.Browser, r *rawReplay, turn int) {
 	t.Helper()
-	if got := b.turn(); got != turn {
+	if got := b.Turn(); got != turn {
 		t.Fatalf("#turn shows %d, want %d", got, turn)
 	}
 	for p := range r.Players {
@@ -266,7 +129,7 @@ func checkLegend(t *testing.T, b *browser, r *rawReplay, turn int) {
 		want := map[string]int{"score": score, "energy": energy, "units": r.unitCount(turn, p)}
 		for field, w := range want {
 			id := fmt.Sprintf("%s-%d", field, p)
-			if got := b.text(id); got != strconv.Itoa(w) {
+			if got := b.Text(id); got != strconv.Itoa(w) {
 				t.Errorf("turn %d: #%s shows %q, the replay has %d", turn, id, got, w)
 			}
 		}
@@ -274,19 +137,18 @@ func checkLegend(t *testing.T, b *browser, r *rawReplay, turn int) {
 }
 
 // pixel reads the canvas's colour at the centre of tile (row, col).
-func pixel(b *browser, row, col int) [4]int {
-	b.t.Helper()
-	return eval[[4]int](b, fmt.Sprintf(`(() => {
+func pixel(b *viewertest.Browser, row, col int) [4]int {
+	return viewertest.Eval[[4]int](b, fmt.Sprintf(`(() => {
 		const c = viewer.canvas, cell = c.width / %d;
 		return Array.from(c.getContext("2d").getImageData(Math.floor((%d + 0.5) * cell), Math.floor((%d + 0.5) * cell), 1, 1).data);
-	})()`, b.cols(), col, row))
+	})()`, cols(b), col, row))
 }
 
-func (b *browser) cols() int { return eval[int](b, `DATA.map.cols`) }
+func cols(b *viewertest.Browser) int { return viewertest.Eval[int](b, `DATA.map.cols`) }
 
 // canvasHash is a checksum of every pixel of the map.
-func canvasHash(b *browser) int {
-	return eval[int](b, `(() => {
+func canvasHash(b *viewertest.Browser) int {
+	return viewertest.Eval[int](b, `(() => {
 		const c = viewer.canvas, d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
 		let h = 0;
 		for (let i = 0; i < d.length; i++) h = (h * 31 + d[i]) | 0;
@@ -317,95 +179,95 @@ func TestACBPageInChromium(t *testing.T) {
 		t.Fatalf("the test match lasted %d turns; pick a longer one", T)
 	}
 	dir := t.TempDir()
-	shots := screenshotDir(t)
-	u := writePage(t, dir, "acb.html", data, func(w *bytes.Buffer, d []byte) error { return WriteACB(w, d) })
-	b := newBrowser(t)
+	shots := viewertest.ScreenshotDir(t)
+	u := viewertest.WritePage(t, dir, "acb.html", data, func(w *bytes.Buffer, d []byte) error { return Write(w, d) })
+	b := viewertest.NewBrowser(t)
 
 	// Opens at turn 0 from a file:// URL, the legend as the replay has it.
-	b.open(u)
+	b.Open(u)
 	checkLegend(t, b, &r, 0)
-	if n := eval[int](b, `performance.getEntriesByType("resource").length`); n != 0 {
+	if n := viewertest.Eval[int](b, `performance.getEntriesByType("resource").length`); n != 0 {
 		t.Errorf("the page loaded %d resources; it must load none", n)
 	}
-	b.screenshot(shots, "acb-turn0.png")
+	b.Screenshot(shots, "acb-turn0.png")
 
 	// #t=N opens at turn N.
 	mid := T / 2
-	b.open(fmt.Sprintf("%s#t=%d", u, mid))
+	b.Open(fmt.Sprintf("%s#t=%d", u, mid))
 	checkLegend(t, b, &r, mid)
-	b.screenshot(shots, fmt.Sprintf("acb-turn%d.png", mid))
+	b.Screenshot(shots, fmt.Sprintf("acb-turn%d.png", mid))
 
 	// Keys: → and ← step, End and Home jump to the ends.
-	b.do(chromedp.KeyEvent(kb.ArrowRight))
+	b.Do(chromedp.KeyEvent(kb.ArrowRight))
 	checkLegend(t, b, &r, mid+1)
-	b.do(chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
+	b.Do(chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
 	checkLegend(t, b, &r, mid-1)
-	b.do(chromedp.KeyEvent(kb.End))
+	b.Do(chromedp.KeyEvent(kb.End))
 	checkLegend(t, b, &r, T)
-	b.do(chromedp.KeyEvent(kb.Home))
+	b.Do(chromedp.KeyEvent(kb.Home))
 	checkLegend(t, b, &r, 0)
 
 	// The buttons step, the slider and the jump box move to a turn, and the
 	// URL follows.
-	b.do(chromedp.Click(chromedp.ID("fwd")), chromedp.Click(chromedp.ID("fwd")))
+	b.Do(chromedp.Click(chromedp.ID("fwd")), chromedp.Click(chromedp.ID("fwd")))
 	checkLegend(t, b, &r, 2)
-	b.do(chromedp.Click(chromedp.ID("back")))
+	b.Do(chromedp.Click(chromedp.ID("back")))
 	checkLegend(t, b, &r, 1)
-	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("slider"); s.value = "17"; s.dispatchEvent(new Event("input")); })()`))
+	b.Do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("slider"); s.value = "17"; s.dispatchEvent(new Event("input")); })()`))
 	checkLegend(t, b, &r, 17)
-	b.do(chromedp.SetValue(chromedp.ID("jump"), "44"), chromedp.Click(chromedp.ID("go")))
+	b.Do(chromedp.SetValue(chromedp.ID("jump"), "44"), chromedp.Click(chromedp.ID("go")))
 	checkLegend(t, b, &r, 44)
-	if h := eval[string](b, `location.hash`); h != "#t=44" {
+	if h := viewertest.Eval[string](b, `location.hash`); h != "#t=44" {
 		t.Errorf("after jumping to 44 the URL's fragment is %q, want #t=44", h)
 	}
 	// A new fragment in the same page moves there too.
-	b.do(chromedp.Evaluate[chromedp.Void](`location.hash = "#t=12"`))
-	b.waitFor(`document.getElementById("turn").textContent === "12"`)
+	b.Do(chromedp.Evaluate[chromedp.Void](`location.hash = "#t=12"`))
+	b.WaitFor(`document.getElementById("turn").textContent === "12"`)
 	checkLegend(t, b, &r, 12)
 
 	// Space plays; the turn advances; Space pauses and the URL holds the
 	// turn shown.
-	b.do(chromedp.KeyEvent(" "))
-	b.waitFor(`Number(document.getElementById("turn").textContent) >= 15`)
-	b.do(chromedp.KeyEvent(" "))
-	if eval[bool](b, `viewer.playing()`) {
+	b.Do(chromedp.KeyEvent(" "))
+	b.WaitFor(`Number(document.getElementById("turn").textContent) >= 15`)
+	b.Do(chromedp.KeyEvent(" "))
+	if viewertest.Eval[bool](b, `viewer.playing()`) {
 		t.Fatal("Space did not pause")
 	}
-	now := b.turn()
+	now := b.Turn()
 	checkLegend(t, b, &r, now)
-	if h := eval[string](b, `location.hash`); h != fmt.Sprintf("#t=%d", now) {
+	if h := viewertest.Eval[string](b, `location.hash`); h != fmt.Sprintf("#t=%d", now) {
 		t.Errorf("paused at turn %d, the URL's fragment is %q", now, h)
 	}
 
 	// The play button, once clicked (and focused), is not pressed again
 	// by the Space that pauses.
-	b.do(chromedp.Click(chromedp.ID("play")))
-	if !eval[bool](b, `viewer.playing()`) {
+	b.Do(chromedp.Click(chromedp.ID("play")))
+	if !viewertest.Eval[bool](b, `viewer.playing()`) {
 		t.Fatal("the play button did not play")
 	}
-	b.do(chromedp.KeyEvent(" "))
-	if eval[bool](b, `viewer.playing()`) {
+	b.Do(chromedp.KeyEvent(" "))
+	if viewertest.Eval[bool](b, `viewer.playing()`) {
 		t.Fatal("Space on the focused play button did not pause")
 	}
 
 	// At 16x it plays to the last turn and stops there, the legend then
 	// equal to the engine's result.
-	b.do(chromedp.SetValue(chromedp.ID("speed"), "16"), chromedp.Click(chromedp.ID("play")))
-	b.waitFor(fmt.Sprintf(`document.getElementById("turn").textContent === "%d" && !viewer.playing()`, T))
+	b.Do(chromedp.SetValue(chromedp.ID("speed"), "16"), chromedp.Click(chromedp.ID("play")))
+	b.WaitFor(fmt.Sprintf(`document.getElementById("turn").textContent === "%d" && !viewer.playing()`, T))
 	det := res.Detail.(acb.Detail)
 	for p, st := range det.Players {
 		for field, want := range map[string]int{"score": st.Score, "energy": st.Energy, "units": st.Units, "cores": st.Cores} {
 			id := fmt.Sprintf("%s-%d", field, p)
-			if got := b.text(id); got != strconv.Itoa(want) {
+			if got := b.Text(id); got != strconv.Itoa(want) {
 				t.Errorf("last turn: #%s shows %q, the engine's result has %d", id, got, want)
 			}
 		}
 	}
-	b.screenshot(shots, "acb-end.png")
+	b.Screenshot(shots, "acb-end.png")
 
 	// The fog of player 0 at turn mid: a tile it did not see is darker, an
 	// enemy unit it did not see is not drawn, a tile it saw is unchanged.
-	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`viewer.goTo(%d)`, mid)))
+	b.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`viewer.goTo(%d)`, mid)))
 	wall := map[[2]int]bool{}
 	for _, w := range r.Map.Walls {
 		wall[w] = true
@@ -447,7 +309,7 @@ func TestACBPageInChromium(t *testing.T) {
 	}
 	offHash := canvasHash(b)
 	offHidden, offSeen, offUnit := pixel(b, hidden[0], hidden[1]), pixel(b, seen[0], seen[1]), pixel(b, hiddenUnit[2], hiddenUnit[3])
-	b.do(chromedp.SetValue(chromedp.ID("fog"), "0"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
+	b.Do(chromedp.SetValue(chromedp.ID("fog"), "0"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
 	if canvasHash(b) == offHash {
 		t.Error("the fog of player 0 left the map's pixels unchanged")
 	}
@@ -461,43 +323,43 @@ func TestACBPageInChromium(t *testing.T) {
 	if onUnit == offUnit {
 		t.Errorf("player %d's unit at (%d, %d), unseen by player 0, is still drawn under its fog (%v)", hiddenUnit[1], hiddenUnit[2], hiddenUnit[3], onUnit)
 	}
-	b.screenshot(shots, fmt.Sprintf("acb-fog0-turn%d.png", mid))
-	b.do(chromedp.SetValue(chromedp.ID("fog"), "-1"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
+	b.Screenshot(shots, fmt.Sprintf("acb-fog0-turn%d.png", mid))
+	b.Do(chromedp.SetValue(chromedp.ID("fog"), "-1"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
 	if canvasHash(b) != offHash {
 		t.Error("turning the fog off did not restore the map")
 	}
 
 	// The zone's radius is the config formula's at several turns.
 	for _, tt := range []int{0, cfg.ZoneStartTurn - 1, cfg.ZoneStartTurn, cfg.ZoneStartTurn + 25, T} {
-		b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`viewer.goTo(%d)`, tt)))
+		b.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`viewer.goTo(%d)`, tt)))
 		want := fmt.Sprintf("r = %d", acb.ZoneRadius(cfg, tt))
-		if got := b.text("zonelabel"); !strings.HasPrefix(got, want) {
+		if got := b.Text("zonelabel"); !strings.HasPrefix(got, want) {
 			t.Errorf("turn %d: the zone label reads %q, want %q", tt, got, want)
 		}
 	}
 
 	// The commentary and the ribbon's marks jump to their turns.
-	n := eval[int](b, `document.querySelectorAll("#moments li").length`)
+	n := viewertest.Eval[int](b, `document.querySelectorAll("#moments li").length`)
 	if n == 0 {
 		t.Fatal("the commentary is empty")
 	}
 	for _, k := range []int{0, n / 2, n - 1} {
-		want := eval[string](b, fmt.Sprintf(`document.querySelectorAll("#moments li")[%d].dataset.turn`, k))
-		b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelectorAll("#moments li")[%d].click()`, k)))
-		if got := b.text("turn"); got != want {
+		want := viewertest.Eval[string](b, fmt.Sprintf(`document.querySelectorAll("#moments li")[%d].dataset.turn`, k))
+		b.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelectorAll("#moments li")[%d].click()`, k)))
+		if got := b.Text("turn"); got != want {
 			t.Errorf("commentary line %d is for turn %s but clicking it shows turn %s", k, want, got)
 		}
 	}
-	marks := eval[int](b, `document.querySelectorAll("#ribbon .mark").length`)
+	marks := viewertest.Eval[int](b, `document.querySelectorAll("#ribbon .mark").length`)
 	if marks == 0 {
 		t.Fatal("the event ribbon has no marks (razes, eliminations)")
 	}
-	want := eval[string](b, `document.querySelectorAll("#ribbon .mark")[0].dataset.turn`)
-	b.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#ribbon .mark")[0].dispatchEvent(new MouseEvent("click", {bubbles: true}))`))
-	if got := b.text("turn"); got != want {
+	want := viewertest.Eval[string](b, `document.querySelectorAll("#ribbon .mark")[0].dataset.turn`)
+	b.Do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#ribbon .mark")[0].dispatchEvent(new MouseEvent("click", {bubbles: true}))`))
+	if got := b.Text("turn"); got != want {
 		t.Errorf("the first ribbon mark is for turn %s but clicking it shows turn %s", want, got)
 	}
-	b.screenshot(shots, "acb-mark.png")
+	b.Screenshot(shots, "acb-mark.png")
 }
 
 // brightness is the sum of a pixel's colour channels.
@@ -511,7 +373,7 @@ func TestHostileNameAndZoneCentresInChromium(t *testing.T) {
 	cfg.ZoneEnabled = true
 	data, _ := playReplay(t, 5, cfg, "gatherer", "guardian")
 	centres := [][2]int{{3, 4}, {30, 31}}
-	data = edit(t, data, func(doc map[string]any) {
+	data = viewertest.Edit(t, data, func(doc map[string]any) {
 		doc["players"].([]any)[0].(map[string]any)["name"] = hostileName
 		doc["map"].(map[string]any)["zone_centers"] = []any{
 			map[string]any{"row": centres[0][0], "col": centres[0][1]},
@@ -526,21 +388,21 @@ func TestHostileNameAndZoneCentresInChromium(t *testing.T) {
 	if acb.ZoneRadius(cfg, T) > 4 {
 		t.Fatalf("the zone's radius at the last turn is %d; the test needs a small one", acb.ZoneRadius(cfg, T))
 	}
-	u := writePage(t, t.TempDir(), "hostile.html", data, func(w *bytes.Buffer, d []byte) error { return WriteACB(w, d) })
-	b := newBrowser(t)
-	b.open(fmt.Sprintf("%s#t=%d", u, T))
-	if eval[bool](b, `typeof window.pwned !== "undefined"`) {
+	u := viewertest.WritePage(t, t.TempDir(), "hostile.html", data, func(w *bytes.Buffer, d []byte) error { return Write(w, d) })
+	b := viewertest.NewBrowser(t)
+	b.Open(fmt.Sprintf("%s#t=%d", u, T))
+	if viewertest.Eval[bool](b, `typeof window.pwned !== "undefined"`) {
 		t.Fatal("the player's name ran as script")
 	}
-	if got := eval[string](b, `document.querySelector("#row-0 td.name").firstChild.textContent`); got != "P0 "+hostileName {
+	if got := viewertest.Eval[string](b, `document.querySelector("#row-0 td.name").firstChild.textContent`); got != "P0 "+hostileName {
 		t.Errorf("player 0's name shows as %q", got)
 	}
-	if n := eval[int](b, `document.scripts.length`); n != 3 {
+	if n := viewertest.Eval[int](b, `document.scripts.length`); n != 3 {
 		t.Errorf("the page has %d scripts, want 3", n)
 	}
 	far := [2]int{17, 17}
 	on := [3][4]int{pixel(b, centres[0][0], centres[0][1]), pixel(b, centres[1][0], centres[1][1]), pixel(b, far[0], far[1])}
-	b.do(chromedp.Click(chromedp.ID("zone")))
+	b.Do(chromedp.Click(chromedp.ID("zone")))
 	off := [3][4]int{pixel(b, centres[0][0], centres[0][1]), pixel(b, centres[1][0], centres[1][1]), pixel(b, far[0], far[1])}
 	for i, c := range centres {
 		if on[i] != off[i] {
@@ -560,18 +422,18 @@ func TestBigACBPageInChromium(t *testing.T) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	shots := screenshotDir(t)
-	u := writePage(t, t.TempDir(), "big.html", data, func(w *bytes.Buffer, d []byte) error { return WriteACB(w, d) })
-	b := newBrowser(t)
-	b.open(u + "#t=137")
+	shots := viewertest.ScreenshotDir(t)
+	u := viewertest.WritePage(t, t.TempDir(), "big.html", data, func(w *bytes.Buffer, d []byte) error { return Write(w, d) })
+	b := viewertest.NewBrowser(t)
+	b.Open(u + "#t=137")
 	checkLegend(t, b, &r, 137)
 	for _, turn := range []int{250, 499, 500, 1} {
-		b.do(chromedp.SetValue(chromedp.ID("jump"), strconv.Itoa(turn)), chromedp.Click(chromedp.ID("go")))
+		b.Do(chromedp.SetValue(chromedp.ID("jump"), strconv.Itoa(turn)), chromedp.Click(chromedp.ID("go")))
 		checkLegend(t, b, &r, turn)
 	}
-	b.do(chromedp.Evaluate[chromedp.Void](`viewer.goTo(250)`))
-	b.screenshot(shots, "big-turn250.png")
-	b.do(chromedp.SetValue(chromedp.ID("fog"), "2"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
+	b.Do(chromedp.Evaluate[chromedp.Void](`viewer.goTo(250)`))
+	b.Screenshot(shots, "big-turn250.png")
+	b.Do(chromedp.SetValue(chromedp.ID("fog"), "2"), chromedp.Evaluate[chromedp.Void](`document.getElementById("fog").dispatchEvent(new Event("change"))`))
 	checkLegend(t, b, &r, 250)
-	b.screenshot(shots, "big-turn250-fog2.png")
+	b.Screenshot(shots, "big-turn250-fog2.png")
 }

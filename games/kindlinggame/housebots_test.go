@@ -1,4 +1,4 @@
-package main
+package kindlinggame
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 // strategy. A variant of the other game or a level that is not one is
 // refused.
 func TestKindlingServeBotVariant(t *testing.T) {
-	reg, err := newRegistry()
+	reg, err := testEnv.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := reg.Lookup("kindling", "sniper")
+	s, err := reg.Lookup(Name, "sniper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestKindlingServeBotVariant(t *testing.T) {
 	if err := v.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	house, labels, err := serveHouseBots(reg, kindlingServeOptions{botVariant: path, botVariantAt: "easy"})
+	house, labels, err := serveHouseBots(reg, serveOptions{botVariant: path, botVariantAt: "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestKindlingServeBotVariant(t *testing.T) {
 		t.Fatalf("labels %v, want easy: %s", labels, v.Label())
 	}
 	// The easy bots decide as the variant does, the normal ones as normal.
-	normal, err := reg.Lookup("kindling", "normal")
+	normal, err := reg.Lookup(Name, "normal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +99,11 @@ func TestKindlingServeBotVariant(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		o    kindlingServeOptions
+		o    serveOptions
 		want string
 	}{
-		{kindlingServeOptions{botVariant: path, botVariantAt: "hard"}, `--bot-variant-level "hard" is not normal or easy`},
-		{kindlingServeOptions{botVariant: filepath.Join(t.TempDir(), "none.json")}, "--bot-variant: "},
+		{serveOptions{botVariant: path, botVariantAt: "hard"}, `--bot-variant-level "hard" is not normal or easy`},
+		{serveOptions{botVariant: filepath.Join(t.TempDir(), "none.json")}, "--bot-variant: "},
 	} {
 		if _, _, err := serveHouseBots(reg, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: %v, want %q", tt.o, err, tt.want)

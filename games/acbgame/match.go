@@ -1,4 +1,4 @@
-package main
+package acbgame
 
 import (
 	"bytes"
@@ -10,15 +10,15 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"crucible/engine"
 	"crucible/engine/acb"
-	"crucible/strategies"
+	"crucible/games"
 )
 
-// matchACBOptions are the flags of `crucible match acb`.
-type matchACBOptions struct {
+// matchOptions are the flags of `crucible match acb`.
+type matchOptions struct {
 	players     string
 	seed        uint64
 	configPath  string
@@ -28,12 +28,10 @@ type matchACBOptions struct {
 	allowUnfair bool
 }
 
-func newMatchACBCmd() *cobra.Command {
-	var o matchACBOptions
-	cmd := &cobra.Command{
-		Use:   "acb",
-		Short: "Play one AI Code Battle match and print the result",
-		Long: `Play one AI Code Battle match headless and print the winner, the reason the
+// match is `crucible match acb`.
+var match = games.MatchCommand{
+	Short: "Play one AI Code Battle match and print the result",
+	Long: `Play one AI Code Battle match headless and print the winner, the reason the
 match ended, the number of turns and each player's score, energy, living units
 and cores.
 
@@ -54,42 +52,45 @@ reach; --allow-unfair-map plays one that is not, with a note saying why.
   crucible match acb --players random,idle --seed 42
   crucible match acb --players gatherer,rusher,random --seed 7 --replay m.json
   crucible match acb --players random,random --config cfg.json --map arena.json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMatchACB(cmd.Context(), cmd.OutOrStdout(), o)
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle, random or http://HOST:PORT bots (required)")
-	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
-	f.StringVar(&o.configPath, "config", "", configHelp())
-	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
-	f.BoolVar(&o.allowUnfair, "allow-unfair-map", false, "play a --map that is not fair (seats not equivalent, no energy, unreachable tiles) instead of refusing it")
-	f.StringVar(&o.replayPath, "replay", "", "write the match's replay (crucible-acb-replay/1 JSON) to this file")
-	f.StringVar(&o.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
-	_ = cmd.MarkFlagRequired("players")
-	return cmd
+	Flags:    matchFlags,
+	Required: []string{"players"},
 }
 
-// acbPlayers resolves player names to seats with resolvePlayer (strategy
-// names, variant files, remote bots), then the engine's built-ins. The same
-// name may sit in several seats.
-func acbPlayers(ctx context.Context, reg *strategies.Registry, names []string, seed uint64, secret string) ([]engine.Seat, error) {
+// matchFlags defines the flags of `crucible match acb`.
+func matchFlags(f *pflag.FlagSet) games.MatchFunc {
+	var o matchOptions
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle, random or http://HOST:PORT bots (required)")
+	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
+	f.StringVar(&o.configPath, "config", "", games.ConfigHelp(games.Game{Name: Name, Presets: presets()}))
+	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
+	f.BoolVar(&o.allowUnfair, "allow-unfair-map", false, "play a --map that is not fair (seats not equivalent, no energy, unreachable tiles) instead of refusing it")
+	f.StringVar(&o.replayPath, "replay", "", "write the match's replay ("+acb.ReplayFormat+" JSON) to this file")
+	f.StringVar(&o.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
+	return func(ctx context.Context, env games.MatchEnv, out io.Writer) error {
+		return runMatch(ctx, env, out, o)
+	}
+}
+
+// seatsOf resolves player names to seats with env.Player (strategy names,
+// variant files, remote bots), then the engine's built-ins. The same name
+// may sit in several seats.
+func seatsOf(ctx context.Context, env games.MatchEnv, names []string, seed uint64, secret string) ([]engine.Seat, error) {
+	reg := env.Registry
 	seats := make([]engine.Seat, len(names))
 	for i, name := range names {
 		name = strings.TrimSpace(name)
 		seatSeed := engine.SeatSeed(seed, i)
-		if name == "idle" && !slices.Contains(reg.Names("acb"), name) {
+		if name == "idle" && !slices.Contains(reg.Names(Name), name) {
 			seats[i] = engine.Seat{Name: name, Strategy: name, Player: acb.Idle{}}
 			continue
 		}
 		if name == "all" {
 			return nil, fmt.Errorf("player all: name the players of a match one by one")
 		}
-		es, err := resolvePlayer(reg, "acb", name, secret, nil)
+		es, err := env.Player(name, secret)
 		if err != nil {
-			if !isBotURL(name) && !strings.HasSuffix(name, ".json") {
-				known := append(reg.Names("acb"), "idle")
+			if !strings.HasPrefix(name, "http://") && !strings.HasPrefix(name, "https://") && !strings.HasSuffix(name, ".json") {
+				known := append(reg.Names(Name), "idle")
 				slices.Sort(known)
 				return nil, fmt.Errorf("unknown acb player %q (known: %s)", name, strings.Join(known, ", "))
 			}
@@ -105,22 +106,19 @@ func acbPlayers(ctx context.Context, reg *strategies.Registry, names []string, s
 	return seats, nil
 }
 
-func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOptions) error {
 	names := strings.Split(o.players, ",")
 	if o.players == "" || len(names) < 2 || len(names) > 6 {
 		return fmt.Errorf("--players needs 2..6 comma-separated names, got %d (%q)", len(names), o.players)
 	}
 	if o.replayPath != "" {
-		if err := checkOutPath("--replay", o.replayPath); err != nil {
+		if err := env.CheckOut("--replay", o.replayPath); err != nil {
 			return err
 		}
 	}
 	cfg := acb.DefaultConfig()
 	if o.configPath != "" {
-		data, err := readGameConfig("acb", o.configPath)
+		data, err := env.Config(o.configPath)
 		if err != nil {
 			return err
 		}
@@ -147,11 +145,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 	} else if len(names) == 5 {
 		return fmt.Errorf("5 players need a --map with five owners: generated maps exist for 2, 3, 4 or 6 players")
 	}
-	reg, err := newRegistry()
-	if err != nil {
-		return err
-	}
-	seats, err := acbPlayers(ctx, reg, names, o.seed, o.secret)
+	seats, err := seatsOf(ctx, env, names, o.seed, o.secret)
 	if err != nil {
 		return err
 	}
@@ -165,7 +159,7 @@ func runMatchACB(ctx context.Context, out io.Writer, o matchACBOptions) error {
 		return err
 	}
 	if o.replayPath != "" {
-		if err := writeOutFile("--replay", o.replayPath, replay.Bytes()); err != nil {
+		if err := env.WriteOut("--replay", o.replayPath, replay.Bytes()); err != nil {
 			return err
 		}
 	}

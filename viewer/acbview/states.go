@@ -1,4 +1,4 @@
-package viewer
+package acbview
 
 // playerState is one player's summary at the end of a turn: what the
 // legend shows and what the win-probability model reads.
@@ -15,7 +15,7 @@ func (s playerState) Alive() bool { return s.Cores > 0 }
 
 // statesOf summarises a replay turn by turn: states[t][p] is player p at
 // the end of turn t, states[0] the initial position.
-func statesOf(r *acbReplay) [][]playerState {
+func statesOf(r *replay) [][]playerState {
 	np := len(r.Players)
 	out := make([][]playerState, len(r.Turns)+1)
 	flat := make([]playerState, np*(len(r.Turns)+1))
@@ -30,7 +30,7 @@ func statesOf(r *acbReplay) [][]playerState {
 		out[0][p].Cores = owned[p]
 	}
 	for _, u := range r.Initial.Units {
-		out[0][u[1]].Units++
+		out[0][u.Owner].Units++
 	}
 	inactive := make([]bool, np)
 	for k := range r.Turns {
@@ -45,7 +45,7 @@ func statesOf(r *acbReplay) [][]playerState {
 			st[r.Map.Cores[c].Owner].Cores--
 		}
 		for _, u := range tr.Units {
-			st[u[1]].Units++
+			st[u.Owner].Units++
 		}
 		for _, e := range tr.Events {
 			if e.Type == "bot_inactive" && e.Player >= 0 && e.Player < np {

@@ -1,7 +1,8 @@
 // Command bot is the program `crucible export` builds: one variant, fixed
 // at link time, run as what its game's export target (see package export
-// and the table of games) makes of it: the AI Code Battle HTTP bot, the
-// Kindling agent.
+// and the lab's table of games) makes of it: the AI Code Battle HTTP bot,
+// the Kindling agent. It lives above the table, which imports package
+// export, so that no import runs back up.
 //
 // The variant is the base64 of its JSON, set with
 // -ldflags "-X main.variantJSON=...". Built without it, the program says so
@@ -19,7 +20,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"crucible/games"
+	"crucible/games/lab"
 	"crucible/strategies"
 )
 
@@ -57,9 +58,12 @@ func run(ctx context.Context, args []string, out, errw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	game, err := games.Lookup(v.Game)
+	game, err := lab.Table().Lookup(v.Game)
 	if err != nil {
 		return fmt.Errorf("variant %s: %w", v.Label(), err)
+	}
+	if game.Export == nil {
+		return fmt.Errorf("variant %s: game %s has no export target", v.Label(), v.Game)
 	}
 	reg, err := strategies.NewRegistry(game.Strategies()...)
 	if err != nil {

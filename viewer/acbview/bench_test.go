@@ -1,7 +1,8 @@
-package viewer
+package acbview
 
 import (
 	"bytes"
+	"crucible/viewer/viewertest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,15 +27,15 @@ func bigReplay(b testing.TB) []byte {
 	return data
 }
 
-// BenchmarkWriteACB measures the Go side of `crucible replay` on the big
+// BenchmarkWrite measures the Go side of `crucible replay` on the big
 // replay: decoding, win probabilities, commentary and the page.
-func BenchmarkWriteACB(b *testing.B) {
+func BenchmarkWrite(b *testing.B) {
 	data := bigReplay(b)
 	var page bytes.Buffer
 	b.ResetTimer()
 	for b.Loop() {
 		page.Reset()
-		if err := WriteACB(&page, data); err != nil {
+		if err := Write(&page, data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -51,7 +52,7 @@ func BenchmarkWriteACB(b *testing.B) {
 func BenchmarkACBPageInChromium(b *testing.B) {
 	data := bigReplay(b)
 	var page bytes.Buffer
-	if err := WriteACB(&page, data); err != nil {
+	if err := Write(&page, data); err != nil {
 		b.Fatal(err)
 	}
 	path := filepath.Join(b.TempDir(), "big.html")
@@ -59,14 +60,14 @@ func BenchmarkACBPageInChromium(b *testing.B) {
 		b.Fatal(err)
 	}
 	u := "file://" + path
-	br := newBrowser(b)
+	br := viewertest.NewBrowser(b)
 	b.ResetTimer()
 	var first, start, parsed float64
 	for b.Loop() {
-		br.open(u)
-		first += eval[float64](br, `window.viewerFirstFrame`)
-		start += eval[float64](br, `window.viewerScriptStart`)
-		parsed += eval[float64](br, `window.viewerParsed`)
+		br.Open(u)
+		first += viewertest.Eval[float64](br, `window.viewerFirstFrame`)
+		start += viewertest.Eval[float64](br, `window.viewerScriptStart`)
+		parsed += viewertest.Eval[float64](br, `window.viewerParsed`)
 	}
 	b.StopTimer()
 	n := float64(b.N)
@@ -75,7 +76,7 @@ func BenchmarkACBPageInChromium(b *testing.B) {
 	b.ReportMetric((parsed-start)/n, "ms-json-parse")
 	b.ReportMetric(float64(page.Len()), "page-bytes")
 
-	br.do(chromedp.SetValue(chromedp.ID("speed"), "16"), chromedp.Evaluate[chromedp.Void](`(() => {
+	br.Do(chromedp.SetValue(chromedp.ID("speed"), "16"), chromedp.Evaluate[chromedp.Void](`(() => {
 		viewer.stats.frames = 0; viewer.stats.totalMs = 0; viewer.stats.maxMs = 0;
 		window.frameGaps = [];
 		let last = performance.now();
@@ -87,9 +88,9 @@ func BenchmarkACBPageInChromium(b *testing.B) {
 		requestAnimationFrame(tick);
 		viewer.play();
 	})()`))
-	br.waitFor(`window.frameGaps.length >= 400 || !viewer.playing()`)
-	gaps := eval[[]float64](br, `window.frameGaps.slice(1)`)
-	st := eval[map[string]float64](br, `viewer.stats`)
+	br.WaitFor(`window.frameGaps.length >= 400 || !viewer.playing()`)
+	gaps := viewertest.Eval[[]float64](br, `window.frameGaps.slice(1)`)
+	st := viewertest.Eval[map[string]float64](br, `viewer.stats`)
 	sort.Float64s(gaps)
 	if len(gaps) < 10 || st["frames"] == 0 {
 		b.Fatalf("played %d frames (%v draws)", len(gaps), st["frames"])

@@ -1,4 +1,4 @@
-package main
+package kindlinggame
 
 import (
 	"bytes"
@@ -11,27 +11,26 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"crucible/engine"
 	"crucible/engine/kindling"
+	"crucible/games"
 	"crucible/strategies"
 )
 
-// matchKindlingOptions are the flags of `crucible match kindling`.
-type matchKindlingOptions struct {
+// matchOptions are the flags of `crucible match kindling`.
+type matchOptions struct {
 	players string
 	seed    uint64
 	params  []string
 	logPath string
 }
 
-func newMatchKindlingCmd() *cobra.Command {
-	var o matchKindlingOptions
-	cmd := &cobra.Command{
-		Use:   "kindling",
-		Short: "Play one Kindling match and print it turn by turn",
-		Long: `Play one Kindling match headless (8 turns, 2 to 4 seats) and print every
+// match is `crucible match kindling`.
+var match = games.MatchCommand{
+	Short: "Play one Kindling match and print it turn by turn",
+	Long: `Play one Kindling match headless (8 turns, 2 to 4 seats) and print every
 turn: the beacons' values, each seat's bids, who lit which beacon, the points
 scored and the running scores; then the final standings (score, then sparks
 left; seats equal on both share the win).
@@ -45,22 +44,24 @@ range.
   crucible match kindling --players normal,sniper --seed 7
   crucible match kindling --players normal,easy,greedy,random --seed 3 --log m.json
   crucible match kindling --players sniper,normal --param sniper.margin=2 --param normal.memory=0.3`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMatchKindling(cmd.Context(), cmd.OutOrStdout(), o)
-		},
-	}
-	f := cmd.Flags()
+	Flags:    matchFlags,
+	Required: []string{"players"},
+}
+
+// matchFlags defines the flags of `crucible match kindling`.
+func matchFlags(f *pflag.FlagSet) games.MatchFunc {
+	var o matchOptions
 	f.StringVar(&o.players, "players", "", "comma-separated strategy names in seat order, 2 to 4 of them (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the players' random generators and the match code")
 	f.StringArrayVar(&o.params, "param", nil, "NAME.KEY=VALUE: set parameter KEY of strategy NAME for every seat playing it (repeatable)")
 	f.StringVar(&o.logPath, "log", "", "write the match log (the JSON of GET /api/matches/{code}/log) to this file")
-	_ = cmd.MarkFlagRequired("players")
-	return cmd
+	return func(ctx context.Context, env games.MatchEnv, out io.Writer) error {
+		return runMatch(ctx, env, out, o)
+	}
 }
 
-// kindlingSeats resolves the players and --param settings to seats.
-func kindlingSeats(reg *strategies.Registry, o matchKindlingOptions) ([]engine.Seat, error) {
+// seatsOf resolves the players and --param settings to seats.
+func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 	names := strings.Split(o.players, ",")
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])
@@ -77,7 +78,7 @@ func kindlingSeats(reg *strategies.Registry, o matchKindlingOptions) ([]engine.S
 		if name == "" {
 			return nil, fmt.Errorf("--players %q has an empty name", o.players)
 		}
-		s, err := reg.Lookup("kindling", name)
+		s, err := reg.Lookup(Name, name)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +91,7 @@ func kindlingSeats(reg *strategies.Registry, o matchKindlingOptions) ([]engine.S
 		if !ok || !ok2 || name == "" || key == "" {
 			return nil, fmt.Errorf("--param %q: want NAME.KEY=VALUE, e.g. sniper.margin=2", p)
 		}
-		s, err := reg.Lookup("kindling", name)
+		s, err := reg.Lookup(Name, name)
 		if err != nil {
 			return nil, fmt.Errorf("--param %s: %w", p, err)
 		}
@@ -119,20 +120,13 @@ func kindlingSeats(reg *strategies.Registry, o matchKindlingOptions) ([]engine.S
 	return seats, nil
 }
 
-func runMatchKindling(ctx context.Context, out io.Writer, o matchKindlingOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOptions) error {
 	if o.logPath != "" {
-		if err := checkOutPath("--log", o.logPath); err != nil {
+		if err := env.CheckOut("--log", o.logPath); err != nil {
 			return err
 		}
 	}
-	reg, err := newRegistry()
-	if err != nil {
-		return err
-	}
-	seats, err := kindlingSeats(reg, o)
+	seats, err := seatsOf(env.Registry, o)
 	if err != nil {
 		return err
 	}
@@ -146,15 +140,15 @@ func runMatchKindling(ctx context.Context, out io.Writer, o matchKindlingOptions
 		return fmt.Errorf("reading back the match log: %w", err)
 	}
 	if o.logPath != "" {
-		if err := writeOutFile("--log", o.logPath, logBuf.Bytes()); err != nil {
+		if err := env.WriteOut("--log", o.logPath, logBuf.Bytes()); err != nil {
 			return err
 		}
 	}
-	return printKindlingMatch(out, o.seed, seats, res, lg, o.logPath)
+	return printMatch(out, o.seed, seats, res, lg, o.logPath)
 }
 
-// printKindlingMatch writes the match turn by turn and the final standings.
-func printKindlingMatch(out io.Writer, seed uint64, seats []engine.Seat, res engine.Result, lg kindling.Log, logPath string) error {
+// printMatch writes the match turn by turn and the final standings.
+func printMatch(out io.Writer, seed uint64, seats []engine.Seat, res engine.Result, lg kindling.Log, logPath string) error {
 	names := kindling.BeaconNames()
 	width := 0
 	for _, s := range seats {

@@ -1,4 +1,4 @@
-package viewer
+package acbview
 
 //go:generate go test -run TestFitWinModel -update
 
@@ -192,7 +192,7 @@ func progress(t, maxTurns int) float64 {
 // every turn (index 0 the initial position) from the embedded model,
 // followed by the chance of a draw. At the last turn of a finished match
 // they are the result: 1 for the winner (or the draw), 0 for the others.
-func winProbabilities(r *acbReplay, states [][]playerState) [][]float64 {
+func winProbabilities(r *replay, states [][]playerState) [][]float64 {
 	m := winModel{coef: winCoef[:]}
 	w := len(r.Players) + 1
 	out := make([][]float64, len(states))
@@ -201,7 +201,7 @@ func winProbabilities(r *acbReplay, states [][]playerState) [][]float64 {
 		out[t] = flat[t*w : (t+1)*w : (t+1)*w]
 		m.predict(states[t], progress(t, r.Config.MaxTurns), out[t])
 	}
-	if r.Result != nil && len(r.Turns) > 0 && r.Result.Turns == len(r.Turns) {
+	if r.finished && len(r.Turns) > 0 && r.Result.Turns == len(r.Turns) {
 		last := out[len(out)-1]
 		for p := range last {
 			last[p] = 0

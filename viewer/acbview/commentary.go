@@ -1,4 +1,4 @@
-package viewer
+package acbview
 
 import (
 	"cmp"
@@ -43,14 +43,14 @@ var priority = map[string]int{"end": 5, "elimination": 4, "inactive": 4, "raze":
 var within = map[string]int{"raze": 0, "elimination": 1, "inactive": 2, "lead": 3, "score": 4, "end": 5}
 
 // playerLabel is how the commentary names a player: "P2 hunter".
-func playerLabel(r *acbReplay, p int) string {
+func playerLabel(r *replay, p int) string {
 	return fmt.Sprintf("P%d %s", p, r.Players[p].Name)
 }
 
 // commentary lists the critical moments of a match: win-probability lead
 // changes, score lead changes, razes, eliminations, bots going inactive
 // and the end, in turn order.
-func commentary(r *acbReplay, states [][]playerState, wp [][]float64) []moment {
+func commentary(r *replay, states [][]playerState, wp [][]float64) []moment {
 	np := len(r.Players)
 	var out []moment
 	last := len(states) - 1
@@ -167,7 +167,7 @@ func commentary(r *acbReplay, states [][]playerState, wp [][]float64) []moment {
 		}
 	}
 
-	if res := r.Result; res != nil && last > 0 {
+	if res := r.Result; r.finished && last > 0 {
 		m := moment{Turn: last, Kind: "end", Player: -1}
 		if res.Winner != nil {
 			m.Player = *res.Winner

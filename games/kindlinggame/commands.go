@@ -1,4 +1,4 @@
-package main
+package kindlinggame
 
 import (
 	"context"
@@ -16,11 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/engine/kindling"
+	"crucible/games"
 	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
 )
 
-func newKindlingCmd() *cobra.Command {
+func newKindlingCmd(env games.CommandEnv) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "kindling",
 		Short: "Host Kindling matches over the JSON API, or play one as an agent",
@@ -29,12 +30,12 @@ func newKindlingCmd() *cobra.Command {
   crucible kindling serve                 host matches (the whole API, house bots, deadlines)
   crucible kindling play --url URL ...    play one match on any Kindling server with a strategy`,
 	}
-	cmd.AddCommand(newKindlingServeCmd(), newKindlingPlayCmd())
+	cmd.AddCommand(newServeCmd(env), newPlayCmd(env))
 	return cmd
 }
 
-// kindlingServeOptions are the flags of `crucible kindling serve`.
-type kindlingServeOptions struct {
+// serveOptions are the flags of `crucible kindling serve`.
+type serveOptions struct {
 	addr         string
 	baseURL      string
 	createLimit  int
@@ -46,8 +47,8 @@ type kindlingServeOptions struct {
 	botVariantAt string
 }
 
-func newKindlingServeCmd() *cobra.Command {
-	var o kindlingServeOptions
+func newServeCmd(env games.CommandEnv) *cobra.Command {
+	var o serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Host Kindling matches: a browser UI and the seed's JSON API with house bots and deadlines",
@@ -90,7 +91,7 @@ SIGTERM or Ctrl-C stops it gracefully.
   crucible kindling serve --bot-variant runs/demo/evolve/champion.json`, kindlingapi.DefaultEmptyLobbyExpiry, kindlingapi.DefaultLobbiesPerAddr, kindlingapi.DefaultBodyTimeout, kindlingapi.DefaultMaxBodies, kindlingapi.DefaultBodiesPerAddr),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runKindlingServe(cmd.Context(), cmd.ErrOrStderr(), o)
+			return runServe(cmd.Context(), env, cmd.ErrOrStderr(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -106,7 +107,7 @@ SIGTERM or Ctrl-C stops it gracefully.
 	return cmd
 }
 
-func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOptions) error {
+func runServe(ctx context.Context, env games.CommandEnv, logw io.Writer, o serveOptions) error {
 	switch {
 	case o.createLimit < 1:
 		return fmt.Errorf("--create-limit %d is below 1", o.createLimit)
@@ -124,7 +125,7 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 			return fmt.Errorf("--base-url %q is not an http:// or https:// URL with a host", o.baseURL)
 		}
 	}
-	reg, err := newRegistry()
+	reg, err := env.Registry()
 	if err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func runKindlingServe(ctx context.Context, logw io.Writer, o kindlingServeOption
 // serveHouseBots returns the server's house bots: the strategies normal and
 // easy, with --bot-variant's variant at --bot-variant-level, and the labels
 // their names show.
-func serveHouseBots(reg *strategies.Registry, o kindlingServeOptions) (kindlingapi.HouseBotFunc, map[string]string, error) {
+func serveHouseBots(reg *strategies.Registry, o serveOptions) (kindlingapi.HouseBotFunc, map[string]string, error) {
 	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		return nil, nil, err
@@ -176,7 +177,7 @@ func serveHouseBots(reg *strategies.Registry, o kindlingServeOptions) (kindlinga
 	if o.botVariantAt != "normal" && o.botVariantAt != "easy" {
 		return nil, nil, fmt.Errorf("--bot-variant-level %q is not normal or easy", o.botVariantAt)
 	}
-	s, g, label, err := strategyOrVariant(reg, "kindling", "", o.botVariant, "house bots play kindling variants")
+	s, g, label, err := games.StrategyOrVariant(reg, Name, "", o.botVariant, "house bots play kindling variants")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--bot-variant: %w", err)
 	}
@@ -192,8 +193,8 @@ func uiHost(addr net.Addr) string {
 	return addr.String()
 }
 
-// kindlingPlayOptions are the flags of `crucible kindling play`.
-type kindlingPlayOptions struct {
+// playOptions are the flags of `crucible kindling play`.
+type playOptions struct {
 	url               string
 	strategy, variant string
 	join              string
@@ -208,8 +209,8 @@ type kindlingPlayOptions struct {
 	given func(name string) bool
 }
 
-func newKindlingPlayCmd() *cobra.Command {
-	var o kindlingPlayOptions
+func newPlayCmd(env games.CommandEnv) *cobra.Command {
+	var o playOptions
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Play one Kindling match as an agent on any Kindling server",
@@ -234,7 +235,7 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.given = cmd.Flags().Changed
-			return runKindlingPlay(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
+			return runPlay(cmd.Context(), env, cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -253,17 +254,17 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 	return cmd
 }
 
-// kindlingBidder resolves --strategy or --variant (exactly one) to a bidder
+// bidderOf resolves --strategy or --variant (exactly one) to a bidder
 // constructor and its label.
-func kindlingBidder(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (kindling.Bidder, error), string, error) {
-	s, g, label, err := strategyOrVariant(reg, "kindling", strategy, variant, "kindling play needs a kindling variant (acb variants: crucible serve)")
+func bidderOf(reg *strategies.Registry, strategy, variant string) (func(code string, seat int) (kindling.Bidder, error), string, error) {
+	s, g, label, err := games.StrategyOrVariant(reg, Name, strategy, variant, "kindling play needs a kindling variant (acb variants: crucible serve)")
 	if err != nil {
 		return nil, "", err
 	}
 	return kindlingapi.BidderFactory(s, g), label, nil
 }
 
-func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOptions) error {
+func runPlay(ctx context.Context, env games.CommandEnv, out, logw io.Writer, o playOptions) error {
 	url := o.url
 	if url == "" {
 		url = os.Getenv("KINDLING_URL")
@@ -278,14 +279,14 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	if o.poll < 10*time.Millisecond {
 		return fmt.Errorf("--poll %v is below 10ms; the seed asks agents to poll about once a second", o.poll)
 	}
-	if err := checkKindlingPlayMatch(o); err != nil {
+	if err := checkPlayMatch(o); err != nil {
 		return err
 	}
-	reg, err := newRegistry()
+	reg, err := env.Registry()
 	if err != nil {
 		return err
 	}
-	newBidder, label, err := kindlingBidder(reg, o.strategy, o.variant)
+	newBidder, label, err := bidderOf(reg, o.strategy, o.variant)
 	if err != nil {
 		return err
 	}
@@ -319,12 +320,12 @@ func runKindlingPlay(ctx context.Context, out, logw io.Writer, o kindlingPlayOpt
 	return kindlingapi.WriteStandings(out, final)
 }
 
-// checkKindlingPlayMatch refuses the flags of kindling play that could not
+// checkPlayMatch refuses the flags of kindling play that could not
 // mean what they say: a negative --start-after; values of --seats, --bots,
 // --turn-seconds and --bot-level outside the spec's ranges (a zero would
 // be sent as absent and take the server's default); and, with --join, any
 // flag that only shapes a match play creates and hosts.
-func checkKindlingPlayMatch(o kindlingPlayOptions) error {
+func checkPlayMatch(o playOptions) error {
 	if o.startAfter < 0 {
 		return fmt.Errorf("--start-after %v is negative; give 0 to wait for joins, or how long to wait before starting", o.startAfter)
 	}

@@ -1,19 +1,16 @@
-package export
+package kindlinggame
 
 import (
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"os"
-	"strconv"
 	"strings"
 	"text/template"
 	"time"
 
-	"crucible/protocol/acbhttp"
+	"crucible/export"
 	"crucible/protocol/kindlingapi"
 	"crucible/strategies"
 )
@@ -22,93 +19,14 @@ import (
 // agent's KINDLING_URL (as for the platform's sample bots).
 const PublicKindling = "https://kindling.adamhaleworks.workers.dev"
 
-// Target is what exporting a variant of one game writes and runs; the
-// table of games (package games) gives each game its target.
-type Target struct {
-	// Game is the name of the game whose variants the target exports.
-	Game string
-	// Bot says what the exported binary is, for help texts.
-	Bot string
-	// Dockerfile and README are the templates of the export's files.
-	Dockerfile, README *template.Template
-	// RunHint is the command that runs the exported bot from its
-	// directory (%s), printed after an export.
-	RunHint string
-	// Run is the exported program: it plays the resolved variant with
-	// the command-line arguments args (the bot's flags), writing its
-	// results to out and its log to errw, until ctx ends or its work is
-	// done.
-	Run func(ctx context.Context, v strategies.Resolved, args []string, out, errw io.Writer) error
-}
-
-// ACB exports an AI Code Battle variant as the platform's HTTP bot.
-var ACB = Target{
-	Game:       "acb",
-	Bot:        "the AI Code Battle HTTP bot (reads SHARED_SECRET and PORT)",
-	Dockerfile: acbDockerfile,
-	README:     acbReadme,
-	RunHint:    "cd %s && SHARED_SECRET=... PORT=8080 ./bot",
-	Run:        runACB,
-}
-
-// Kindling exports a Kindling variant as an agent of the Kindling JSON API.
-var Kindling = Target{
+// exportTarget exports a Kindling variant as an agent of the Kindling JSON API.
+var exportTarget = export.Target{
 	Game:       "kindling",
 	Bot:        "the Kindling agent (reads KINDLING_URL; creates a match or joins the code given as argument)",
-	Dockerfile: kindlingDockerfile,
-	README:     kindlingReadme,
+	Dockerfile: dockerfile,
+	README:     readme,
 	RunHint:    "cd %s && KINDLING_URL=" + PublicKindling + " ./bot [CODE]",
 	Run:        runKindling,
-}
-
-// runACB serves the variant as the platform's HTTP bot: GET /health and
-// POST /turn with HMAC-SHA256 signatures, reading SHARED_SECRET (required)
-// and PORT (default 8080) from the environment.
-func runACB(ctx context.Context, r strategies.Resolved, args []string, out, errw io.Writer) error {
-	v := r.Variant
-	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
-	fs.SetOutput(errw)
-	host := fs.String("host", "", "interface to listen on (default all)")
-	fs.Usage = func() {
-		fmt.Fprintf(errw, `%s: AI Code Battle bot (variant %s of %s)
-
-Serves GET /health and POST /turn of the platform's bot protocol.
-Environment:
-  SHARED_SECRET  the HMAC key shared with the match coordinator (required)
-  PORT           the port to listen on (default 8080)
-Flags:
-`, "bot", v.ID, v.Base)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (the bot reads SHARED_SECRET and PORT from the environment)", fs.Arg(0))
-	}
-	port := 8080
-	if env := os.Getenv("PORT"); env != "" {
-		p, err := strconv.Atoi(env)
-		if err != nil || p < 1 || p > 65535 {
-			return fmt.Errorf("PORT=%q is not a port number 1..65535", env)
-		}
-		port = p
-	}
-	logger := slog.New(slog.NewTextHandler(errw, nil))
-	srv, err := acbhttp.NewServer(acbhttp.ServerConfig{Secret: os.Getenv("SHARED_SECRET"), New: acbhttp.StrategyFactory(r.Strategy, r.Genome), Logger: logger})
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(port)))
-	if err != nil {
-		return err
-	}
-	logger.Info("serving", "bot", v.Label(), "addr", ln.Addr().String())
-	if err := srv.Serve(ctx, ln); err != nil {
-		return err
-	}
-	logger.Info("stopped")
-	return nil
 }
 
 // runKindling plays the variant as an agent against a Kindling server
@@ -185,3 +103,55 @@ Flags:
 	}
 	return kindlingapi.WriteStandings(out, final)
 }
+
+var dockerfile = template.Must(template.New("Dockerfile").Parse(`# Kindling agent {{.Label}}, exported by crucible.
+# Build: docker build -t kindling-{{.V.ID}} .
+# Run:   docker run --rm kindling-{{.V.ID}}            (a match against a house bot)
+#        docker run --rm kindling-{{.V.ID}} K7QF2      (join lobby K7QF2)
+FROM ` + export.BaseImage + `
+COPY bot /bot
+COPY variant.json /variant.json
+ENV KINDLING_URL=` + PublicKindling + `
+USER nonroot:nonroot
+ENTRYPOINT ["/bot"]
+`))
+
+var readme = template.Must(template.New("README.md").Parse(`# {{.Label}}: a Kindling agent
+
+Variant ` + "`{{.V.ID}}`" + ` of the bidder ` + "`{{.V.Base}}`" + ` ({{.Description}}),
+exported by crucible. ` + "`bot`" + ` is a static Linux/{{.Arch}} binary that plays this variant
+and nothing else over the Kindling JSON API, as the platform's agent loop: it polls the
+state about once a second, bids when it can move, backs off on errors, and prints the final
+standings when the match is finished.
+
+## Run
+
+    ./bot                          # create a match against one house bot and play it
+    ./bot K7QF2                    # join the lobby K7QF2 and play it
+    ./bot -seats 4 -bots 2         # create a 4-seat match with 2 house bots; others join with its code
+    ./bot -seats 3 -bots 0 -start-after 2m   # wait 2 minutes for players, then fill with house bots
+    ./bot -help                    # every flag
+
+With Docker (the image is distroless and carries the CA certificates for https):
+
+    docker build -t kindling-{{.V.ID}} .
+    docker run --rm kindling-{{.V.ID}}
+    docker run --rm -e KINDLING_URL=http://host.docker.internal:8787 kindling-{{.V.ID}}
+
+## Environment
+
+| variable | meaning |
+|---|---|
+| KINDLING_URL | the server (default ` + PublicKindling + `; ` + "`-url`" + ` overrides it) |
+
+## Try it against crucible
+
+    crucible kindling serve --addr :8787 &
+    KINDLING_URL=http://127.0.0.1:8787 ./bot -seats 4 -bots 3
+
+## The variant
+
+` + export.ParamTable + `
+The same parameters are in ` + "`variant.json`" + `; rebuild with
+` + "`crucible export --variant variant.json --out DIR`" + ` from the crucible checkout.
+`))

@@ -1,7 +1,8 @@
-package viewer
+package acbview
 
 import (
 	"bytes"
+	"crucible/viewer/viewertest"
 	"encoding/json"
 	"errors"
 	"math"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	"crucible/engine/acb"
-	"crucible/engine/kindling"
 )
 
 // testReplay is a short 3-player match of the reference strategies.
@@ -21,8 +21,7 @@ func testReplay(t testing.TB) []byte {
 	return data
 }
 
-func TestWriteACBRefusesWhatIsNotAReplay(t *testing.T) {
-	logData, _ := playKindling(t, 1, "greedy", "even")
+func TestWriteRefusesWhatIsNotAReplay(t *testing.T) {
 	tests := []struct {
 		name string
 		data string
@@ -32,12 +31,12 @@ func TestWriteACBRefusesWhatIsNotAReplay(t *testing.T) {
 		{"a JSON array", `[1, 2, 3]`, []string{"not an AI Code Battle replay", "not a JSON object"}},
 		{"no format", `{"hello": 1}`, []string{"not an AI Code Battle replay", `no "format" field`, "crucible-acb-replay/1"}},
 		{"another format", `{"format": "acb-replay/9"}`, []string{"not an AI Code Battle replay", `format is "acb-replay/9"`, "crucible-acb-replay/1"}},
-		{"a Kindling log", string(logData), []string{"not an AI Code Battle replay", "looks like a Kindling log", "--log"}},
+		{"a Kindling log", `{"code": "K7QF2", "turns": []}`, []string{"not an AI Code Battle replay", `no "format" field`, "crucible-acb-replay/1"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := WriteACB(&out, []byte(tc.data))
+			err := Write(&out, []byte(tc.data))
 			if !errors.Is(err, ErrNotReplay) {
 				t.Fatalf("error %v does not wrap ErrNotReplay", err)
 			}
@@ -53,52 +52,9 @@ func TestWriteACBRefusesWhatIsNotAReplay(t *testing.T) {
 	}
 }
 
-func TestWriteKindlingRefusesWhatIsNotALog(t *testing.T) {
-	tests := []struct {
-		name string
-		data string
-		want []string
-	}{
-		{"not JSON", `{`, []string{"not a Kindling log", "not a JSON object"}},
-		{"an ACB replay", string(testReplay(t)), []string{"not a Kindling log", `"format" field`, "--replay"}},
-		{"no code", `{"turns": []}`, []string{"not a Kindling log", `"code" and "turns"`}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			err := WriteKindling(&bytes.Buffer{}, []byte(tc.data))
-			if !errors.Is(err, ErrNotLog) {
-				t.Fatalf("error %v does not wrap ErrNotLog", err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
-			}
-		})
-	}
-}
-
-// edit decodes a JSON document, lets f change it and encodes it again,
-// with <, >, & and U+2028 written raw (as other encoders than Go's may).
-func edit(t *testing.T, data []byte, f func(doc map[string]any)) []byte {
-	t.Helper()
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	f(doc)
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.ReplaceAll(out.Bytes(), []byte(`\u2028`), []byte("\u2028"))
-}
-
 // An inconsistent replay is refused with an error naming the field and
 // the value, before the page could misdraw it.
-func TestWriteACBNamesTheInconsistentField(t *testing.T) {
+func TestWriteNamesTheInconsistentField(t *testing.T) {
 	data := testReplay(t)
 	turn := func(doc map[string]any, k int) map[string]any { return doc["turns"].([]any)[k].(map[string]any) }
 	tests := []struct {
@@ -122,7 +78,7 @@ func TestWriteACBNamesTheInconsistentField(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := WriteACB(&bytes.Buffer{}, edit(t, data, tc.f))
+			err := Write(&bytes.Buffer{}, viewertest.Edit(t, data, tc.f))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -147,7 +103,7 @@ const hostileName = "</script><script>window.pwned = 1</script><!-- \u2028 & \"q
 // hostileReplay is a replay whose first player is called hostileName.
 func hostileReplay(t *testing.T) []byte {
 	t.Helper()
-	return edit(t, testReplay(t), func(doc map[string]any) {
+	return viewertest.Edit(t, testReplay(t), func(doc map[string]any) {
 		doc["players"].([]any)[0].(map[string]any)["name"] = hostileName
 	})
 }
@@ -161,7 +117,7 @@ func TestEmbeddedJSONCannotBreakOutOfTheScript(t *testing.T) {
 		t.Fatal("the hostile replay does not hold a raw </script> and U+2028")
 	}
 	var out bytes.Buffer
-	if err := WriteACB(&out, data); err != nil {
+	if err := Write(&out, data); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()
@@ -199,7 +155,7 @@ func TestZoneRadiusIsTheEngines(t *testing.T) {
 	} {
 		cfg := acb.DefaultConfig()
 		cfg.Rows, cfg.Cols, cfg.ZoneStartTurn, cfg.ZoneShrinkInterval, cfg.ZoneShrinkStep, cfg.ZoneMinRadius = c.rows, c.cols, c.start, c.interval, c.step, c.min
-		ours := acbConfig{Rows: c.rows, Cols: c.cols, ZoneStartTurn: c.start, ZoneShrinkInterval: c.interval, ZoneShrinkStep: c.step, ZoneMinRadius: c.min}
+		ours := acb.Config{Rows: c.rows, Cols: c.cols, ZoneStartTurn: c.start, ZoneShrinkInterval: c.interval, ZoneShrinkStep: c.step, ZoneMinRadius: c.min}
 		for turn := 0; turn <= 600; turn++ {
 			if got, want := zoneRadius(ours, turn), acb.ZoneRadius(cfg, turn); got != want {
 				t.Fatalf("%+v turn %d: radius %d, the engine's %d", c, turn, got, want)
@@ -214,25 +170,25 @@ func TestZoneCenters(t *testing.T) {
 	cfg := acb.DefaultConfig()
 	cfg.ZoneEnabled = true
 	data, _ := playReplay(t, 5, cfg, "gatherer", "guardian")
-	r, err := decodeACB(data)
+	r, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := deriveACB(r)
+	d := derive(r)
 	if want := [][2]int{{r.Map.Rows / 2, r.Map.Cols / 2}}; !reflect.DeepEqual(d.ZoneCenters, want) {
 		t.Errorf("without zone_centers the centres are %v, want %v", d.ZoneCenters, want)
 	}
 	if len(d.ZoneRadius) != len(r.Turns)+1 {
 		t.Errorf("%d zone radii for %d turns and the start", len(d.ZoneRadius), len(r.Turns))
 	}
-	withCentres := edit(t, data, func(doc map[string]any) {
+	withCentres := viewertest.Edit(t, data, func(doc map[string]any) {
 		doc["map"].(map[string]any)["zone_centers"] = []any{map[string]any{"row": 3, "col": 4}, map[string]any{"row": 30, "col": 31}}
 	})
-	r, err = decodeACB(withCentres)
+	r, err = decode(withCentres)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := deriveACB(r).ZoneCenters, [][2]int{{3, 4}, {30, 31}}; !reflect.DeepEqual(got, want) {
+	if got, want := derive(r).ZoneCenters, [][2]int{{3, 4}, {30, 31}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("zone_centers read as %v, want %v", got, want)
 	}
 }
@@ -241,7 +197,7 @@ func TestZoneCenters(t *testing.T) {
 // draw at every turn, 0 for the eliminated, and the result at the end.
 func TestWinProbabilitiesPerTurn(t *testing.T) {
 	data, res := playReplay(t, 14, browserConfig(), "rusher", "gatherer", "hunter", "economist")
-	r, err := decodeACB(data)
+	r, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +242,7 @@ func TestCommentary(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeACB(data)
+	r, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,50 +300,14 @@ func coresLeft(r *rawReplay, t, p int) int {
 	return n
 }
 
-// The sparks the page shows replay the rules: the last turn's sparks
-// left are the log's final sparks, for matches of 2, 3 and 4 seats.
-func TestKindlingSparks(t *testing.T) {
-	for _, names := range [][]string{{"greedy", "saver"}, {"bestresp", "greedy", "easy"}, {"dump", "farmer", "normal", "random"}} {
-		data, _ := playKindling(t, 9, names...)
-		l, err := decodeKindling(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := deriveKindling(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := d.Left[len(d.Left)-1]; !reflect.DeepEqual(got, l.Final.Sparks) {
-			t.Errorf("%v: sparks left after the last turn %v, the log's final %v", names, got, l.Final.Sparks)
-		}
-		for s := range names {
-			if d.Sparks[0][s] != kindling.StartSparks {
-				t.Errorf("%v: seat %d holds %d sparks on turn 1, want %d", names, s, d.Sparks[0][s], kindling.StartSparks)
-			}
-		}
-	}
-}
-
-// A log whose bids spend more sparks than the rules give is refused.
-func TestKindlingOverspendIsRefused(t *testing.T) {
-	data, _ := playKindling(t, 2, "greedy", "even")
-	bad := edit(t, data, func(doc map[string]any) {
-		doc["turns"].([]any)[0].(map[string]any)["bids"].([]any)[1] = []any{9, 0, 0, 0, 0}
-	})
-	err := WriteKindling(&bytes.Buffer{}, bad)
-	if err == nil || !strings.Contains(err.Error(), "turns[0]: seat 1 bids 9 sparks but holds 5") {
-		t.Fatalf("error %v, want one naming turn 0, seat 1 and its 9 sparks", err)
-	}
-}
-
 // The same replay gives the same page bytes.
 func TestPageIsDeterministic(t *testing.T) {
 	data := testReplay(t)
 	var a, b bytes.Buffer
-	if err := WriteACB(&a, data); err != nil {
+	if err := Write(&a, data); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteACB(&b, data); err != nil {
+	if err := Write(&b, data); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {

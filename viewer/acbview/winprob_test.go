@@ -1,4 +1,4 @@
-package viewer
+package acbview
 
 import (
 	"bytes"
@@ -94,7 +94,7 @@ func trainingSpec(seed uint64) (spec engine.MatchSpec, stallSeat, stallFrom int)
 
 // playedMatch is one match of the training or held-out set, summarised.
 type playedMatch struct {
-	replay *acbReplay
+	replay *replay
 	states [][]playerState
 }
 
@@ -118,7 +118,7 @@ func playMatches(t testing.TB, first uint64, n int) []playedMatch {
 					errs[i] = fmt.Errorf("seed %d: %w", seed, err)
 					continue
 				}
-				r, err := decodeACB(buf.Bytes())
+				r, err := decode(buf.Bytes())
 				if err != nil {
 					errs[i] = fmt.Errorf("seed %d: %w", seed, err)
 					continue
@@ -148,7 +148,7 @@ func playMatches(t testing.TB, first uint64, n int) []playedMatch {
 
 // winnerOf returns the match's winner, or -1 for a draw.
 func winnerOf(m playedMatch) int {
-	if m.replay.Result == nil || m.replay.Result.Winner == nil {
+	if !m.replay.finished || m.replay.Result.Winner == nil {
 		return -1
 	}
 	return *m.replay.Result.Winner

@@ -1,4 +1,4 @@
-package main
+package acbgame
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/engine/acb"
+	"crucible/games"
 )
 
 // mapOptions are the flags of `crucible map`.
@@ -18,7 +19,7 @@ type mapOptions struct {
 	out        string
 }
 
-func newMapCmd() *cobra.Command {
+func newMapCmd(env games.CommandEnv) *cobra.Command {
 	var o mapOptions
 	cmd := &cobra.Command{
 		Use:   "map",
@@ -37,7 +38,7 @@ rounded to multiples of 3 (40 becomes 39).
   crucible map --players 4 --seed 3 --rows 48 --cols 48 --out arena4.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMap(cmd.OutOrStdout(), o)
+			return runMap(env, cmd.OutOrStdout(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -50,7 +51,7 @@ rounded to multiples of 3 (40 becomes 39).
 	return cmd
 }
 
-func runMap(out io.Writer, o mapOptions) error {
+func runMap(env games.CommandEnv, out io.Writer, o mapOptions) error {
 	cfg := acb.DefaultConfig()
 	cfg.Rows, cfg.Cols, cfg.CoresPerPlayer = o.rows, o.cols, o.cores
 	if err := cfg.Validate(); err != nil {
@@ -63,7 +64,7 @@ func runMap(out io.Writer, o mapOptions) error {
 	summary := fmt.Sprintf("map %dx%d, %d players, seed %d: %d walls (%.1f%%), %d energy tiles, %d cores",
 		m.Rows, m.Cols, m.Players(), o.seed, len(m.Walls), 100*float64(len(m.Walls))/float64(m.Rows*m.Cols), len(m.Energy), len(m.Cores))
 	if o.out != "" {
-		if err := checkOutPath("--out", o.out); err != nil {
+		if err := env.CheckOut("--out", o.out); err != nil {
 			return err
 		}
 		if err := m.Save(o.out); err != nil {

@@ -1,4 +1,4 @@
-package main
+package acbgame
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"crucible/games"
 	"crucible/protocol/acbhttp"
 	"crucible/strategies"
 )
@@ -26,7 +27,7 @@ type serveOptions struct {
 	sessionIdle       time.Duration
 }
 
-func newServeCmd() *cobra.Command {
+func newServeCmd(env games.CommandEnv) *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -65,7 +66,7 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.portSet = cmd.Flags().Changed("port")
-			return runServe(cmd.Context(), cmd.ErrOrStderr(), o)
+			return runServe(cmd.Context(), env, cmd.ErrOrStderr(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -81,7 +82,7 @@ SIGTERM or Ctrl-C stops it gracefully (requests in flight finish).
 // acbFactory resolves --strategy or --variant (exactly one) to a controller
 // factory and its display label.
 func acbFactory(reg *strategies.Registry, strategy, variant string) (acbhttp.Factory, string, error) {
-	s, g, label, err := strategyOrVariant(reg, "acb", strategy, variant, "serve plays acb (use crucible kindling play for kindling)")
+	s, g, label, err := games.StrategyOrVariant(reg, Name, strategy, variant, "serve plays acb (use crucible kindling play for kindling)")
 	if err != nil {
 		return nil, "", err
 	}
@@ -109,11 +110,11 @@ func listenPort(flag int, given bool) (int, error) {
 	return p, nil
 }
 
-func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
+func runServe(ctx context.Context, env games.CommandEnv, logw io.Writer, o serveOptions) error {
 	if o.sessionIdle <= 0 {
 		return fmt.Errorf("--session-idle %v is not positive", o.sessionIdle)
 	}
-	reg, err := newRegistry()
+	reg, err := env.Registry()
 	if err != nil {
 		return err
 	}
@@ -144,9 +145,4 @@ func runServe(ctx context.Context, logw io.Writer, o serveOptions) error {
 	}
 	logger.Info("stopped")
 	return nil
-}
-
-// isBotURL reports whether a player item names a remote bot.
-func isBotURL(s string) bool {
-	return len(s) > 7 && (s[:7] == "http://" || (len(s) > 8 && s[:8] == "https://"))
 }
