@@ -7,8 +7,8 @@ import (
 	"crucible/strategies"
 )
 
-// Event is a step of a run, handed to a progress callback (Config.Progress,
-// Search.Progress, LLMOptions.Progress) as it happens, on the goroutine that
+// Event is a step of a run, handed to the progress callback
+// (Config.Progress) as it happens, on the goroutine that
 // runs the search. The concrete types are RunStarted, MatchProgress,
 // GenerationDone, ModelNote, Warning, SelectionStarted, SelectionDone,
 // HoldoutStarted, HoldoutDone, TournamentStarted, TournamentDone and
@@ -24,9 +24,13 @@ type RunStarted struct {
 	// Meta is the run's configuration.
 	Meta Meta
 	// Resumed is set when the run continues from a checkpoint, which
-	// covers Done generations.
+	// covers Done generations of Elapsed wall time (its earlier
+	// sessions).
 	Resumed bool
 	Done    int
+	Elapsed time.Duration
+	// Budget is this session's budget (0: none), final stages included.
+	Budget time.Duration
 }
 
 // GenerationDone is sent after each generation, once its line, its hall
@@ -35,7 +39,9 @@ type GenerationDone struct {
 	// Stats is the generation's line of generations.jsonl.
 	Stats GenStats
 	// Generations and Budget are the search's stopping rules (0 when not
-	// set); Elapsed is the run's wall time so far, over all sessions.
+	// set; Budget over all sessions: the earlier sessions' time and this
+	// session's budget); Elapsed is the run's wall time so far, over all
+	// sessions.
 	Generations int
 	Budget      time.Duration
 	Elapsed     time.Duration
@@ -61,9 +67,10 @@ type Warning struct {
 // the reference strategies (the field) that ranks it among them.
 type TournamentStarted struct {
 	// Finalists is the number of evolved variants (1, the champion),
-	// Reference the number of reference strategies and Seeds the
-	// tournament's seeds.
-	Finalists, Reference, Seeds int
+	// Reference the number of reference strategies, Seeds the
+	// tournament's seeds and Seats the seats of its matches (those the
+	// search played).
+	Finalists, Reference, Seeds, Seats int
 }
 
 // TournamentDone is sent when the ranking tournament is rated and

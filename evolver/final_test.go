@@ -22,7 +22,7 @@ func TestPairedInterval(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, lo, hi := PairedInterval(tc.d, 0.95)
+			m, lo, hi := pairedInterval(tc.d, 0.95)
 			if math.Abs(m-tc.mean) > 1e-9 {
 				t.Errorf("mean %v, want %v", m, tc.mean)
 			}
@@ -90,23 +90,23 @@ func TestFinalSeedsNeverTrained(t *testing.T) {
 	for _, seed := range []uint64{0, 1, 11, 42} {
 		played := map[uint64]string{}
 		for gen := 0; gen < 300; gen++ {
-			for _, s := range GenerationSeeds(seed, gen, MaxSeeds) {
+			for _, s := range generationSeeds(seed, gen, MaxSeeds) {
 				played[s] = "a generation"
 			}
 		}
-		for _, s := range TournamentSeeds(seed, MaxTournamentSeeds) {
+		for _, s := range tournamentSeeds(seed, MaxTournamentSeeds) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: tournament seed %d was played by %s", seed, s, by)
 			}
 			played[s] = "the tournament"
 		}
-		for _, s := range HoldoutSeeds(seed, MaxHoldout) {
+		for _, s := range holdoutSeeds(seed, MaxHoldout) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: held-out seed %d was played by %s", seed, s, by)
 			}
 			played[s] = "the held-out comparison"
 		}
-		for _, s := range RankSeeds(seed, MaxTournamentSeeds) {
+		for _, s := range rankSeeds(seed, MaxTournamentSeeds) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: ranking seed %d was played by %s", seed, s, by)
 			}

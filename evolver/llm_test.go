@@ -111,9 +111,9 @@ func noteLog(log *bytes.Buffer) func(Event) {
 	}
 }
 
-func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *LLM {
+func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *llmAlgo {
 	t.Helper()
-	l, err := NewLLM(Space{Base: testStrategy()}, n, 3, LLMOptions{
+	l, err := newLLM(paramSpace{Base: testStrategy()}, n, 3, LLMOptions{
 		BaseURL: url + "/v1", Model: "fake", APIKey: "test", Timeout: 300 * time.Millisecond,
 		Backoff: 10 * time.Millisecond, Progress: noteLog(log),
 	})
@@ -134,13 +134,13 @@ const paramsReply = `{"genomes": [
  {"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, "why": "closer to the best"},
  {"params": {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}, "fitness": 0.5}]}`
 
-func hallHistory(space Space) History {
-	e := &Entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
-	return History{Entries: []*Entry{e}, Hall: []*Entry{e}}
+func hallHistory(space paramSpace) history {
+	e := &entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
+	return history{Entries: []*entry{e}, Hall: []*entry{e}}
 }
 
 func TestLLMServerCases(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	fromModel := []strategies.Genome{{0.7, 3, 25, 1.2}, {0.6, 4, 20, 1.3}}
 	always := func(content string) func(int) (int, string, time.Duration) {
 		return func(int) (int, string, time.Duration) { return 200, content, 0 }
@@ -367,39 +367,39 @@ func goldenPrompt(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	pool, err := referencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	space := Space{Base: base}
-	l, err := NewLLM(space, 6, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 3, Opponents: pool})
+	space := paramSpace{Base: base}
+	l, err := newLLM(space, 6, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 3, Opponents: pool})
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := func(g strategies.Genome, fitness float64, evals int, vs map[string]Tally) *Entry {
+	entry := func(g strategies.Genome, fitness float64, evals int, vs map[string]tally) *entry {
 		x := space.Point(g)
-		e := &Entry{ID: space.ID(x), X: x, Evals: evals, Fitness: fitness, Versus: vs}
+		e := &entry{ID: space.ID(x), X: x, Evals: evals, Fitness: fitness, Versus: vs}
 		for _, t := range vs {
 			e.Points += t.Points
 			e.Games += t.Games
 		}
 		return e
 	}
-	baseE := entry(base.Schema.Defaults(), 0.20833333333333334, 6, map[string]Tally{
+	baseE := entry(base.Schema.Defaults(), 0.20833333333333334, 6, map[string]tally{
 		"even": {Points: 13, Games: 48}, "greedy": {Points: 4.5, Games: 48}, "sniper": {Points: 19, Games: 48},
 		"hall:easy#4dbf4c3401": {Points: 6, Games: 24}, "hall:easy#2456234fa1": {Points: 4.5, Games: 16}})
-	b1 := entry(strategies.Genome{0.8734567, 0.51234, 1}, 0.41666666666666663, 3, map[string]Tally{
+	b1 := entry(strategies.Genome{0.8734567, 0.51234, 1}, 0.41666666666666663, 3, map[string]tally{
 		"even": {Points: 14, Games: 24}, "greedy": {Points: 9, Games: 24}, "sniper": {Points: 17.5, Games: 24},
 		"hall:easy#4dbf4c3401": {Points: 10, Games: 24}})
-	b2 := entry(strategies.Genome{0.95, 1.25, 2}, 0.38020833333333337, 1, map[string]Tally{
+	b2 := entry(strategies.Genome{0.95, 1.25, 2}, 0.38020833333333337, 1, map[string]tally{
 		"even": {Points: 5, Games: 8}, "greedy": {Points: 3.5, Games: 8}, "sniper": {Points: 6, Games: 8},
 		"hall:easy#4dbf4c3401": {Points: 4, Games: 8}})
-	b3 := entry(strategies.Genome{0.7, 0.30000000000000004, 1}, 0.33124999999999993, 2, map[string]Tally{
+	b3 := entry(strategies.Genome{0.7, 0.30000000000000004, 1}, 0.33124999999999993, 2, map[string]tally{
 		"even": {Points: 9, Games: 16}, "greedy": {Points: 4, Games: 16}, "sniper": {Points: 11, Games: 16},
 		"hall:easy#4dbf4c3401": {Points: 3, Games: 8}, "hall:easy#2456234fa1": {Points: 2, Games: 8}})
-	w1 := entry(strategies.Genome{0.2, 4, 3}, -0.041666666666666685, 1, map[string]Tally{
+	w1 := entry(strategies.Genome{0.2, 4, 3}, -0.041666666666666685, 1, map[string]tally{
 		"even": {Points: 0, Games: 8}, "greedy": {Points: 0.5, Games: 8}, "sniper": {Points: 1, Games: 8}})
-	w2 := entry(strategies.Genome{0.25, 3.5, 3}, 0.0123456789, 1, map[string]Tally{
+	w2 := entry(strategies.Genome{0.25, 3.5, 3}, 0.0123456789, 1, map[string]tally{
 		"even": {Points: 1, Games: 8}, "greedy": {Points: 0, Games: 8}, "sniper": {Points: 2, Games: 8},
 		"hall:easy#2456234fa1": {Points: 1, Games: 8}})
 
@@ -414,17 +414,17 @@ func goldenPrompt(t *testing.T) string {
 	}
 	fromModel := []int{6, 6, 0, 6, 4, 6}
 	baseFit := []float64{0.1875, 0.19791666666666666, 0.2013888888888889, 0.203125, 0.20625}
-	leader := []*Entry{{Fitness: 0.3125}, {Fitness: 0.3333333333333333}, {Fitness: 0.3333333333333333}, {Fitness: 0.41666666666666663}, {Fitness: 0.4010416666666667}}
+	leader := []*entry{{Fitness: 0.3125}, {Fitness: 0.3333333333333333}, {Fitness: 0.3333333333333333}, {Fitness: 0.41666666666666663}, {Fitness: 0.4010416666666667}}
 	for g := range fits {
 		l.fromModel = fromModel[g]
 		if err := l.Tell(g, fits[g]); err != nil {
 			t.Fatal(err)
 		}
 		if g < len(baseFit) {
-			l.observe(History{Entries: []*Entry{{ID: baseE.ID, Games: 1, Fitness: baseFit[g]}}, Hall: []*Entry{leader[g]}})
+			l.observe(history{Entries: []*entry{{ID: baseE.ID, Games: 1, Fitness: baseFit[g]}}, Hall: []*entry{leader[g]}})
 		}
 	}
-	h := History{Entries: []*Entry{b1, b2, b3, baseE, w2, w1}, Hall: []*Entry{b1, b3, b2, baseE}}
+	h := history{Entries: []*entry{b1, b2, b3, baseE, w2, w1}, Hall: []*entry{b1, b3, b2, baseE}}
 	return "system:\n" + llmSystem + "\n\nuser:\n" + l.Prompt(6, h)
 }
 
@@ -486,18 +486,18 @@ func TestLLMPromptGolden(t *testing.T) {
 // the opponents are listed with their descriptions, the base among them
 // said to be the base.
 func TestLLMPromptShow(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	other := testStrategy()
 	other.Name, other.Description = "flat", "a flat landscape"
-	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1,
-		Opponents: []Opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}})
+	l, err := newLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1,
+		Opponents: []opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Evals: 2, Fitness: 0.9}
-	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Evals: 2, Fitness: 0.5}
-	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Evals: 2, Fitness: 0.05}
-	p := l.Prompt(0, History{Entries: []*Entry{worst, best, mid}})
+	best := &entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Evals: 2, Fitness: 0.9}
+	mid := &entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Evals: 2, Fitness: 0.5}
+	worst := &entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Evals: 2, Fitness: 0.05}
+	p := l.Prompt(0, history{Entries: []*entry{worst, best, mid}})
 	for _, want := range []string{
 		"- reserve: [0, 10], integer, default 8 - sparks kept back",
 		"- horizon: [-50, 50], real, default -30 - turns looked ahead",
@@ -531,7 +531,7 @@ func kindlingLLMSearch(t *testing.T, dir string, gens int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	pool, err := referencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,14 +551,14 @@ func kindlingLLMSearch(t *testing.T, dir string, gens int) []string {
 	}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: base}
-	l, err := NewLLM(space, 4, 9, LLMOptions{BaseURL: srv.URL + "/v1", Model: "fake", Attempts: 1, SkipAfter: 100, Opponents: pool, Backoff: time.Millisecond})
+	space := paramSpace{Base: base}
+	l, err := newLLM(space, 4, 9, LLMOptions{BaseURL: srv.URL + "/v1", Model: "fake", Attempts: 1, SkipAfter: 100, Opponents: pool, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	s := &Search{Space: space, Algorithm: l, Seed: 9, Seeds: 4, Generations: gens, Dir: dir, Resume: true,
-		Evaluator: &ArenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Workers: 2}}
+	s := &search{Space: space, Algorithm: l, Seed: 9, Seeds: 4, Generations: gens, Dir: dir, Resume: true,
+		Evaluator: &arenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Workers: 2}}
 	if _, err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -597,12 +597,12 @@ func TestLLMPromptFromKindlingSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range cp.Archive {
-		var sum Tally
+		var sum tally
 		for _, v := range e.Versus {
 			sum.Points += v.Points
 			sum.Games += v.Games
 		}
-		if sum != (Tally{Points: e.Points, Games: e.Games}) || len(e.Versus) < 3 {
+		if sum != (tally{Points: e.Points, Games: e.Games}) || len(e.Versus) < 3 {
 			t.Errorf("entry %s: per-opponent results %v add up to %v, not its %v points over %v games", e.ID, e.Versus, sum, e.Points, e.Games)
 		}
 	}
@@ -626,7 +626,7 @@ func TestLLMDoesNotPrint(t *testing.T) {
 	}}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, srv.URL, 2, &log)
 	out := captureOutput(t, func() {
@@ -651,7 +651,7 @@ func TestLLMServerWithoutJSONMode(t *testing.T) {
 	}}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, srv.URL, 2, &log)
 	for gen := range 2 {
@@ -701,11 +701,11 @@ func TestLLMUnreachableServerRunGoesOn(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, url, 6, &log)
 	var progress bytes.Buffer
-	s := &Search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+	s := &search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 3},
 		Seed: 3, Seeds: 4, Generations: 8, Dir: t.TempDir(), Progress: func(e Event) {
 			if g, ok := e.(GenerationDone); ok {
 				fmt.Fprintf(&progress, "gen %d: %s\n", g.Stats.Generation+1, g.Stats.Note)
@@ -734,7 +734,7 @@ func TestLLMUnreachableServerRunGoesOn(t *testing.T) {
 // answers with random genomes) keeps the best of them: the champion beats
 // the base on the noisy objective.
 func TestLLMSearchImproves(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	fake := &fakeModel{}
 	fake.reply = func(call int) (int, string, time.Duration) {
 		r := rand.New(rand.NewPCG(uint64(call), 1))
@@ -756,7 +756,7 @@ func TestLLMSearchImproves(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	l := newLLMForTest(t, srv.URL, 6, &bytes.Buffer{})
-	s := &Search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 4},
+	s := &search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 4},
 		Seed: 5, Seeds: 6, Generations: 15, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {

@@ -84,7 +84,7 @@ func fakeBehaviour() *Behaviour {
 
 // measure plays the evaluator's part for a fake behaviour: each proposal's
 // behaviour is its canonical point, its fitness the synthetic true rate.
-func measure(m *MapElites, props []Proposal) []float64 {
+func measure(m *mapElites, props []proposal) []float64 {
 	m.log.latest = map[string]BehaviourCounts{}
 	fit := make([]float64, len(props))
 	for i, p := range props {
@@ -105,9 +105,9 @@ func measure(m *MapElites, props []Proposal) []float64 {
 // matches its state, each elite is an exportable variant file, and a run
 // restored from its state proposes what the uninterrupted run does.
 func TestMapElitesFillsAndResumes(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	dir := t.TempDir()
-	m, err := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, dir)
+	m, err := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 		for _, e := range m.Archive().Elites {
 			elites[e.ID] = true
 		}
-		props, err := m.Ask(context.Background(), g, History{})
+		props, err := m.Ask(context.Background(), g, history{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,19 +164,19 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 	}
 	// Restore after 5 generations into a fresh instance and compare the
 	// 6th generation's proposals.
-	r, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	r, _ := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	if err := r.Restore(5, states[4]); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	fresh, _ := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	for g := 0; g < 5; g++ {
-		props, _ := fresh.Ask(context.Background(), g, History{})
+		props, _ := fresh.Ask(context.Background(), g, history{})
 		if err := fresh.Tell(g, measure(fresh, props)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	a, _ := fresh.Ask(context.Background(), 5, History{})
-	b, _ := r.Ask(context.Background(), 5, History{})
+	a, _ := fresh.Ask(context.Background(), 5, history{})
+	b, _ := r.Ask(context.Background(), 5, history{})
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("restored run proposes differently")
 	}
@@ -187,7 +187,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 
 // Rule: descriptor names and bins are checked; errors name the field.
 func TestMapElitesOptionsValidation(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	for _, tt := range []struct {
 		opt   MapElitesOptions
 		field string
@@ -197,13 +197,13 @@ func TestMapElitesOptionsValidation(t *testing.T) {
 		{MapElitesOptions{Bins: 1}, "MapElites.Bins"},
 		{MapElitesOptions{Bins: 100}, "MapElites.Bins"},
 	} {
-		_, err := NewMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
+		_, err := newMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
 		fe, ok := err.(*FieldError)
 		if !ok || fe.Field != tt.field {
 			t.Errorf("%+v: error %v, want a FieldError of %s", tt.opt, err, tt.field)
 		}
 	}
-	if _, err := NewMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
+	if _, err := newMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
 		t.Errorf("MAP-Elites without a behaviour accepted")
 	}
 }
@@ -212,15 +212,15 @@ func TestMapElitesOptionsValidation(t *testing.T) {
 // matches: it moves to the cell that behaviour falls in and is in the
 // archive once, with its latest fitness.
 func TestMapElitesRemeasuredEliteMoves(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	m, err := NewMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	space := paramSpace{Base: testStrategy()}
+	m, err := newMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := space.Canonical([]float64{0.5, 0.5, 0.5, 0.5})
 	id := space.ID(x)
 	tell := func(gen int, n0 int64, fit float64) QDStats {
-		m.pending, m.gen = []Proposal{{X: x}, {X: x}}, gen
+		m.pending, m.gen = []proposal{{X: x}, {X: x}}, gen
 		m.log.latest = map[string]BehaviourCounts{id: {Matches: 1, N: [BehaviourSlots]int64{n0, 500, 500}}}
 		if err := m.Tell(gen, []float64{fit, fit}); err != nil {
 			t.Fatal(err)

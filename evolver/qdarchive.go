@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"crucible/evolver/behave"
 	"crucible/internal/atomicfile"
 	"crucible/strategies"
 )
@@ -42,8 +43,8 @@ type Elite struct {
 	Fitness float64 `json:"fitness"`
 	// Behaviour is its descriptors' values, in the archive's order, from
 	// Counts, the behaviour measured over all its matches so far.
-	Behaviour []float64       `json:"behaviour"`
-	Counts    BehaviourCounts `json:"counts"`
+	Behaviour []float64     `json:"behaviour"`
+	Counts    behave.Counts `json:"counts"`
 	// Generation is the generation it was measured in; Parents are the
 	// elites it was bred from.
 	Generation int      `json:"generation"`
@@ -82,7 +83,7 @@ type QDArchive struct {
 	Format      string       `json:"format"`
 	Game        string       `json:"game"`
 	Base        string       `json:"base"`
-	Descriptors []Descriptor `json:"descriptors"`
+	Descriptors []behave.Descriptor `json:"descriptors"`
 	Bins        int          `json:"bins"`
 	// Elites are the filled cells' elites, in cell order.
 	Elites []Elite `json:"elites"`
@@ -223,7 +224,7 @@ func EliteFile(e Elite) string {
 // exportable variant of the base), no file of a replaced elite. written
 // maps the files written so far to the fitness their note gives, so that
 // only new and re-measured elites are written again.
-func (a *QDArchive) write(dir string, space Space, written map[string]float64) error {
+func (a *QDArchive) write(dir string, space paramSpace, written map[string]float64) error {
 	data, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
@@ -276,7 +277,7 @@ func eliteNote(a *QDArchive, e Elite) string {
 
 // EliteVariant returns an elite of an archive as a variant of base.
 func EliteVariant(base strategies.Strategy, a *QDArchive, e Elite) strategies.Variant {
-	v := Space{Base: base}.Variant(e.X, e.Parents...)
+	v := paramSpace{Base: base}.Variant(e.X, e.Parents...)
 	v.Note = eliteNote(a, e)
 	return v
 }

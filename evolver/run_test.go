@@ -231,7 +231,7 @@ func TestValidateNamesFields(t *testing.T) {
 // constructor that builds an algorithm of that name and a default
 // population within the limits.
 func TestAlgorithmTable(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var names []string
 	for _, a := range Algorithms() {
 		names = append(names, a.Name)

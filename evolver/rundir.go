@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"crucible/internal/atomicfile"
 	"crucible/strategies"
@@ -123,8 +124,9 @@ func removeFinal(dir string) error {
 	return os.RemoveAll(filepath.Join(dir, RankedDir))
 }
 
-// ReadMeta returns the Meta of the checkpoint in dir, and false when dir
-// holds no checkpoint (or does not exist).
+// ReadMeta returns the Meta of the checkpoint in dir, with the wall time
+// its sessions took (Meta.Elapsed), and false when dir holds no checkpoint
+// (or does not exist).
 func ReadMeta(dir string) (Meta, bool, error) {
 	cp, err := readCheckpoint(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -137,6 +139,7 @@ func ReadMeta(dir string) (Meta, bool, error) {
 	if err := json.Unmarshal(cp.Meta, &m); err != nil || m.Game == "" || m.Base == "" {
 		return Meta{}, false, fmt.Errorf("%s does not describe the run (no game and base in its meta)", filepath.Join(dir, CheckpointFile))
 	}
+	m.Elapsed = time.Duration(cp.ElapsedMS * float64(time.Millisecond))
 	return m, true, nil
 }
 

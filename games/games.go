@@ -15,6 +15,7 @@ import (
 	"crucible/engine"
 	"crucible/engine/acb"
 	"crucible/engine/kindling"
+	"crucible/evolver/behave"
 	"crucible/export"
 	"crucible/protocol/acbhttp"
 	"crucible/strategies"
@@ -46,6 +47,11 @@ type Game struct {
 	// Presets are named configurations that --config accepts in place
 	// of a file.
 	Presets []Preset
+	// Behaviour is what the evolver's MAP-Elites measures of a player's
+	// matches (nil: the game has no descriptors), and LLMRules the rules
+	// as the evolver's llm prompt states them ("": none).
+	Behaviour *behave.Behaviour
+	LLMRules  string
 }
 
 // Preset is a named game configuration: the JSON a --config file would
@@ -77,6 +83,8 @@ var table = []Game{
 		Remote:     remoteACB,
 		Export:     export.ACB,
 		Presets:    acbPresets(),
+		Behaviour:  acbstrat.Behaviour(),
+		LLMRules:   acbstrat.LLMRules,
 	},
 	{
 		Name:       "kindling",
@@ -85,6 +93,8 @@ var table = []Game{
 		Strategies: bidders.All,
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     export.Kindling,
+		Behaviour:  bidders.Behaviour(),
+		LLMRules:   bidders.LLMRules,
 	},
 }
 
