@@ -213,7 +213,7 @@ func TestCMAESNoisySearchNearABound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer algo.Close()
-	rec := &recorder{Algorithm: algo}
+	rec := &recorder{algorithm: algo}
 	s := &search{Space: space, Algorithm: rec, Evaluator: &synthetic{space: space, gamesPerSeed: 4}, Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {
@@ -251,7 +251,7 @@ type recorder struct {
 }
 
 func (r *recorder) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
-	p, err := r.Algorithm.Ask(ctx, gen, h)
+	p, err := r.algorithm.Ask(ctx, gen, h)
 	r.asked = append(r.asked, p)
 	return p, err
 }

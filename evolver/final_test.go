@@ -50,7 +50,7 @@ func TestPairedInterval(t *testing.T) {
 // the error names the field. Stopping rules and final stages may differ.
 func TestSameRun(t *testing.T) {
 	base := Meta{Game: "kindling", Base: "easy", Algorithm: "ga", Pool: []string{"easy", "normal"}, Population: 16, Seeds: 8, Seed: 1,
-		Hall: 4, HallOpponents: 1, Islands: 1, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
+		Hall: 4, HallOpponents: 1, Options: map[string]string{"islands": "1"}, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
 	tests := []struct {
 		name   string
 		change func(m *Meta)
@@ -65,6 +65,7 @@ func TestSameRun(t *testing.T) {
 		{"another population", func(m *Meta) { m.Population = 8 }, "Population 8 differs"},
 		{"another game configuration", func(m *Meta) { m.GameConfig = []byte(`{"a": 2}`) }, `GameConfigJSON {"a":2} differs from the run's {"a":1}`},
 		{"defaults instead of a configuration", func(m *Meta) { m.GameConfig = nil }, "GameConfigJSON (the game's defaults) differs"},
+		{"another identity option, by its flag", func(m *Meta) { m.Options = map[string]string{"islands": "2"} }, "islands 2 differs from the run's 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

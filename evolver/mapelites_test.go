@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"crucible/evolver/behave"
 	"crucible/strategies"
 )
 
 func gridArchive() *QDArchive {
-	return &QDArchive{Format: archiveKind, Bins: 4, Descriptors: []Descriptor{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 10, Hi: 20}}}
+	return &QDArchive{Format: archiveKind, Bins: 4, Descriptors: []behave.Descriptor{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 10, Hi: 20}}}
 }
 
 // Rule: a variant enters an empty cell; a better one replaces the cell's
@@ -74,22 +75,22 @@ func TestQDArchiveInsertion(t *testing.T) {
 }
 
 // fakeBehaviour places a point by its first two coordinates.
-func fakeBehaviour() *Behaviour {
-	return &Behaviour{Game: "synthetic", Descriptors: []Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
-		Values: func(c BehaviourCounts) []float64 {
+func fakeBehaviour() *behave.Behaviour {
+	return &behave.Behaviour{Game: "synthetic", Descriptors: []behave.Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
+		Values: func(c behave.Counts) []float64 {
 			m := 1000 * float64(c.Matches)
 			return []float64{float64(c.N[0]) / m, float64(c.N[1]) / m, float64(c.N[2]) / m}
 		}}
 }
 
-// measure plays the evaluator's part for a fake behaviour: each proposal's
+// measureFake plays the evaluator's part for a fake behaviour: each proposal's
 // behaviour is its canonical point, its fitness the synthetic true rate.
-func measure(m *mapElites, props []proposal) []float64 {
-	m.log.latest = map[string]BehaviourCounts{}
+func measureFake(m *mapElites, props []proposal) []float64 {
+	m.log.latest = map[string]behave.Counts{}
 	fit := make([]float64, len(props))
 	for i, p := range props {
 		x := m.space.Canonical(p.X)
-		var c BehaviourCounts
+		var c behave.Counts
 		c.Matches = 1
 		for k := 0; k < 3; k++ {
 			c.N[k] = int64(math.Round(1000 * x[k]))
@@ -127,7 +128,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 				repeats++
 			}
 		}
-		if err := m.Tell(g, measure(m, props)); err != nil {
+		if err := m.Tell(g, measureFake(m, props)); err != nil {
 			t.Fatal(err)
 		}
 		st, _ := m.State()
@@ -171,7 +172,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 	fresh, _ := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	for g := 0; g < 5; g++ {
 		props, _ := fresh.Ask(context.Background(), g, history{})
-		if err := fresh.Tell(g, measure(fresh, props)); err != nil {
+		if err := fresh.Tell(g, measureFake(fresh, props)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -185,17 +186,18 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 	}
 }
 
-// Rule: descriptor names and bins are checked; errors name the field.
+// Rule: descriptor names and bins are checked; errors name the option by
+// its flag.
 func TestMapElitesOptionsValidation(t *testing.T) {
 	space := paramSpace{Base: testStrategy()}
 	for _, tt := range []struct {
 		opt   MapElitesOptions
 		field string
 	}{
-		{MapElitesOptions{Descriptors: []string{"x0", "nope"}}, "MapElites.Descriptors"},
-		{MapElitesOptions{Descriptors: []string{"x0", "x0"}}, "MapElites.Descriptors"},
-		{MapElitesOptions{Bins: 1}, "MapElites.Bins"},
-		{MapElitesOptions{Bins: 100}, "MapElites.Bins"},
+		{MapElitesOptions{Descriptors: []string{"x0", "nope"}}, "descriptors"},
+		{MapElitesOptions{Descriptors: []string{"x0", "x0"}}, "descriptors"},
+		{MapElitesOptions{Bins: 1}, "bins"},
+		{MapElitesOptions{Bins: 100}, "bins"},
 	} {
 		_, err := newMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
 		fe, ok := err.(*FieldError)
@@ -221,7 +223,7 @@ func TestMapElitesRemeasuredEliteMoves(t *testing.T) {
 	id := space.ID(x)
 	tell := func(gen int, n0 int64, fit float64) QDStats {
 		m.pending, m.gen = []proposal{{X: x}, {X: x}}, gen
-		m.log.latest = map[string]BehaviourCounts{id: {Matches: 1, N: [BehaviourSlots]int64{n0, 500, 500}}}
+		m.log.latest = map[string]behave.Counts{id: {Matches: 1, N: [behave.Slots]int64{n0, 500, 500}}}
 		if err := m.Tell(gen, []float64{fit, fit}); err != nil {
 			t.Fatal(err)
 		}

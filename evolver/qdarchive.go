@@ -80,11 +80,11 @@ type QDStats struct {
 // Bins equal cells (a value outside the range falls into the edge cell),
 // each cell holding its best variant.
 type QDArchive struct {
-	Format      string       `json:"format"`
-	Game        string       `json:"game"`
-	Base        string       `json:"base"`
+	Format      string              `json:"format"`
+	Game        string              `json:"game"`
+	Base        string              `json:"base"`
 	Descriptors []behave.Descriptor `json:"descriptors"`
-	Bins        int          `json:"bins"`
+	Bins        int                 `json:"bins"`
 	// Elites are the filled cells' elites, in cell order.
 	Elites []Elite `json:"elites"`
 	// History has one line per generation.

@@ -20,7 +20,7 @@ type evolvePrinter struct {
 	out, errOut io.Writer
 	dir         string
 	budgetNote  string // on --resume: what this session's budget is
-	err         error // the first failure to print the leaderboard
+	err         error  // the first failure to print the leaderboard
 	bar         *progressbar.ProgressBar
 	stage       string
 }

@@ -101,7 +101,7 @@ func (c *Client) Propose(ctx context.Context, prompt string, seed int, schema st
 	req := openai.ChatCompletionRequest{
 		Model: c.opt.Model,
 		Messages: []openai.ChatCompletionMessage{
-			{Role: openai.ChatMessageRoleSystem, Content: system},
+			{Role: openai.ChatMessageRoleSystem, Content: System},
 			{Role: openai.ChatMessageRoleUser, Content: prompt},
 		},
 		Temperature: c.opt.Temperature,

@@ -12,8 +12,8 @@ import (
 	"crucible/strategies"
 )
 
-// system is the system message of every request.
-const system = "You tune the numeric parameters of a game-playing strategy to make it win more. You answer with one JSON object."
+// System is the system message of every request.
+const System = "You tune the numeric parameters of a game-playing strategy to make it win more. You answer with one JSON object."
 
 // TrendRows is how many generations the prompt's trend shows.
 const TrendRows = 8
