@@ -12,6 +12,7 @@ import (
 	"crucible/engine/acb"
 	"crucible/engine/kindling"
 	"crucible/evolver/behave"
+	"crucible/evolver/qd"
 	"crucible/strategies"
 	"crucible/strategies/acbstrat"
 	"crucible/strategies/bidders"
@@ -129,13 +130,13 @@ func TestMapElitesRunResumes(t *testing.T) {
 	if _, err := Evolve(context.Background(), cfg(parts, 4, true)); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{ArchiveFile, GenerationsFile} {
+	for _, f := range []string{qd.ArchiveFile, GenerationsFile} {
 		a, b := untimed(t, filepath.Join(whole, f)), untimed(t, filepath.Join(parts, f))
 		if len(a) == 0 || a != b {
 			t.Fatalf("%s differs between the uninterrupted and the resumed run:\n%s\n%s", f, a, b)
 		}
 	}
-	arch, err := ReadArchive(whole)
+	arch, err := qd.Read(whole)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,8 +30,7 @@ func BudgetMargin(budget time.Duration) time.Duration { return 5*time.Second + b
 // tournament and the held-out comparison.
 type Config struct {
 	// Game is the game's rules and GameConfig its configuration (nil for
-	// the defaults); GameConfigJSON is the JSON it was parsed from, kept in
-	// the checkpoint so that a resumed run plays the same configuration.
+	// the defaults), parsed from GameConfigJSON (kept in the checkpoint).
 	Game           engine.Game
 	GameConfig     any
 	GameConfigJSON json.RawMessage
@@ -41,10 +40,9 @@ type Config struct {
 	// them). The games table holds all three.
 	GameTitle, GameRules string
 	Behaviour            *behave.Behaviour
-	// Registry holds the strategies.
+	// Registry holds the strategies; Base names the one searched.
 	Registry *strategies.Registry
-	// Base names the strategy whose parameters are searched.
-	Base string
+	Base     string
 	// Algorithm names the search algorithm (see Algorithms) and Options
 	// are its own options: the type its AlgorithmSpec.Options returns
 	// (nil: its defaults).
@@ -54,11 +52,9 @@ type Config struct {
 	// game) at their defaults.
 	Pool []string
 	// Population is the number of proposals per generation (per island
-	// for the GA); 0 takes the algorithm's default
-	// (AlgorithmSpec.DefaultPopulation).
-	Population int
-	// Seeds is the number of match seeds per generation (default 8).
-	Seeds int
+	// for the GA; 0: AlgorithmSpec.DefaultPopulation) and Seeds the match
+	// seeds per generation (default 8).
+	Population, Seeds int
 	// Seats is the number of seats of the fitness matches: 0 or 2 for
 	// seat-swapped pairs, more for free-for-all groups; it must be one of
 	// the game's seat counts. The final stages play in the same seats.
@@ -73,11 +69,11 @@ type Config struct {
 	// Budget and BudgetMargin.
 	Generations int
 	Budget      time.Duration
-	// Workers is the number of matches played at once (0: every core).
+	// Workers is the number of matches played at once (0: every core);
+	// Play, when set, plays the search's, the selection's and the held-out
+	// matches instead of arena.Run (the tournaments stay here).
 	Workers int
-	// Play, when set, plays the generations' matches and the holdout
-	// comparison instead of arena.Run (the final tournament stays here).
-	Play MatchRunner
+	Play    MatchRunner
 	// Hall is the hall-of-fame size and HallOpponents how many recent
 	// champions join the opponents (defaults 4 and 1; -1 for none).
 	Hall, HallOpponents int
@@ -88,12 +84,11 @@ type Config struct {
 	// Holdout is the number of held-out seeds on which the champion is
 	// compared with the base (0: no comparison).
 	Holdout int
-	// Out is the run directory. It must not exist or be empty, unless
-	// Resume is set and it holds a checkpoint.
-	Out    string
-	Resume bool
-	// Progress receives the run's events as they happen (nil: none): the
-	// generations, the final stages, warnings and the model's remarks.
+	// Out is the run directory: missing or empty, unless Resume is set
+	// and it holds a checkpoint. Progress receives the run's events (nil:
+	// none).
+	Out      string
+	Resume   bool
 	Progress func(Event)
 
 	// files writes the run's files (a test's hook sees every write).

@@ -11,6 +11,8 @@ import (
 
 	"crucible/engine"
 	"crucible/evolver/behave"
+	"crucible/evolver/qd"
+	"crucible/strategies"
 )
 
 // MapElitesOptions tunes MAP-Elites. Zero fields take the documented
@@ -86,7 +88,7 @@ const maxBins, defaultBins = 64, 8
 const maxRebreed = 8
 
 // MapElites is the quality-diversity search of Mouret and Clune (2015):
-// an archive of cells over behaviour descriptors (a grid, QDArchive), each
+// an archive of cells over behaviour descriptors (a grid, qd.Archive), each
 // keeping the best variant whose measured behaviour falls into it. Every
 // generation draws parents uniformly from the filled cells, breeds them
 // with the GA's operators (uniform crossover, then Gaussian mutation;
@@ -99,7 +101,7 @@ const maxRebreed = 8
 // around the base's defaults.
 //
 // After each generation the archive and its elites are written to the run
-// directory (ArchiveFile, ElitesDir) and the generation's note gives its
+// directory (qd.ArchiveFile, qd.ElitesDir) and the generation's note gives its
 // coverage, QD-score and best fitness. The checkpoint holds the whole
 // archive, and the randomness of generation g comes from the run seed and
 // g, so a resumed run continues exactly.
@@ -113,7 +115,7 @@ type mapElites struct {
 	log   *behaviourLog
 	dir   string
 
-	arch    QDArchive
+	arch    qd.Archive
 	written map[string]float64 // elite files written, with their fitness
 	pending []proposal
 	gen     int
@@ -143,7 +145,7 @@ func newMapElites(space paramSpace, pop int, seed uint64, beh *behave.Behaviour,
 		return nil, rangeError("bins", opt.Bins, 2, maxBins)
 	}
 	m := &mapElites{space: space, pop: pop, seed: seed, opt: opt, beh: beh, axes: axes, log: &behaviourLog{}, dir: dir, written: map[string]float64{}}
-	m.arch = QDArchive{Format: archiveKind, Game: space.Base.Game, Base: space.Base.Name, Bins: opt.Bins}
+	m.arch = qd.Archive{Format: qd.Kind, Game: space.Base.Game, Base: space.Base.Name, Bins: opt.Bins}
 	for _, i := range axes {
 		m.arch.Descriptors = append(m.arch.Descriptors, beh.Descriptors[i])
 	}
@@ -158,7 +160,7 @@ func (m *mapElites) Name() string { return "map-elites" }
 func (m *mapElites) Behaviour() (*behave.Behaviour, *behaviourLog) { return m.beh, m.log }
 
 // Archive returns the archive (read-only).
-func (m *mapElites) Archive() *QDArchive { return &m.arch }
+func (m *mapElites) Archive() *qd.Archive { return &m.arch }
 
 // Note gives the archive's statistics after the generation last told.
 func (m *mapElites) Note() string { return m.note }
@@ -223,7 +225,7 @@ func (m *mapElites) Tell(gen int, fitness []float64) error {
 	if len(fitness) != len(m.pending) {
 		return fmt.Errorf("map-elites: told %d fitness values for %d children", len(fitness), len(m.pending))
 	}
-	st := QDStats{Generation: gen}
+	st := qd.Stats{Generation: gen}
 	seen := map[string]bool{}
 	for i, p := range m.pending {
 		x := m.space.Canonical(p.X)
@@ -240,7 +242,7 @@ func (m *mapElites) Tell(gen int, fitness []float64) error {
 		// An elite measured again leaves its cell and is placed anew by
 		// its behaviour over all its measured matches, with its latest
 		// fitness (which rests on every game it played).
-		old, again := m.arch.remove(id)
+		old, again := m.arch.Remove(id)
 		if again {
 			counts = old.Counts.Plus(counts)
 			p.Parents = old.Parents
@@ -250,15 +252,15 @@ func (m *mapElites) Tell(gen int, fitness []float64) error {
 		for k, a := range m.axes {
 			desc[k] = all[a]
 		}
-		e := Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc,
+		e := qd.Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc,
 			Counts: counts, Generation: gen, Parents: p.Parents}
 		res := m.arch.Insert(e)
 		switch {
 		case again:
 			st.Remeasured++
-		case res == Added:
+		case res == qd.Added:
 			st.New++
-		case res == Improved:
+		case res == qd.Improved:
 			st.Improved++
 		}
 	}
@@ -271,7 +273,7 @@ func (m *mapElites) Tell(gen int, fitness []float64) error {
 	}
 	m.pending = nil
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space, m.written)
+		return m.arch.Write(m.dir, m.variant, m.written)
 	}
 	return nil
 }
@@ -283,7 +285,7 @@ func (m *mapElites) State() (json.RawMessage, error) { return json.Marshal(&m.ar
 // back to the run directory (replacing whatever a killed session wrote
 // after its last checkpoint).
 func (m *mapElites) Restore(done int, state json.RawMessage) error {
-	var a QDArchive
+	var a qd.Archive
 	if err := json.Unmarshal(state, &a); err != nil {
 		return fmt.Errorf("map-elites: checkpoint state: %w", err)
 	}
@@ -300,10 +302,13 @@ func (m *mapElites) Restore(done int, state json.RawMessage) error {
 	}
 	m.arch, m.pending, m.written = a, nil, map[string]float64{}
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space, m.written)
+		return m.arch.Write(m.dir, m.variant, m.written)
 	}
 	return nil
 }
+
+// variant is an elite as a variant of the base.
+func (m *mapElites) variant(e qd.Elite) strategies.Variant { return m.space.Variant(e.X, e.Parents...) }
 
 // Close does nothing.
 func (m *mapElites) Close() error { return nil }
