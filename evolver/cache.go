@@ -66,23 +66,29 @@ func (s *search) fingerprint(ctx context.Context, st *searchState, props []propo
 	var fps []string
 	if check != nil {
 		// The first genomes' probes time a match: the estimate of the
-		// whole generation, before most of it is spent.
-		k := min(len(genomes), 2)
-		t0 := time.Now()
-		first, err := fp.Fingerprint(ctx, genomes[:k])
-		if err != nil {
-			return nil, fmt.Errorf("fingerprints: %w", err)
+		// whole generation, before most of it is spent. The first two
+		// warm up; the rate is read off the next four, when there are.
+		var spm float64
+		for _, k := range []int{2, 4} {
+			k = min(k, len(genomes))
+			if k == 0 {
+				break
+			}
+			t0 := time.Now()
+			got, err := fp.Fingerprint(ctx, genomes[:k])
+			if err != nil {
+				return nil, fmt.Errorf("fingerprints: %w", err)
+			}
+			spm = time.Since(t0).Seconds() / float64(k*fp.ProbeMatches())
+			fps, genomes = append(fps, got...), genomes[k:]
 		}
-		spm := time.Since(t0).Seconds() / float64(k*fp.ProbeMatches())
-		planned := (len(genomes) - k) * fp.ProbeMatches()
+		planned := len(genomes) * fp.ProbeMatches()
 		if p, ok := s.Evaluator.(matchPlanner); ok {
 			planned += p.PlannedMatches(len(props)+len(st.hall)+1, s.Seeds, min(max(0, s.HallOpponents), len(st.champions)))
 		}
 		if err := check(spm, planned); err != nil {
 			return nil, err
 		}
-		fps = first
-		genomes = genomes[k:]
 	}
 	rest, err := fp.Fingerprint(ctx, genomes)
 	if err != nil {

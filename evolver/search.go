@@ -221,16 +221,18 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 
 // fits returns the check of a budgeted session's first generation: given
 // the seconds a match took in its first probe matches and the matches the
-// generation plans, it refuses a generation that cannot end before the
-// generation's deadline (gctx's).
+// generation plans, it refuses a generation that clearly cannot end before
+// the generation's deadline (gctx's): estimated at more than twice the
+// time left, as a small sample on a busy machine may overstate the rate.
+// A generation that fits by the estimate and still overruns is cut.
 func (s *search) fits(start time.Time, gctx context.Context) func(float64, int) error {
 	return func(spm float64, planned int) error {
 		end, _ := gctx.Deadline()
 		est := time.Duration(spm * float64(planned) * float64(time.Second))
-		if left := time.Until(end); est > left {
+		if left := time.Until(end); est > 2*left {
 			need := time.Since(start) + est + (s.Budget - end.Sub(start))
 			return &FieldError{Field: "Budget", Value: s.Budget, Reason: fmt.Sprintf(
-				"cannot hold one generation: the first plays about %d matches, some %s at the %.3gs a match its first probe matches took (%s of the budget left for it); give a budget of %s or more, or fewer seeds, a smaller population or pool",
+				"cannot hold one generation: the first plays about %d matches, some %s at the %.3gs a match of its first probe matches (%s of the budget left for it); give a budget of %s or more, or fewer seeds, a smaller population or pool",
 				planned, est.Round(time.Second), spm, left.Round(time.Second), need.Round(time.Minute/2)+time.Minute/2)}
 		}
 		return nil
