@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Entry is everything the search has measured about one variant: its
+// entry is everything the search has measured about one variant: its
 // point, where it came from, and its running score over every generation
 // in which it played.
 type entry struct {
@@ -28,7 +28,7 @@ type entry struct {
 	Points float64 `json:"points"`
 	// Games is the number of pairwise results.
 	Games float64 `json:"games"`
-	// Versus splits Points and Games by opponent name (see Measure.Versus).
+	// Versus splits Points and Games by opponent name (see measure.Versus).
 	Versus map[string]tally `json:"versus,omitempty"`
 	// Adv is the sum, over the generations it played, of its score rate
 	// less the generation's effect (see Fitness).

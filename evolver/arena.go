@@ -10,7 +10,7 @@ import (
 	"crucible/strategies"
 )
 
-// Opponent is a fixed participant of the measurements: a reference
+// opponent is a fixed participant of the measurements: a reference
 // strategy (usually at its defaults) or a saved variant.
 type opponent struct {
 	// Name is its display name, unique among the opponents.
@@ -23,7 +23,7 @@ type opponent struct {
 	VariantID string
 }
 
-// ReferencePool returns the strategies named (all of game's when names is
+// referencePool returns the strategies named (all of game's when names is
 // empty) at their defaults, as opponents. An unknown name is an error that
 // lists the known ones.
 func referencePool(reg *strategies.Registry, game string, names []string) ([]opponent, error) {
@@ -49,7 +49,7 @@ func referencePool(reg *strategies.Registry, game string, names []string) ([]opp
 	return out, nil
 }
 
-// ArenaEvaluator measures candidates by playing them through the arena,
+// arenaEvaluator measures candidates by playing them through the arena,
 // all matches of the generation in parallel on Workers cores, against the
 // opponents: the reference pool and the batch's earlier champions.
 //

@@ -70,7 +70,7 @@ func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 	return o
 }
 
-// CMAES drives gonum's optimize.CmaEsChol one generation at a time: Ask
+// cmaES drives gonum's optimize.CmaEsChol one generation at a time: Ask
 // collects the whole population of samples the method sends, the evolver
 // measures them together on common seeds, and Tell hands all their fitness
 // values back, after which the method updates its mean, Cholesky factor
@@ -132,7 +132,7 @@ type cmaRun struct {
 	done   bool // the method has converged and must be restarted
 }
 
-// NewCMAES returns CMA-ES over space with lambda samples per generation
+// newCMAES returns CMA-ES over space with lambda samples per generation
 // (lambda 0 takes gonum's default 4 + 3 ln(dim)).
 func newCMAES(space paramSpace, lambda int, seed uint64, opt CMAOptions) (*cmaES, error) {
 	if lambda == 0 {

@@ -6,7 +6,7 @@ import (
 )
 
 // A CMA-ES checkpoint holds the values told in every generation, and
-// Restore replays them (see CMAES).
+// Restore replays them (see cmaES).
 
 type cmaState struct {
 	Lambda int         `json:"lambda"`

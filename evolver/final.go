@@ -27,20 +27,20 @@ const (
 	rankStream       = 0x72616e6b
 )
 
-// RankSeeds returns the n seeds on which the champion is ranked among the
+// rankSeeds returns the n seeds on which the champion is ranked among the
 // reference strategies: seeds neither the search, nor the selection, nor
 // the held-out comparison plays.
 func rankSeeds(seed uint64, n int) []uint64 {
 	return arena.Seeds(engine.Mix(seed, rankStream), n)
 }
 
-// TournamentSeeds returns the n seeds of a run's final selection (and of
+// tournamentSeeds returns the n seeds of a run's final selection (and of
 // the finalists' head-to-head round robin).
 func tournamentSeeds(seed uint64, n int) []uint64 {
 	return arena.Seeds(engine.Mix(seed, tournamentStream), n)
 }
 
-// HoldoutSeeds returns the n held-out seeds of a run: seeds no generation
+// holdoutSeeds returns the n held-out seeds of a run: seeds no generation
 // and no tournament of the run plays.
 func holdoutSeeds(seed uint64, n int) []uint64 {
 	return arena.Seeds(engine.Mix(seed, holdoutStream), n)
@@ -151,7 +151,7 @@ func (c Comparison) String() string {
 		c.A, c.RateA, c.B, c.RateB, len(c.Opponents), c.Seeds, c.GamesPerSide, c.Diff, c.Lo, c.Hi, c.Elo, c.EloLo, c.EloHi)
 }
 
-// Compare measures variants a and b (of ev.Base) against ev's pool on the
+// compare measures variants a and b (of ev.Base) against ev's pool on the
 // given seeds and returns the paired comparison, its interval over seeds
 // (stats.PairedDifference). A variant is named by its label, or "BASE
 // (defaults)" when it plays the base's defaults. The seeds are played in
@@ -218,7 +218,7 @@ func eloDiff(base, d, games float64) float64 {
 	return stats.LogisticElo(hold(base+d)) - stats.LogisticElo(hold(base))
 }
 
-// PairedInterval returns the mean of the paired differences d and the
+// pairedInterval returns the mean of the paired differences d and the
 // two-sided confidence interval at level from Student's t with len(d)-1
 // degrees of freedom. With fewer than two differences the interval is
 // unbounded.

@@ -11,8 +11,8 @@ import (
 )
 
 // The final stages, in order: the selection of the champion against the
-// field on fresh seeds (Select), the held-out comparison of the champion
-// with the base (Compare), the ranking of the champion among the reference
+// field on fresh seeds (selectChampion), the held-out comparison of the champion
+// with the base (compare), the ranking of the champion among the reference
 // strategies on other fresh seeds (Tournament of the champion and the
 // field), and the finalists' head-to-head round robin (reported, not used
 // to choose). With a budget, each stage is sized from the measured time a

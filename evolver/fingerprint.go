@@ -18,8 +18,8 @@ import (
 
 // A behaviour fingerprint is the hash of what a variant does on a fixed
 // probe set: a few matches, always the same (fixed seeds, fixed opponents,
-// fixed seats), whose replays (AI Code Battle: every order of every turn;
-// Kindling: every bid of every turn) are hashed in order. Two genomes that
+// fixed seats), whose replays (every move of every turn, as the game
+// records them) are hashed in order. Two genomes that
 // differ only in a parameter the strategy never consults in those matches
 // play them move for move alike and share a fingerprint; the search then
 // measures the behaviour once (see search.fingerprint). The probe is a
@@ -29,7 +29,7 @@ import (
 // probeStream keeps the probe seeds apart from every other seed stream.
 const probeStream = 0x70726f6265
 
-// ProbeSeeds returns the n fixed seeds of the probe matches. They do not
+// probeSeeds returns the n fixed seeds of the probe matches. They do not
 // depend on the run, so fingerprints of one base against the same probe
 // opponents compare across runs.
 func probeSeeds(n int) []uint64 {
@@ -40,7 +40,7 @@ func probeSeeds(n int) []uint64 {
 	return out
 }
 
-// ProbeFingerprinter fingerprints genomes by playing each against every
+// probeFingerprinter fingerprints genomes by playing each against every
 // probe opponent on every probe seed, the candidate's seat alternating from
 // match to match, and hashing the matches' replays.
 type probeFingerprinter struct {
@@ -57,7 +57,7 @@ type probeFingerprinter struct {
 	Workers int
 }
 
-// NewProbeFingerprinter builds the probe set of a run: the base at its
+// newProbeFingerprinter builds the probe set of a run: the base at its
 // defaults and up to two opponents spread over the pool (the pool's names
 // other than the base's), each on two fixed seeds: six matches a genome.
 func newProbeFingerprinter(g engine.Game, config any, base strategies.Strategy, pool []opponent, workers int) *probeFingerprinter {
@@ -125,7 +125,7 @@ func (p *probeFingerprinter) Fingerprint(ctx context.Context, genomes []strategi
 	return out, nil
 }
 
-// hasherPool reuses the replay hashers: an AI Code Battle replay is large.
+// hasherPool reuses the replay hashers: a replay may be large.
 var hasherPool = sync.Pool{New: func() any { return sha256.New() }}
 
 // probe plays probe match k of genome and returns the hash of its replay

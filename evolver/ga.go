@@ -27,7 +27,7 @@ type GAOptions struct {
 	// MigrateEvery is the number of generations between migrations
 	// (default 5).
 	MigrateEvery int
-	// Tournament is the number of contestants in tournament selection
+	// tournament is the number of contestants in tournament selection
 	// (default 3).
 	Tournament int
 	// Elites is how many of each population's best survive unchanged into
@@ -102,7 +102,7 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 	return o
 }
 
-// GA is a generational genetic algorithm on eaopt's generational model:
+// geneticAlgo is a generational genetic algorithm on eaopt's generational model:
 // eaopt's tournament selection, uniform (blend) crossover and ring
 // migration between optional island populations, with this package's
 // Gaussian mutation in the normalised space (see Mutate) and elitism.
@@ -110,7 +110,7 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 // eaopt caches an individual's fitness once it is evaluated; here every
 // individual, elites included, is measured again each generation on that
 // generation's fresh seeds and its cached fitness is replaced by its
-// fitness over all its games (see Tell and Entry.Fitness). The generation
+// fitness over all its games (see Tell and entry.Fitness). The generation
 // loop is driven from outside (Ask/Tell) rather than by eaopt.GA.Minimize
 // so that a whole generation is played together on common seeds, and every
 // generator is seeded from the run seed and the generation number so that
@@ -124,7 +124,7 @@ type geneticAlgo struct {
 	pops  eaopt.Populations
 }
 
-// NewGA returns a genetic algorithm over space with populations of size
+// newGA returns a genetic algorithm over space with populations of size
 // individuals.
 func newGA(space paramSpace, size int, seed uint64, opt GAOptions) (*geneticAlgo, error) {
 	opt = opt.withDefaults(size, space.Dim())

@@ -23,7 +23,7 @@ type GenStats struct {
 	Matches     int `json:"matches"`
 	Evaluations int `json:"evaluations"`
 	// Champion is the hall of fame's best variant after the generation,
-	// with its fitness (seed-adjusted score rate, see Entry.Fitness), raw
+	// with its fitness (seed-adjusted score rate, see entry.Fitness), raw
 	// running score rate, games and conservative estimate.
 	Champion  string  `json:"champion"`
 	Best      float64 `json:"best"`
@@ -47,7 +47,7 @@ type GenStats struct {
 	Note      string  `json:"note,omitempty"`
 }
 
-// GenerationSeeds returns the match seeds of generation gen of a run with
+// generationSeeds returns the match seeds of generation gen of a run with
 // seed: n seeds, fresh for every generation.
 func generationSeeds(seed uint64, gen, n int) []uint64 {
 	base := engine.Mix(engine.Mix(seed, 0x65766f6c7665), uint64(gen))
@@ -148,7 +148,7 @@ func (s *search) generation(ctx context.Context, st *searchState, baseID string,
 	for _, id := range st.hall {
 		add(st.arch.get(id))
 	}
-	// The anchor: the base's defaults (see Entry.Fitness).
+	// The anchor: the base's defaults (see entry.Fitness).
 	anchor := add(st.arch.get(baseID))
 	b := matchBatch{Generation: gen, Seeds: generationSeeds(s.Seed, gen, s.Seeds)}
 	for _, e := range batch {

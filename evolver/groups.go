@@ -12,17 +12,14 @@ import (
 	"crucible/engine"
 )
 
-// MaxSeats is the largest number of seats a multi-seat fitness can use.
-const maxSeats = 6
-
-// SeatCounter is implemented by games that cannot be played with every
-// seat count of their SeatRange (AI Code Battle has maps for 2, 3, 4 and 6
-// players, not 5).
+// seatCounter is implemented by games that cannot be played with every
+// seat count of their SeatRange (a game whose maps exist for some seat
+// counts only).
 type seatCounter interface {
 	SeatCounts() []int
 }
 
-// ValidSeats lists the seat counts game g can be played with.
+// validSeats lists the seat counts game g can be played with.
 func validSeats(g engine.Game) []int {
 	if sc, ok := g.(seatCounter); ok {
 		return sc.SeatCounts()
@@ -61,7 +58,7 @@ func checkSeatsPool(seats, pool int) error {
 	return nil
 }
 
-// SeatGroups returns the opponent groups of a free-for-all batch on one
+// seatGroups returns the opponent groups of a free-for-all batch on one
 // seed: the opponents (indices 0..n-1) shuffled by the seed and cut into
 // groups of k, the last group filled up from the start of the shuffled
 // order, so every opponent is in at least one group and no group repeats
@@ -91,7 +88,7 @@ type groupJob struct {
 }
 
 // evaluateGroups plays every candidate in free-for-all groups of Seats:
-// on each seed the opponents are cut into groups of Seats-1 (SeatGroups),
+// on each seed the opponents are cut into groups of Seats-1 (seatGroups),
 // and each candidate plays each group on the group's map (the same map for
 // every candidate) once per rotation of the seats, so it sits in every seat
 // once. Each match is reduced to pairwise results as the stats package

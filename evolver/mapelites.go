@@ -87,14 +87,14 @@ const maxBins, defaultBins = 64, 8
 // bred again before it is kept.
 const maxRebreed = 8
 
-// MapElites is the quality-diversity search of Mouret and Clune (2015):
+// mapElites is the quality-diversity search of Mouret and Clune (2015):
 // an archive of cells over behaviour descriptors (a grid, qd.Archive), each
 // keeping the best variant whose measured behaviour falls into it. Every
 // generation draws parents uniformly from the filled cells, breeds them
 // with the GA's operators (uniform crossover, then Gaussian mutation;
 // a child that plays as a known variant is bred again) and offers each
 // child to its cell once its matches have measured its fitness and its
-// behaviour (the evaluator's BehaviourLog). An elite proposed again is
+// behaviour (the evaluator's behaviourLog). An elite proposed again is
 // placed anew by its behaviour over all its matches: a variant holds at
 // most one cell, and leaves a cell its first, noisier measure put it in. The first
 // generation, and any generation while the archive is empty, samples
@@ -122,7 +122,7 @@ type mapElites struct {
 	note    string
 }
 
-// NewMapElites returns MAP-Elites over space with pop children per
+// newMapElites returns MAP-Elites over space with pop children per
 // generation, placing them by the descriptors of beh that opt names; dir,
 // when not empty, receives the archive after every generation.
 func newMapElites(space paramSpace, pop int, seed uint64, beh *behave.Behaviour, opt MapElitesOptions, dir string) (*mapElites, error) {

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// Search runs a generational search in a run directory: it asks the
+// search runs a generational search in a run directory: it asks the
 // algorithm for points, measures them with the evaluator on each
 // generation's fresh seeds together with the hall of fame (the elites,
 // measured again every generation so that their running means rest on ever
 // more games) and the base's defaults (the anchor every fitness is paired
-// with, see Entry.Fitness), tells the algorithm their fitness, and after
+// with, see entry.Fitness), tells the algorithm their fitness, and after
 // every generation appends a line to generations.jsonl and writes a
 // checkpoint.
 type search struct {

@@ -67,7 +67,7 @@ type FinalistScore struct {
 	// Rate is its score rate against the field with the 95% interval
 	// over seeds (stats.ClusteredRate), over the seeds it played.
 	Rate stats.Interval `json:"rate"`
-	// Distance is its distance from the base's defaults: the root mean
+	// distance is its distance from the base's defaults: the root mean
 	// square of the parameter differences, each over its range.
 	Distance float64 `json:"distance"`
 	// VsLeader is its score rate less the leader's, paired by seed
@@ -75,7 +75,7 @@ type FinalistScore struct {
 	// leader.
 	VsLeader *stats.Interval `json:"vs_leader,omitempty"`
 	// SPRT is the last sequential test of the leader against it
-	// (SelectionSPRT); nil for the leader.
+	// (selectionSPRT); nil for the leader.
 	SPRT *SPRTState `json:"sprt,omitempty"`
 	// Dropped is set when the SPRT found it clearly below the leader and
 	// it stopped playing; Contender when it is within noise of the leader
@@ -84,7 +84,7 @@ type FinalistScore struct {
 	Contender bool `json:"contender,omitempty"`
 }
 
-// SPRTState is the state of a SelectionSPRT: the leader's paired
+// SPRTState is the state of a selectionSPRT: the leader's paired
 // comparisons with a finalist counted as wins, draws and losses of the
 // leader, the log-likelihood ratio, its bounds and the verdict (H0, H1 or
 // continue).
@@ -98,7 +98,7 @@ type SPRTState struct {
 	Verdict string  `json:"verdict"`
 }
 
-// Distance is the root mean square difference of two points of the
+// distance is the root mean square difference of two points of the
 // normalised space: parameter distance with each parameter over its range.
 func distance(x, y []float64) float64 {
 	if len(x) == 0 {
@@ -111,18 +111,18 @@ func distance(x, y []float64) float64 {
 	return math.Sqrt(d / float64(len(x)))
 }
 
-// Select measures the finalists (variants of ev.Base) against ev.Pool, the
+// selectChampion measures the finalists (variants of ev.Base) against ev.Pool, the
 // field, one seed after another in both seat orders, and picks the
 // champion:
 //
 //   - after every seed, the leader is the finalist with the highest score
 //     rate so far, and each other finalist still playing is tested against
-//     it (SelectionSPRT); a finalist the test finds clearly below the
+//     it (selectionSPRT); a finalist the test finds clearly below the
 //     leader stops playing;
 //   - at the end, the finalists not stopped whose paired difference with
 //     the leader has an interval reaching 0 are within noise of it; of
 //     these and the leader, the champion is the one closest to the base's
-//     defaults (Distance), the higher score rate breaking ties.
+//     defaults (distance), the higher score rate breaking ties.
 //
 // When ctx's deadline passes after at least one seed, the seeds completed
 // decide and Note says so. progress, when set, receives the matches done

@@ -6,7 +6,7 @@ import (
 	"crucible/strategies"
 )
 
-// Space is the normalised search space of one base strategy: every
+// paramSpace is the normalised search space of one base strategy: every
 // parameter becomes a coordinate in [0,1] (0 its Min, 1 its Max), so the
 // same algorithms fit every strategy. Points outside the cube are legal
 // inputs; they are clamped (and integer parameters rounded) when mapped to
