@@ -173,3 +173,10 @@ func (a *archive) refit(level float64) {
 		}
 	}
 }
+
+// tally is a sum of pairwise results: Points (win 1, draw 0.5, loss 0)
+// over Games.
+type tally struct {
+	Points float64 `json:"points"`
+	Games  float64 `json:"games"`
+}

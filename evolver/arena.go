@@ -2,52 +2,12 @@ package evolver
 
 import (
 	"context"
-	"fmt"
 
 	"crucible/arena"
 	"crucible/engine"
 	"crucible/evolver/behave"
 	"crucible/strategies"
 )
-
-// opponent is a fixed participant of the measurements: a reference
-// strategy (usually at its defaults) or a saved variant.
-type opponent struct {
-	// Name is its display name, unique among the opponents.
-	Name string
-	// Strategy is the strategy it plays.
-	Strategy strategies.Strategy
-	// Genome is its parameter vector (legal for Strategy's schema).
-	Genome strategies.Genome
-	// VariantID is its variant id, "" for a strategy at its defaults.
-	VariantID string
-}
-
-// referencePool returns the strategies named (all of game's when names is
-// empty) at their defaults, as opponents. An unknown name is an error that
-// lists the known ones.
-func referencePool(reg *strategies.Registry, game string, names []string) ([]opponent, error) {
-	if len(names) == 0 {
-		names = reg.Names(game)
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("game %q has no strategies", game)
-	}
-	seen := map[string]bool{}
-	var out []opponent
-	for _, n := range names {
-		if seen[n] {
-			return nil, fmt.Errorf("pool names %s twice", n)
-		}
-		seen[n] = true
-		s, err := reg.Lookup(game, n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, opponent{Name: n, Strategy: s, Genome: s.Schema.Defaults()})
-	}
-	return out, nil
-}
 
 // arenaEvaluator measures candidates by playing them through the arena,
 // all matches of the generation in parallel on Workers cores, against the
@@ -154,7 +114,7 @@ func (a *arenaEvaluator) setup(b matchBatch) evalSetup {
 	}
 	for i, g := range b.Champions {
 		s.pool = append(s.pool, len(s.entrants))
-		s.entrants = append(s.entrants, arena.StrategyEntrant(a.Base, "hall:"+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
+		s.entrants = append(s.entrants, arena.StrategyEntrant(a.Base, hallPrefix+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
 	}
 	return s
 }
@@ -201,73 +161,6 @@ func (a *arenaEvaluator) play() MatchRunner {
 	return arena.Run
 }
 
-// Evaluate plays the batch.
-func (a *arenaEvaluator) Evaluate(ctx context.Context, b matchBatch) ([]measure, error) {
-	return a.EvaluateProgress(ctx, b, nil)
-}
-
-// EvaluateProgress plays the batch; progress, when set, is called after
-// every match with the matches done and the batch's total.
-func (a *arenaEvaluator) EvaluateProgress(ctx context.Context, b matchBatch, progress func(done, total int)) ([]measure, error) {
-	s := a.setup(b)
-	var out []measure
-	var err error
-	if a.Seats > 2 {
-		out, err = a.evaluateGroups(ctx, b, s, progress)
-	} else {
-		out, err = a.evaluatePairs(ctx, b, s, progress)
-	}
-	if err != nil {
-		return nil, err
-	}
-	a.keepBehaviour(s, b)
-	return out, nil
-}
-
-// evaluatePairs plays every candidate against every opponent on every
-// seed in both seat orders.
-func (a *arenaEvaluator) evaluatePairs(ctx context.Context, b matchBatch, s evalSetup, progress func(done, total int)) ([]measure, error) {
-	entrants := s.entrants
-	jobs := arena.Gauntlet(s.players, s.pool, b.Seeds)
-	byID := make(map[string]arena.Job, len(jobs))
-	for _, j := range jobs {
-		byID[j.ID] = j
-	}
-	out := newMeasures(len(b.Candidates), len(b.Seeds))
-	err := a.play()(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: progress}, func(r arena.Record) error {
-		j, ok := byID[r.Job]
-		if !ok {
-			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)
-		}
-		seat := 0
-		if j.Seats[0] >= len(b.Candidates) {
-			seat = 1
-		}
-		c := j.Seats[seat]
-		pts := 0.0
-		switch {
-		case r.Error != "":
-			a.Failures++
-		case r.Ranks[seat] < r.Ranks[1-seat]:
-			pts = 1
-		case r.Ranks[seat] == r.Ranks[1-seat]:
-			pts = 0.5
-		}
-		a.observe(s, c, r, seat)
-		m := &out[c]
-		m.Points += pts
-		m.Games++
-		m.Matches++
-		m.SeedPoints[j.Round] += pts
-		m.SeedGames[j.Round]++
-		vs := m.Versus[entrants[j.Seats[1-seat]].Name]
-		vs.Points += pts
-		vs.Games++
-		m.Versus[entrants[j.Seats[1-seat]].Name] = vs
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+// hallPrefix starts the evaluator's name of an earlier champion of the
+// search playing as an opponent (see arenaEvaluator).
+const hallPrefix = "hall:"

@@ -8,34 +8,14 @@ import (
 	"crucible/strategies"
 )
 
-// CacheStats counts what the behaviour cache (the evaluator's fingerprints) saved:
-// proposals that were not measured because a variant measured before or in
-// the same generation behaves alike. Saved counts them (ByFingerprint of
-// them differed in their genome, the others were a genome already
-// measured), SavedMatches the matches they would have played, and
-// ProbeMatches the matches the fingerprints themselves cost.
-type CacheStats struct {
-	Saved         int `json:"saved"`
-	ByFingerprint int `json:"by_fingerprint"`
-	SavedMatches  int `json:"saved_matches"`
-	ProbeMatches  int `json:"probe_matches"`
-}
-
-// add adds o to c.
-func (c *CacheStats) add(o CacheStats) {
-	c.Saved += o.Saved
-	c.ByFingerprint += o.ByFingerprint
-	c.SavedMatches += o.SavedMatches
-	c.ProbeMatches += o.ProbeMatches
-}
-
 // fingerprint gives the fingerprints of the proposals' genomes the search
 // has never seen (by id) and of the hall's entries that have none yet (the
-// base in the first generation), registering the hall's. It returns the new
+// base in the first generation), registering the hall's, and counts their
+// probe matches in cache. It returns the new
 // genomes' fingerprints by id; none when the evaluator gives none. check,
 // when set, is called after the first few genomes' probes with the seconds
 // a match took and the matches the rest of the generation plans.
-func (s *search) fingerprint(ctx context.Context, st *searchState, props []proposal, gs *GenStats, check func(spm float64, planned int) error) (map[string]string, error) {
+func (s *search) fingerprint(ctx context.Context, st *searchState, props []proposal, cache *CacheStats, check func(spm float64, planned int) error) (map[string]string, error) {
 	fp, ok := s.Evaluator.(fingerprinter)
 	if !ok || fp.ProbeMatches() == 0 {
 		return nil, nil
@@ -95,7 +75,7 @@ func (s *search) fingerprint(ctx context.Context, st *searchState, props []propo
 		return nil, fmt.Errorf("fingerprints: %w", err)
 	}
 	fps = append(fps, rest...)
-	gs.Cache.ProbeMatches = len(fps) * fp.ProbeMatches()
+	cache.ProbeMatches = len(fps) * fp.ProbeMatches()
 	for i, e := range hall {
 		e.Fingerprint = fps[i]
 		if _, ok := st.fp[fps[i]]; !ok {

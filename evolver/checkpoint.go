@@ -11,14 +11,6 @@ import (
 	"time"
 )
 
-// File names inside a run directory.
-const (
-	CheckpointFile  = "checkpoint.json"
-	GenerationsFile = "generations.jsonl"
-	HallDir         = "hall"
-	checkpointKind  = "crucible-evolve-checkpoint/1"
-)
-
 type checkpoint struct {
 	Format      string            `json:"format"`
 	Meta        json.RawMessage   `json:"meta,omitempty"`
@@ -51,22 +43,6 @@ func readCheckpoint(dir string) (*checkpoint, error) {
 		return nil, fmt.Errorf("%s: format %q, expected %q", path, cp.Format, checkpointKind)
 	}
 	return &cp, nil
-}
-
-type searchState struct {
-	arch *archive
-	// fp maps a fingerprint to the entry that holds its behaviour, and
-	// alias a genome's id to the entry of its behaviour when that is
-	// another genome's.
-	fp        map[string]string
-	alias     map[string]string
-	cache     CacheStats
-	refSum    float64 // sum over generations of their effects
-	hall      []string
-	champions []string
-	done      int
-	matches   int
-	elapsed   time.Duration
 }
 
 // load starts a fresh state or restores the checkpoint. Whatever a run

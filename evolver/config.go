@@ -10,17 +10,6 @@ import (
 	"crucible/strategies"
 )
 
-// Limits of the run's knobs; errors name the field and its range.
-const (
-	MinPopulation, MaxPopulation = 4, 256
-	MinSeeds, MaxSeeds           = 1, 256
-	MinBudget, MaxBudget         = 5 * time.Second, 7 * 24 * time.Hour
-	MaxGenerations               = 100000
-	MaxTop                       = 16
-	MaxHoldout                   = 10000
-	MaxTournamentSeeds           = 1000
-)
-
 // BudgetMargin is how far past its budget a run may end: the matches in
 // flight when a stage is cut at its deadline stop, and the run's files are
 // written (5s and 2% of the budget).

@@ -53,3 +53,13 @@
 //     names (CheckpointFile, GenerationsFile, HallDir, ChampionFile,
 //     RankedDir, LeaderboardFile, ReportFile).
 package evolver
+
+// Its files are layered: each uses only the files before it in this list
+// (no file-to-file cycle), the lowest first. errors.go, limits.go,
+// event.go, files.go; space.go, archive.go, opponent.go; the evaluators:
+// evaluator.go, behaviour.go, fingerprint.go, arena.go, groups.go,
+// arena_play.go; the algorithms: algorithm.go, flags.go, ga.go, cmaes*.go,
+// llm.go, mapelites.go, and their table, table.go; the search: state.go,
+// cache.go, generation.go, checkpoint.go, search.go; the final stages and
+// the run: select.go, final.go, config.go, meta.go, report.go, events.go,
+// finals.go, rundir.go, evolve.go, run.go.

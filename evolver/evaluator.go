@@ -43,13 +43,6 @@ type measure struct {
 	Versus map[string]tally
 }
 
-// tally is a sum of pairwise results: Points (win 1, draw 0.5, loss 0)
-// over Games.
-type tally struct {
-	Points float64 `json:"points"`
-	Games  float64 `json:"games"`
-}
-
 // Rate is Points/Games, or 0 with no game.
 func (m measure) Rate() float64 {
 	if m.Games == 0 {

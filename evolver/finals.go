@@ -19,14 +19,6 @@ import (
 // match takes so that the run ends within it: the ranking gives way first,
 // then the head-to-head, then held-out seeds, then selection seeds.
 
-// FinalPlan is how many seeds each final stage plays.
-type FinalPlan struct {
-	Select     int `json:"select"`
-	Holdout    int `json:"holdout"`
-	Rank       int `json:"rank"`
-	HeadToHead int `json:"head_to_head"`
-}
-
 // headToHeadSeeds caps the seeds of the finalists' round robin: it is
 // reported, not used to choose.
 const headToHeadSeeds = 8

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -91,7 +92,7 @@ func (s *search) generation(ctx context.Context, st *searchState, baseID string,
 		batch = append(batch, e)
 		return len(batch) - 1
 	}
-	fpOf, err := s.fingerprint(ctx, st, props, &gs, check)
+	fpOf, err := s.fingerprint(ctx, st, props, &gs.Cache, check)
 	var fe *FieldError
 	if errors.As(err, &fe) {
 		return GenStats{}, err
@@ -267,3 +268,19 @@ func describe(xs []float64) (mean, std, lo, hi float64) {
 	}
 	return mean, std, floats.Min(xs), floats.Max(xs)
 }
+
+// GenerationDone is sent after each generation, once its line, its hall
+// file and its checkpoint are written.
+type GenerationDone struct {
+	// Stats is the generation's line of generations.jsonl.
+	Stats GenStats
+	// Generations and Budget are the search's stopping rules (0 when not
+	// set; Budget over all sessions: the earlier sessions' time and this
+	// session's budget); Elapsed is the run's wall time so far, over all
+	// sessions.
+	Generations int
+	Budget      time.Duration
+	Elapsed     time.Duration
+}
+
+func (GenerationDone) event() {}

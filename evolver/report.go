@@ -63,14 +63,6 @@ type Report struct {
 	ElapsedTotalS float64 `json:"elapsed_total_s"`
 }
 
-// Files written at the top of a run directory besides the search's.
-const (
-	ChampionFile    = "champion.json"
-	LeaderboardFile = "leaderboard.json"
-	ReportFile      = "report.json"
-	RankedDir       = "ranked"
-)
-
 // ChampionPlace says where the champion finished in the ranking tournament:
 // its rank and whether it ranks above every reference strategy.
 func (r *Report) ChampionPlace() string {
@@ -106,4 +98,12 @@ func writeFinal(f files, dir string, rep *Report) error {
 		return err
 	}
 	return f.atomic(filepath.Join(dir, LeaderboardFile), append(data, '\n'))
+}
+
+// FinalPlan is how many seeds each final stage plays.
+type FinalPlan struct {
+	Select     int `json:"select"`
+	Holdout    int `json:"holdout"`
+	Rank       int `json:"rank"`
+	HeadToHead int `json:"head_to_head"`
 }
