@@ -115,7 +115,9 @@ func sameRun(old, now Meta) error {
 	case !bytes.Equal(compactJSON(old.GameConfig), compactJSON(now.GameConfig)):
 		return diff("GameConfigJSON", orDefaults(old.GameConfig), orDefaults(now.GameConfig))
 	}
-	if spec, err := LookupAlgorithm(now.Algorithm); err == nil {
+	// A checkpoint written before the options were recorded has none to
+	// compare.
+	if spec, err := LookupAlgorithm(now.Algorithm); err == nil && old.Options != nil {
 		for _, name := range spec.Options().Identity() {
 			if a, b := old.Options[name], now.Options[name]; a != b {
 				return diff(name, orNone(a), orNone(b))

@@ -24,7 +24,7 @@ type evolveExtraFlags struct {
 }
 
 func addEvolveExtraFlags(fl *pflag.FlagSet, f *evolveFlags) {
-	fl.IntVar(&f.extra.seats, "seats", 2, "seats of the fitness matches: 2 plays seat-swapped pairs; more plays free-for-all groups of the pool with the seats rotated on each seed, scored pairwise against the other seats (kindling 2 to 4; acb 2, 3, 4 or 6); the final stages play the same seats")
+	fl.IntVar(&f.extra.seats, "seats", 2, "seats of the fitness matches: 2 plays seat-swapped pairs; more plays free-for-all groups of the pool with the seats rotated on each seed, scored pairwise against the other seats (kindling 2 to 4; acb 2, 3, 4 or 6); the selection, the held-out comparison and the ranking play the same seats")
 	f.extra.options, f.extra.owner = map[string]evolver.Options{}, map[string]string{}
 	for _, a := range evolver.Algorithms() {
 		o := a.Options()
