@@ -84,22 +84,31 @@ func stallingRunner(stallAt int, calls, cut *atomic.Int32) MatchRunner {
 	}
 }
 
+// stalledRun runs tinyKindling with a budget of 6s (and a generation limit
+// gens, 0 for none) whose match runner stalls in its call stallAt, and
+// returns the report and the number of stalled calls the budget cut.
+func stalledRun(t *testing.T, gens, stallAt int) (Config, *Report, int32) {
+	t.Helper()
+	var calls, cut atomic.Int32
+	cfg := tinyKindling(t, "ga", t.TempDir())
+	cfg.Generations, cfg.Budget = gens, 6*time.Second
+	cfg.Play = stallingRunner(stallAt, &calls, &cut)
+	rep, err := Evolve(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, rep, cut.Load()
+}
+
 // Rule: a budget is a promise. A first generation still running at its
 // deadline is cut and the run ends, without an error, with the best it
 // has: the base itself, marked not validated, in champion.json and
 // report.json.
 func TestBudgetCutFirstGenerationEndsWithChampion(t *testing.T) {
-	var calls, cut atomic.Int32
-	cfg := tinyKindling(t, "ga", t.TempDir())
-	cfg.Generations, cfg.Budget = 0, 6*time.Second
-	cfg.Play = stallingRunner(1, &calls, &cut)
-	rep, err := Evolve(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cut.Load() != 1 || rep.Generations != 0 || rep.Stopped != "budget" || rep.Validated || !strings.Contains(rep.ValidationNote, "first generation") {
+	cfg, rep, cut := stalledRun(t, 0, 1)
+	if cut != 1 || rep.Generations != 0 || rep.Stopped != "budget" || rep.Validated || !strings.Contains(rep.ValidationNote, "first generation") {
 		t.Fatalf("cut %d, %d generations, stopped by %s, validated %v (%s); want the first generation cut and an unvalidated champion",
-			cut.Load(), rep.Generations, rep.Stopped, rep.Validated, rep.ValidationNote)
+			cut, rep.Generations, rep.Stopped, rep.Validated, rep.ValidationNote)
 	}
 	champ, err := strategies.LoadVariant(filepath.Join(cfg.Out, ChampionFile))
 	if err != nil || champ.ID != rep.Base.ID {
@@ -114,18 +123,11 @@ func TestBudgetCutFirstGenerationEndsWithChampion(t *testing.T) {
 // at the deadline), the run ends without an error: the champion is the
 // search's hall-of-fame leader, marked not validated.
 func TestBudgetWithoutTimeForSelection(t *testing.T) {
-	var calls, cut atomic.Int32
-	cfg := tinyKindling(t, "ga", t.TempDir())
-	cfg.Generations, cfg.Budget = 2, 6*time.Second
 	// Calls 1 and 2 are the generations, 3 the selection's first seed.
-	cfg.Play = stallingRunner(3, &calls, &cut)
-	rep, err := Evolve(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cut.Load() != 1 || rep.Generations != 2 || rep.Validated || rep.Selection != nil || !strings.Contains(rep.ValidationNote, "no time for the selection") {
+	cfg, rep, cut := stalledRun(t, 2, 3)
+	if cut != 1 || rep.Generations != 2 || rep.Validated || rep.Selection != nil || !strings.Contains(rep.ValidationNote, "no time for the selection") {
 		t.Fatalf("cut %d, %d generations, validated %v (%s), selection %v; want an unvalidated champion after 2 generations",
-			cut.Load(), rep.Generations, rep.Validated, rep.ValidationNote, rep.Selection)
+			cut, rep.Generations, rep.Validated, rep.ValidationNote, rep.Selection)
 	}
 	champ, err := strategies.LoadVariant(filepath.Join(cfg.Out, ChampionFile))
 	if err != nil || champ.ID != rep.Champion.ID || len(rep.Ranked) == 0 || rep.Ranked[0].ID != champ.ID || champ.ID == rep.Base.ID {
