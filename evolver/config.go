@@ -55,7 +55,8 @@ type Config struct {
 	// session (a resumed run's earlier sessions do not count), final
 	// stages included: the search keeps back the time they are estimated
 	// to take, every stage is cut at its deadline, and the run ends within
-	// Budget and BudgetMargin.
+	// Budget and BudgetMargin; a first generation that clearly cannot fit
+	// is refused at once (a FieldError of Budget; not with Play).
 	Generations int
 	Budget      time.Duration
 	// Workers is the number of matches played at once (0: every core);

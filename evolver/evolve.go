@@ -75,6 +75,9 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 		Space: space, Algorithm: algo, Evaluator: ev, Seed: cfg.Seed, Seeds: cfg.Seeds,
 		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,
 		Dir: cfg.Out, Resume: has, Meta: metaJSON, Progress: cfg.Progress, files: cfg.files,
+		// Matches played elsewhere (a work queue's workers) go at a rate
+		// the probes here do not measure.
+		Estimate: cfg.Play == nil,
 		Reserve: func(spm float64) time.Duration {
 			return time.Duration(1.25*spm*float64(full)*float64(time.Second)) + time.Second
 		},

@@ -36,10 +36,10 @@ type searchResult struct {
 
 // Run searches until the generation limit or the budget, or until ctx is
 // cancelled (then it returns ctx.Err() and the checkpoint of the last
-// completed generation stays in Dir). It leaves s as it was. With a budget,
-// a first generation whose estimated time (from the match rate of its first
-// probe matches) exceeds the budget is refused with a FieldError of Budget
-// that gives the estimate.
+// completed generation stays in Dir). It leaves s as it was. With a budget
+// and Estimate, a first generation whose estimated time (from the match
+// rate of its first probe matches) clearly exceeds the budget is refused
+// with a FieldError of Budget that gives the estimate.
 func (s *search) Run(ctx context.Context) (*searchResult, error) {
 	r := s.withDefaults()
 	if r.Generations <= 0 && r.Budget <= 0 {
@@ -102,7 +102,7 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 			// A generation that would run into the final stages'
 			// reserve is cut and dropped.
 			gctx, cancel = context.WithDeadline(ctx, deadline.Add(-reserve))
-			if matches == 0 {
+			if matches == 0 && r.Estimate {
 				check = r.fits(start, gctx)
 			}
 		}

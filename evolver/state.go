@@ -36,6 +36,10 @@ type search struct {
 	// Budget less the reserve, and a generation still running then is cut
 	// at once and dropped (as if it had not started). 0 means no limit.
 	Budget time.Duration
+	// Estimate, with Budget, refuses a first generation that clearly
+	// cannot end within it, at the rate of its first probe matches (set
+	// when the matches are played where the probes are).
+	Estimate bool
 	// Reserve, when set, returns the time to keep back from Budget for the
 	// work that follows the search, given the measured seconds per match
 	// (0 before any match).
