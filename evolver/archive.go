@@ -5,10 +5,10 @@ import (
 	"sort"
 )
 
-// Entry is everything the search has measured about one variant: its
+// entry is everything the search has measured about one variant: its
 // point, where it came from, and its running score over every generation
 // in which it played.
-type Entry struct {
+type entry struct {
 	// ID is the variant id (strategies.VariantID) of the genome.
 	ID string `json:"id"`
 	// Fingerprint is the behaviour fingerprint of the genome (see
@@ -28,8 +28,8 @@ type Entry struct {
 	Points float64 `json:"points"`
 	// Games is the number of pairwise results.
 	Games float64 `json:"games"`
-	// Versus splits Points and Games by opponent name (see Measure.Versus).
-	Versus map[string]Tally `json:"versus,omitempty"`
+	// Versus splits Points and Games by opponent name (see measure.Versus).
+	Versus map[string]tally `json:"versus,omitempty"`
 	// Adv is the sum, over the generations it played, of its score rate
 	// less the generation's effect (see Fitness).
 	Adv float64 `json:"adv"`
@@ -53,7 +53,7 @@ type Entry struct {
 }
 
 // Mean is the running score rate, Points/Games (0 before any game).
-func (e *Entry) Mean() float64 {
+func (e *entry) Mean() float64 {
 	if e.Games == 0 {
 		return 0
 	}
@@ -65,10 +65,10 @@ func (e *Entry) Mean() float64 {
 // inside [0.05, 0.95] so that a perfect record on few games is not trusted
 // blindly). It orders the hall of fame, so a lucky newcomer must confirm
 // its score on fresh seeds before it displaces a measured elite.
-func (e *Entry) Lower() float64 { return e.lower(1) }
+func (e *entry) Lower() float64 { return e.lower(1) }
 
 // lower is Fitness less k standard errors.
-func (e *Entry) lower(k float64) float64 {
+func (e *entry) lower(k float64) float64 {
 	if e.Games == 0 {
 		return math.Inf(-1)
 	}
@@ -78,27 +78,27 @@ func (e *Entry) lower(k float64) float64 {
 
 // archive holds the entries of a search by id.
 type archive struct {
-	byID map[string]*Entry
+	byID map[string]*entry
 }
 
-func newArchive() *archive { return &archive{byID: map[string]*Entry{}} }
+func newArchive() *archive { return &archive{byID: map[string]*entry{}} }
 
 // get returns the entry of id or nil.
-func (a *archive) get(id string) *Entry { return a.byID[id] }
+func (a *archive) get(id string) *entry { return a.byID[id] }
 
 // ensure returns the entry of id, creating it with x, parents and born.
-func (a *archive) ensure(id string, x []float64, parents []string, born int) *Entry {
+func (a *archive) ensure(id string, x []float64, parents []string, born int) *entry {
 	if e := a.byID[id]; e != nil {
 		return e
 	}
-	e := &Entry{ID: id, X: append([]float64(nil), x...), Parents: append([]string(nil), parents...), Born: born, Last: born}
+	e := &entry{ID: id, X: append([]float64(nil), x...), Parents: append([]string(nil), parents...), Born: born, Last: born}
 	a.byID[id] = e
 	return e
 }
 
 // sorted returns all entries, best fitness first (ties by id).
-func (a *archive) sorted() []*Entry {
-	out := make([]*Entry, 0, len(a.byID))
+func (a *archive) sorted() []*entry {
+	out := make([]*entry, 0, len(a.byID))
 	for _, e := range a.byID {
 		out = append(out, e)
 	}
@@ -107,7 +107,7 @@ func (a *archive) sorted() []*Entry {
 }
 
 // sortByFitness orders entries by fitness, best first, ties by id.
-func sortByFitness(es []*Entry) {
+func sortByFitness(es []*entry) {
 	sort.Slice(es, func(i, j int) bool {
 		mi, mj := es[i].Fitness, es[j].Fitness
 		if mi != mj {
@@ -119,7 +119,7 @@ func sortByFitness(es []*Entry) {
 
 // sortByLower orders entries by the conservative estimate, best first,
 // ties by fitness and then id.
-func sortByLower(es []*Entry) {
+func sortByLower(es []*entry) {
 	sort.Slice(es, func(i, j int) bool {
 		li, lj := es[i].Lower(), es[j].Lower()
 		if li != lj {
@@ -134,8 +134,8 @@ func sortByLower(es []*Entry) {
 }
 
 // list returns the entries as values sorted by id, for checkpoints.
-func (a *archive) list() []Entry {
-	out := make([]Entry, 0, len(a.byID))
+func (a *archive) list() []entry {
+	out := make([]entry, 0, len(a.byID))
 	for _, e := range a.byID {
 		out = append(out, *e)
 	}
@@ -158,7 +158,7 @@ func (a *archive) prune(keep map[string]bool, best, worst int) {
 
 // strength is the entry's estimated strength, Adv/Evals (0 before it has
 // played: the base's defaults at the start are the origin of the scale).
-func (e *Entry) strength() float64 {
+func (e *entry) strength() float64 {
 	if e.Evals == 0 {
 		return 0
 	}
@@ -172,4 +172,11 @@ func (a *archive) refit(level float64) {
 			e.Fitness = level + e.strength()
 		}
 	}
+}
+
+// tally is a sum of pairwise results: Points (win 1, draw 0.5, loss 0)
+// over Games.
+type tally struct {
+	Points float64 `json:"points"`
+	Games  float64 `json:"games"`
 }

@@ -2,53 +2,14 @@ package evolver
 
 import (
 	"context"
-	"fmt"
 
 	"crucible/arena"
 	"crucible/engine"
+	"crucible/evolver/behave"
 	"crucible/strategies"
 )
 
-// Opponent is a fixed participant of the measurements: a reference
-// strategy (usually at its defaults) or a saved variant.
-type Opponent struct {
-	// Name is its display name, unique among the opponents.
-	Name string
-	// Strategy is the strategy it plays.
-	Strategy strategies.Strategy
-	// Genome is its parameter vector (legal for Strategy's schema).
-	Genome strategies.Genome
-	// VariantID is its variant id, "" for a strategy at its defaults.
-	VariantID string
-}
-
-// ReferencePool returns the strategies named (all of game's when names is
-// empty) at their defaults, as opponents. An unknown name is an error that
-// lists the known ones.
-func ReferencePool(reg *strategies.Registry, game string, names []string) ([]Opponent, error) {
-	if len(names) == 0 {
-		names = reg.Names(game)
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("game %q has no strategies", game)
-	}
-	seen := map[string]bool{}
-	var out []Opponent
-	for _, n := range names {
-		if seen[n] {
-			return nil, fmt.Errorf("pool names %s twice", n)
-		}
-		seen[n] = true
-		s, err := reg.Lookup(game, n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, Opponent{Name: n, Strategy: s, Genome: s.Schema.Defaults()})
-	}
-	return out, nil
-}
-
-// ArenaEvaluator measures candidates by playing them through the arena,
+// arenaEvaluator measures candidates by playing them through the arena,
 // all matches of the generation in parallel on Workers cores, against the
 // opponents: the reference pool and the batch's earlier champions.
 //
@@ -58,7 +19,7 @@ func ReferencePool(reg *strategies.Registry, game string, names []string) ([]Opp
 // candidates play free-for-all groups (see evaluateGroups) and each match
 // is reduced to pairwise results against the other seats. A match that
 // fails (a player's error or panic) counts as a loss for the candidate.
-type ArenaEvaluator struct {
+type arenaEvaluator struct {
 	// Game is the game's rules.
 	Game engine.Game
 	// Config is the game configuration (nil for the game's defaults).
@@ -66,7 +27,7 @@ type ArenaEvaluator struct {
 	// Base is the strategy the candidates are variants of.
 	Base strategies.Strategy
 	// Pool is the reference opponents.
-	Pool []Opponent
+	Pool []opponent
 	// Seats is the number of seats of a match (0 or 2: seat-swapped pairs).
 	Seats int
 	// Workers is the number of matches played at once (0: every core).
@@ -76,13 +37,52 @@ type ArenaEvaluator struct {
 	// Play plays the matches (nil: arena.Run, in this process); a work
 	// queue's runner plays them on other machines (crucible evolve --db).
 	Play MatchRunner
-	// Progress, when set, is called after every match of a batch with the
-	// matches done and the batch's total.
-	Progress func(done, total int)
-	// Behaviour, with Log, measures the candidates' behaviour
-	// descriptors in every batch; Log holds the latest batch's counts.
-	Behaviour *Behaviour
-	Log       *BehaviourLog
+	// Probe, when set, gives the candidates' behaviour fingerprints.
+	Probe *probeFingerprinter
+
+	// behaviour, with log, measures the candidates' behaviour
+	// descriptors in every batch; log holds the latest batch's counts.
+	behaviour *behave.Behaviour
+	log       *behaviourLog
+}
+
+var (
+	_ progressEvaluator = (*arenaEvaluator)(nil)
+	_ behaviourMeter    = (*arenaEvaluator)(nil)
+	_ matchPlanner      = (*arenaEvaluator)(nil)
+	_ fingerprinter     = (*arenaEvaluator)(nil)
+)
+
+// MeasureBehaviour measures b in every later batch, into log.
+func (a *arenaEvaluator) MeasureBehaviour(b *behave.Behaviour, log *behaviourLog) {
+	a.behaviour, a.log = b, log
+}
+
+// Fingerprint gives the genomes' fingerprints by the probe matches.
+func (a *arenaEvaluator) Fingerprint(ctx context.Context, genomes []strategies.Genome) ([]string, error) {
+	return a.Probe.Fingerprint(ctx, genomes)
+}
+
+// ProbeMatches is the number of probe matches of a fingerprint, 0
+// without a probe.
+func (a *arenaEvaluator) ProbeMatches() int {
+	if a.Probe == nil {
+		return 0
+	}
+	return a.Probe.ProbeMatches()
+}
+
+// PlannedMatches is the number of matches a batch plays: with two seats,
+// every candidate against every opponent on every seed in both seat
+// orders; with more, every group of a seed once per rotation of the
+// seats.
+func (a *arenaEvaluator) PlannedMatches(candidates, seeds, champions int) int {
+	opponents := len(a.Pool) + champions
+	if a.Seats > 2 {
+		groups := (opponents + a.Seats - 2) / (a.Seats - 1)
+		return candidates * seeds * groups * a.Seats
+	}
+	return candidates * seeds * opponents * 2
 }
 
 // evalSetup is what both ways of playing a batch share: the entrants (the
@@ -92,19 +92,19 @@ type evalSetup struct {
 	entrants []arena.Entrant
 	players  []int
 	pool     []int
-	counters []*BehaviourCounter
+	counters []*behave.Counter
 }
 
-func (a *ArenaEvaluator) setup(b Batch) evalSetup {
+func (a *arenaEvaluator) setup(b matchBatch) evalSetup {
 	var s evalSetup
-	watch := a.Behaviour != nil && a.Log != nil
+	watch := a.behaviour != nil && a.log != nil
 	for i, g := range b.Candidates {
 		s.players = append(s.players, len(s.entrants))
 		e := arena.StrategyEntrant(a.Base, a.Base.Name+"#"+b.IDs[i], b.IDs[i], g)
 		if watch {
-			c := &BehaviourCounter{}
+			c := &behave.Counter{}
 			s.counters = append(s.counters, c)
-			e = watchEntrant(e, a.Behaviour, c)
+			e = watchEntrant(e, a.behaviour, c)
 		}
 		s.entrants = append(s.entrants, e)
 	}
@@ -114,37 +114,37 @@ func (a *ArenaEvaluator) setup(b Batch) evalSetup {
 	}
 	for i, g := range b.Champions {
 		s.pool = append(s.pool, len(s.entrants))
-		s.entrants = append(s.entrants, arena.StrategyEntrant(a.Base, "hall:"+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
+		s.entrants = append(s.entrants, arena.StrategyEntrant(a.Base, hallPrefix+a.Base.Name+"#"+b.ChampionIDs[i], b.ChampionIDs[i], g))
 	}
 	return s
 }
 
 // observe adds a finished match of candidate c at seat to its behaviour
 // counts.
-func (a *ArenaEvaluator) observe(s evalSetup, c int, r arena.Record, seat int) {
+func (a *arenaEvaluator) observe(s evalSetup, c int, r arena.Record, seat int) {
 	if s.counters == nil || r.Error != "" {
 		return
 	}
-	recordMatch(a.Behaviour, s.counters[c], r.Detail, seat, r.Scores[seat], r.Turns)
+	recordMatch(a.behaviour, s.counters[c], r.Detail, seat, r.Scores[seat], r.Turns)
 }
 
 // keepBehaviour stores the batch's behaviour counts in the log.
-func (a *ArenaEvaluator) keepBehaviour(s evalSetup, b Batch) {
+func (a *arenaEvaluator) keepBehaviour(s evalSetup, b matchBatch) {
 	if s.counters == nil {
 		return
 	}
-	a.Log.latest = make(map[string]BehaviourCounts, len(s.counters))
+	a.log.latest = make(map[string]behave.Counts, len(s.counters))
 	for i, c := range s.counters {
-		a.Log.latest[b.IDs[i]] = c.Counts()
+		a.log.latest[b.IDs[i]] = c.Counts()
 	}
 }
 
-func newMeasures(n, seeds int) []Measure {
-	out := make([]Measure, n)
+func newMeasures(n, seeds int) []measure {
+	out := make([]measure, n)
 	for i := range out {
 		out[i].SeedPoints = make([]float64, seeds)
 		out[i].SeedGames = make([]float64, seeds)
-		out[i].Versus = map[string]Tally{}
+		out[i].Versus = map[string]tally{}
 	}
 	return out
 }
@@ -154,74 +154,13 @@ func newMeasures(n, seeds int) []Measure {
 type MatchRunner func(ctx context.Context, g engine.Game, entrants []arena.Entrant, jobs []arena.Job, opt arena.Options, emit func(arena.Record) error) error
 
 // play is the batch's match runner: Play, or arena.Run in this process.
-func (a *ArenaEvaluator) play() MatchRunner {
+func (a *arenaEvaluator) play() MatchRunner {
 	if a.Play != nil {
 		return a.Play
 	}
 	return arena.Run
 }
 
-// Evaluate plays the batch.
-func (a *ArenaEvaluator) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
-	s := a.setup(b)
-	var out []Measure
-	var err error
-	if a.Seats > 2 {
-		out, err = a.evaluateGroups(ctx, b, s)
-	} else {
-		out, err = a.evaluatePairs(ctx, b, s)
-	}
-	if err != nil {
-		return nil, err
-	}
-	a.keepBehaviour(s, b)
-	return out, nil
-}
-
-// evaluatePairs plays every candidate against every opponent on every
-// seed in both seat orders.
-func (a *ArenaEvaluator) evaluatePairs(ctx context.Context, b Batch, s evalSetup) ([]Measure, error) {
-	entrants := s.entrants
-	jobs := arena.Gauntlet(s.players, s.pool, b.Seeds)
-	byID := make(map[string]arena.Job, len(jobs))
-	for _, j := range jobs {
-		byID[j.ID] = j
-	}
-	out := newMeasures(len(b.Candidates), len(b.Seeds))
-	err := a.play()(ctx, a.Game, entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: a.Progress}, func(r arena.Record) error {
-		j, ok := byID[r.Job]
-		if !ok {
-			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)
-		}
-		seat := 0
-		if j.Seats[0] >= len(b.Candidates) {
-			seat = 1
-		}
-		c := j.Seats[seat]
-		pts := 0.0
-		switch {
-		case r.Error != "":
-			a.Failures++
-		case r.Ranks[seat] < r.Ranks[1-seat]:
-			pts = 1
-		case r.Ranks[seat] == r.Ranks[1-seat]:
-			pts = 0.5
-		}
-		a.observe(s, c, r, seat)
-		m := &out[c]
-		m.Points += pts
-		m.Games++
-		m.Matches++
-		m.SeedPoints[j.Round] += pts
-		m.SeedGames[j.Round]++
-		vs := m.Versus[entrants[j.Seats[1-seat]].Name]
-		vs.Points += pts
-		vs.Games++
-		m.Versus[entrants[j.Seats[1-seat]].Name] = vs
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+// hallPrefix starts the evaluator's name of an earlier champion of the
+// search playing as an opponent (see arenaEvaluator).
+const hallPrefix = "hall:"

@@ -3,42 +3,26 @@ package evolver
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"crucible/strategies"
 )
 
-// CacheStats counts what the behaviour cache (Search.Fingerprint) saved:
-// proposals that were not measured because a variant measured before or in
-// the same generation behaves alike. Saved counts them (ByFingerprint of
-// them differed in their genome, the others were a genome already
-// measured), SavedMatches the matches they would have played, and
-// ProbeMatches the matches the fingerprints themselves cost.
-type CacheStats struct {
-	Saved         int `json:"saved"`
-	ByFingerprint int `json:"by_fingerprint"`
-	SavedMatches  int `json:"saved_matches"`
-	ProbeMatches  int `json:"probe_matches"`
-}
-
-// add adds o to c.
-func (c *CacheStats) add(o CacheStats) {
-	c.Saved += o.Saved
-	c.ByFingerprint += o.ByFingerprint
-	c.SavedMatches += o.SavedMatches
-	c.ProbeMatches += o.ProbeMatches
-}
-
 // fingerprint gives the fingerprints of the proposals' genomes the search
 // has never seen (by id) and of the hall's entries that have none yet (the
-// base in the first generation), registering the hall's. It returns the new
-// genomes' fingerprints by id; none without a Fingerprinter.
-func (s *Search) fingerprint(ctx context.Context, st *searchState, props []Proposal, gs *GenStats) (map[string]string, error) {
-	if s.Fingerprint == nil {
+// base in the first generation), registering the hall's, and counts their
+// probe matches in cache. It returns the new
+// genomes' fingerprints by id; none when the evaluator gives none. check,
+// when set, is called after the first few genomes' probes with the seconds
+// a match took and the matches the rest of the generation plans.
+func (s *search) fingerprint(ctx context.Context, st *searchState, props []proposal, cache *CacheStats, check func(spm float64, planned int) error) (map[string]string, error) {
+	fp, ok := s.Evaluator.(fingerprinter)
+	if !ok || fp.ProbeMatches() == 0 {
 		return nil, nil
 	}
 	var genomes []strategies.Genome
 	var ids []string
-	var hall []*Entry
+	var hall []*entry
 	for _, id := range st.hall {
 		if e := st.arch.get(id); e.Fingerprint == "" {
 			hall = append(hall, e)
@@ -59,11 +43,39 @@ func (s *Search) fingerprint(ctx context.Context, st *searchState, props []Propo
 	if len(genomes) == 0 {
 		return nil, nil
 	}
-	fps, err := s.Fingerprint.Fingerprint(ctx, genomes)
+	var fps []string
+	if check != nil {
+		// The first genomes' probes time a match: the estimate of the
+		// whole generation, before most of it is spent. The first two
+		// warm up; the rate is read off the next four, when there are.
+		var spm float64
+		for _, k := range []int{2, 4} {
+			k = min(k, len(genomes))
+			if k == 0 {
+				break
+			}
+			t0 := time.Now()
+			got, err := fp.Fingerprint(ctx, genomes[:k])
+			if err != nil {
+				return nil, fmt.Errorf("fingerprints: %w", err)
+			}
+			spm = time.Since(t0).Seconds() / float64(k*fp.ProbeMatches())
+			fps, genomes = append(fps, got...), genomes[k:]
+		}
+		planned := len(genomes) * fp.ProbeMatches()
+		if p, ok := s.Evaluator.(matchPlanner); ok {
+			planned += p.PlannedMatches(len(props)+len(st.hall)+1, s.Seeds, min(max(0, s.HallOpponents), len(st.champions)))
+		}
+		if err := check(spm, planned); err != nil {
+			return nil, err
+		}
+	}
+	rest, err := fp.Fingerprint(ctx, genomes)
 	if err != nil {
 		return nil, fmt.Errorf("fingerprints: %w", err)
 	}
-	gs.Cache.ProbeMatches = len(genomes) * s.Fingerprint.ProbeMatches()
+	fps = append(fps, rest...)
+	cache.ProbeMatches = len(fps) * fp.ProbeMatches()
 	for i, e := range hall {
 		e.Fingerprint = fps[i]
 		if _, ok := st.fp[fps[i]]; !ok {

@@ -2,6 +2,7 @@ package evolver
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,6 +39,18 @@ type CMAOptions struct {
 	MaxPopulation int
 }
 
+// Flags defines no flag: CMA-ES adapts its own step size and population.
+func (o *CMAOptions) Flags(*flag.FlagSet) {}
+
+// Identity is empty.
+func (o *CMAOptions) Identity() []string { return nil }
+
+func (o *CMAOptions) resolved(setup) Options { c := *o; return &c }
+
+func (o *CMAOptions) build(r setup) (algorithm, error) {
+	return newCMAES(r.space, r.population, r.seed, *o)
+}
+
 func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 	if o.Sigma == 0 {
 		o.Sigma = 0.2
@@ -57,7 +70,7 @@ func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 	return o
 }
 
-// CMAES drives gonum's optimize.CmaEsChol one generation at a time: Ask
+// cmaES drives gonum's optimize.CmaEsChol one generation at a time: Ask
 // collects the whole population of samples the method sends, the evolver
 // measures them together on common seeds, and Tell hands all their fitness
 // values back, after which the method updates its mean, Cholesky factor
@@ -86,8 +99,8 @@ func (o CMAOptions) withDefaults(lambda int) CMAOptions {
 // g are drawn from a PCG source seeded by the run seed and g, and every
 // restart is decided from the told values, the replay reaches the same
 // mean, covariance, step size and population bit for bit.
-type CMAES struct {
-	space   Space
+type cmaES struct {
+	space   paramSpace
 	lambda0 int
 	lambda  int
 	seed    uint64
@@ -119,9 +132,9 @@ type cmaRun struct {
 	done   bool // the method has converged and must be restarted
 }
 
-// NewCMAES returns CMA-ES over space with lambda samples per generation
+// newCMAES returns CMA-ES over space with lambda samples per generation
 // (lambda 0 takes gonum's default 4 + 3 ln(dim)).
-func NewCMAES(space Space, lambda int, seed uint64, opt CMAOptions) (*CMAES, error) {
+func newCMAES(space paramSpace, lambda int, seed uint64, opt CMAOptions) (*cmaES, error) {
 	if lambda == 0 {
 		lambda = 4 + int(3*math.Log(float64(space.Dim())))
 	}
@@ -135,13 +148,13 @@ func NewCMAES(space Space, lambda int, seed uint64, opt CMAOptions) (*CMAES, err
 	if opt.Penalty < 0 || opt.Stall < 1 || opt.MinSpread < 0 {
 		return nil, fmt.Errorf("cmaes: penalty %v, stall %d and minimum spread %v must be >= 0, >= 1 and >= 0", opt.Penalty, opt.Stall, opt.MinSpread)
 	}
-	c := &CMAES{space: space, lambda0: lambda, seed: seed, opt: opt}
+	c := &cmaES{space: space, lambda0: lambda, seed: seed, opt: opt}
 	c.reset()
 	return c, nil
 }
 
 // reset puts the algorithm back before its first generation.
-func (c *CMAES) reset() {
+func (c *cmaES) reset() {
 	c.lambda, c.centre = c.lambda0, c.space.Origin()
 	c.told, c.pending, c.last, c.raw = nil, nil, nil, nil
 	c.restarts, c.bestRaw, c.sinceBest, c.spread = 0, math.Inf(1), 0, math.Inf(1)
@@ -149,26 +162,26 @@ func (c *CMAES) reset() {
 }
 
 // Name returns "cmaes".
-func (c *CMAES) Name() string { return "cmaes" }
+func (c *cmaES) Name() string { return "cmaes" }
 
 // Note says when the generation just asked began a restart, and where the
 // distribution's samples are centred (in parameter units, unclamped: a
 // mean beyond a bound shows as a value outside the parameter's range).
-func (c *CMAES) Note() string { return c.note }
+func (c *cmaES) Note() string { return c.note }
 
 // Restarts is the number of restarts so far and Population the current
 // population.
-func (c *CMAES) Restarts() int   { return c.restarts }
-func (c *CMAES) Population() int { return c.lambda }
+func (c *cmaES) Restarts() int   { return c.restarts }
+func (c *cmaES) Population() int { return c.lambda }
 
-func (c *CMAES) src(gen int) rand.Source {
+func (c *cmaES) src(gen int) rand.Source {
 	s := engine.Mix(engine.Mix(c.seed, 0x636d61), uint64(gen))
 	return rand.NewPCG(s, engine.Mix(s, 1))
 }
 
 // start launches a fresh method centred on c.centre; its first population
 // is drawn from the source of generation gen.
-func (c *CMAES) start(gen int) {
+func (c *cmaES) start(gen int) {
 	dim := c.space.Dim()
 	diag := mat.NewDiagDense(dim, nil)
 	for i := 0; i < dim; i++ {
@@ -196,7 +209,7 @@ func (c *CMAES) start(gen int) {
 }
 
 // stop ends the running method and waits for its goroutine to finish.
-func (c *CMAES) stop() {
+func (c *cmaES) stop() {
 	if c.run == nil {
 		return
 	}
@@ -208,25 +221,25 @@ func (c *CMAES) stop() {
 }
 
 // Ask returns the lambda samples of generation gen, mirrored into the box.
-func (c *CMAES) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+func (c *cmaES) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
 	pts, err := c.ask(gen)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Proposal, len(pts))
+	out := make([]proposal, len(pts))
 	var parents []string
 	if len(h.Hall) > 0 {
 		parents = []string{h.Hall[0].ID}
 	}
 	for i, x := range pts {
-		out[i] = Proposal{X: x, Parents: parents}
+		out[i] = proposal{X: x, Parents: parents}
 	}
 	return out, nil
 }
 
 // restartReason says why the running method must restart, "" when it
 // need not.
-func (c *CMAES) restartReason() string {
+func (c *cmaES) restartReason() string {
 	switch {
 	case c.run == nil:
 		return ""
@@ -240,7 +253,7 @@ func (c *CMAES) restartReason() string {
 	return ""
 }
 
-func (c *CMAES) ask(gen int) ([][]float64, error) {
+func (c *cmaES) ask(gen int) ([][]float64, error) {
 	if c.pending != nil {
 		return nil, fmt.Errorf("cmaes: generation %d asked before generation %d was told", gen, c.gen)
 	}
@@ -290,7 +303,7 @@ func (c *CMAES) ask(gen int) ([][]float64, error) {
 }
 
 // sampleMean is the mean of the pending generation's unbounded samples.
-func (c *CMAES) sampleMean() []float64 {
+func (c *cmaES) sampleMean() []float64 {
 	mean := make([]float64, c.space.Dim())
 	for _, y := range c.raw {
 		for i, v := range y {
@@ -302,7 +315,7 @@ func (c *CMAES) sampleMean() []float64 {
 
 // Tell hands the generation's fitness to the method (negated, since gonum
 // minimises, plus the repair penalty) and lets it update.
-func (c *CMAES) Tell(gen int, fitness []float64) error {
+func (c *cmaES) Tell(gen int, fitness []float64) error {
 	if len(fitness) != len(c.pending) {
 		return fmt.Errorf("cmaes: told %d fitness values for %d samples", len(fitness), len(c.pending))
 	}
@@ -313,7 +326,7 @@ func (c *CMAES) Tell(gen int, fitness []float64) error {
 	return c.tellRaw(gen, raw)
 }
 
-func (c *CMAES) tellRaw(gen int, raw []float64) error {
+func (c *cmaES) tellRaw(gen int, raw []float64) error {
 	if c.pending == nil || gen != c.gen {
 		return fmt.Errorf("cmaes: generation %d told without being asked", gen)
 	}
@@ -354,7 +367,7 @@ func (c *CMAES) tellRaw(gen int, raw []float64) error {
 }
 
 // Close stops gonum's goroutine.
-func (c *CMAES) Close() error {
+func (c *cmaES) Close() error {
 	c.stop()
 	return nil
 }

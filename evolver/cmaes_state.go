@@ -6,7 +6,7 @@ import (
 )
 
 // A CMA-ES checkpoint holds the values told in every generation, and
-// Restore replays them (see CMAES).
+// Restore replays them (see cmaES).
 
 type cmaState struct {
 	Lambda int         `json:"lambda"`
@@ -16,7 +16,7 @@ type cmaState struct {
 }
 
 // State returns the values told so far (and the last samples as a check).
-func (c *CMAES) State() (json.RawMessage, error) {
+func (c *cmaES) State() (json.RawMessage, error) {
 	var last [][]float64
 	if len(c.told) > 0 {
 		last = c.last
@@ -25,7 +25,7 @@ func (c *CMAES) State() (json.RawMessage, error) {
 }
 
 // Restore replays the told values into a fresh method.
-func (c *CMAES) Restore(done int, state json.RawMessage) error {
+func (c *cmaES) Restore(done int, state json.RawMessage) error {
 	var st cmaState
 	if err := json.Unmarshal(state, &st); err != nil {
 		return fmt.Errorf("cmaes: checkpoint state: %w", err)

@@ -10,12 +10,12 @@ import (
 
 // runCMA asks and tells gens generations of f (a fitness of the played
 // point) and returns the points of the last generation and the notes.
-func runCMA(t *testing.T, c *CMAES, gens int, f func(x []float64) float64) ([][]float64, []string) {
+func runCMA(t *testing.T, c *cmaES, gens int, f func(x []float64) float64) ([][]float64, []string) {
 	t.Helper()
 	var last [][]float64
 	var notes []string
 	for g := 0; g < gens; g++ {
-		props, err := c.Ask(context.Background(), g, History{})
+		props, err := c.Ask(context.Background(), g, history{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,8 +53,8 @@ func meanOf(xs [][]float64) []float64 {
 // optimum, not on the bound: the last generation's points are centred
 // within 0.03 of 0.93 and few of them sit on the bound.
 func TestCMAESOptimumNearABound(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	c, err := NewCMAES(space, 12, 3, CMAOptions{Stall: 1000})
+	space := paramSpace{Base: testStrategy()}
+	c, err := newCMAES(space, 12, 3, CMAOptions{Stall: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +83,8 @@ func TestCMAESOptimumNearABound(t *testing.T) {
 // Rule: with the optimum on a bound (fitness rising towards 1 on every
 // coordinate), mirroring still lets the samples reach it.
 func TestCMAESOptimumOnTheBound(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	c, err := NewCMAES(space, 12, 5, CMAOptions{Stall: 1000})
+	space := paramSpace{Base: testStrategy()}
+	c, err := newCMAES(space, 12, 5, CMAOptions{Stall: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,9 +114,9 @@ func TestCMAESOptimumOnTheBound(t *testing.T) {
 // that generation says so; a restored run proposes what the uninterrupted
 // one does after the restart.
 func TestCMAESRestartDoublesPopulation(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	flat := func([]float64) float64 { return 0.5 }
-	c, err := NewCMAES(space, 6, 9, CMAOptions{Stall: 3})
+	c, err := newCMAES(space, 6, 9, CMAOptions{Stall: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCMAESRestartDoublesPopulation(t *testing.T) {
 	var sizes []int
 	var notes []string
 	for g := 0; g < 9; g++ {
-		props, err := c.Ask(context.Background(), g, History{})
+		props, err := c.Ask(context.Background(), g, history{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,16 +155,16 @@ func TestCMAESRestartDoublesPopulation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := NewCMAES(space, 6, 9, CMAOptions{Stall: 3})
+	r, _ := newCMAES(space, 6, 9, CMAOptions{Stall: 3})
 	defer r.Close()
 	if err := r.Restore(9, st); err != nil {
 		t.Fatal(err)
 	}
-	a, err := c.Ask(context.Background(), 9, History{})
+	a, err := c.Ask(context.Background(), 9, history{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Ask(context.Background(), 9, History{})
+	b, err := r.Ask(context.Background(), 9, history{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +175,8 @@ func TestCMAESRestartDoublesPopulation(t *testing.T) {
 
 // Rule: a collapsed distribution (all samples nearly equal) restarts.
 func TestCMAESRestartOnCollapse(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	c, err := NewCMAES(space, 6, 1, CMAOptions{Stall: 1000, MinSpread: 10})
+	space := paramSpace{Base: testStrategy()}
+	c, err := newCMAES(space, 6, 1, CMAOptions{Stall: 1000, MinSpread: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,14 +207,14 @@ func TestCMAESNoisySearchNearABound(t *testing.T) {
 	saved := optimum
 	optimum = []float64{0.9, 0.3, 0.9, 0.9}
 	defer func() { optimum = saved }()
-	space := Space{Base: testStrategy()}
-	algo, err := NewCMAES(space, 10, 42, CMAOptions{})
+	space := paramSpace{Base: testStrategy()}
+	algo, err := newCMAES(space, 10, 42, CMAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer algo.Close()
-	rec := &recorder{Algorithm: algo}
-	s := &Search{Space: space, Algorithm: rec, Evaluator: &synthetic{space: space, gamesPerSeed: 4}, Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir()}
+	rec := &recorder{algorithm: algo}
+	s := &search{Space: space, Algorithm: rec, Evaluator: &synthetic{space: space, gamesPerSeed: 4}, Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -246,12 +246,12 @@ func TestCMAESNoisySearchNearABound(t *testing.T) {
 
 // recorder keeps the proposals of every generation.
 type recorder struct {
-	Algorithm
-	asked [][]Proposal
+	algorithm
+	asked [][]proposal
 }
 
-func (r *recorder) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
-	p, err := r.Algorithm.Ask(ctx, gen, h)
+func (r *recorder) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
+	p, err := r.algorithm.Ask(ctx, gen, h)
 	r.asked = append(r.asked, p)
 	return p, err
 }

@@ -1,63 +1,65 @@
 // Package evolver searches a strategy's parameters for stronger variants.
 //
-// Every algorithm works in the schema's normalised space (Space): each
-// parameter is a coordinate in [0,1], mapped back to a legal genome by
-// strategies.Schema.Denormalize with clamping and rounding, so any
-// algorithm fits any strategy of either game. The algorithms speak ask/tell
-// (Algorithm): GA drives eaopt (tournament selection, blend crossover,
-// island populations with ring migration) with its own Gaussian mutation
-// and elitism, CMAES drives gonum's optimize.CmaEsChol one generation at a
-// time, and LLM asks an OpenAI-compatible model for genomes, falling back
-// to mutation of the elite when the model fails.
+// Every algorithm works in the schema's normalised space: each parameter a
+// coordinate in [0,1], mapped back to a legal genome with clamping and
+// rounding, so any algorithm fits any strategy of any game. The algorithms
+// speak ask/tell and are listed once, in the table Algorithms returns: ga
+// (eaopt's selection and crossover, islands, Gaussian mutation), cmaes
+// (gonum's optimize.CmaEsChol one generation at a time, mirrored at the
+// bounds, IPOP restarts), llm (a language model, package evolver/llm,
+// falling back to mutation) and map-elites (an archive over the game's
+// behaviour descriptors, package evolver/qd). Each owns its options
+// (GAOptions, CMAOptions, LLMOptions, MapElitesOptions), which declare
+// their own command-line flags.
 //
-// Fitness is measured as a statistician would (Search): every candidate of
-// a generation plays the same fresh seeds (common random numbers), in both
-// seat orders, against the same opponents (ArenaEvaluator: the reference
-// pool and the latest champion), with the arena's worker pool. The hall of
-// fame is measured again every generation, so elites rest on running means
-// over many seeds, and every fitness is paired with the base's defaults on
-// the same seeds (Entry.Fitness), so a generation of easy seeds flatters no
-// one. A run's randomness derives from its seed and the generation number,
-// and a checkpoint after each generation holds the whole algorithm state,
-// so a resumed run ends exactly as an uninterrupted one (llm runs aside: a
-// model's replies are not reproducible).
+// Fitness is measured as a statistician would: every candidate of a
+// generation plays the same fresh seeds in both seat orders (or every
+// rotation of free-for-all groups, Config.Seats) against the reference
+// pool and the latest champion; the hall of fame is measured again every
+// generation, and every fitness is paired with the base's defaults on the
+// same seeds. A genome that plays a few fixed probe matches exactly as one
+// already measured (its behaviour fingerprint) takes that one's
+// measurements. A run's randomness derives from its seed and the
+// generation number, and a checkpoint after each generation holds the
+// whole state, so a resumed run ends exactly as an uninterrupted one (llm
+// runs aside).
 //
-// With Config.Seats above 2 the fitness matches are free-for-all groups
-// (ArenaEvaluator, SeatGroups): on each seed the opponents are cut into
-// groups of Seats-1, every candidate plays every group on the group's map
-// once per rotation of the seats, and each match is reduced to pairwise
-// results against the other seats, the reduction package stats documents
-// for N-seat games.
+// After the search, the final stages choose and test the champion on fresh
+// seeds: the selection against the field with an SPRT, the held-out
+// comparison with the base (as a score rate and in Elo), the ranking among
+// the reference strategies in the search's seats, and the finalists'
+// head-to-head. With a budget every stage is sized from the measured match
+// rate and cut at its deadline, so the run ends within the budget and
+// BudgetMargin with the best it has.
 //
-// CMAES mirrors its samples into the box with a penalty on the repair
-// distance, so its mean can cross a bound, and restarts with twice the
-// population when it stalls (IPOP). MapElites is quality-diversity search:
-// an archive (QDArchive) of cells over behaviour descriptors measured in
-// the matches (Behaviour; the games' descriptors are in package behave),
-// each cell keeping its best variant, written to the run directory as
-// archive.json and elites/.
+// The package prints nothing: a run reports its progress as typed Events
+// to a callback, and its configuration errors are FieldErrors naming the
+// Config field (an option by its flag), for a command line to restate.
 //
-// Every new genome is first given its behaviour fingerprint (Fingerprinter:
-// the hash of the replays of a few fixed probe matches); a genome that
-// behaves as a variant already measured is not played again but takes its
-// measurements, so the archive, the hall of fame and the finalists hold one
-// variant per behaviour, and the run counts the evaluations saved
-// (CacheStats).
+// The surface, by use:
 //
-// Evolve wraps a search into a run directory with the final stages
-// (finals.go): the champion is the finalist strongest against the field
-// (the pool and the base) on fresh seeds, with intervals over seeds and an
-// SPRT that stops measuring finalists clearly below the leader (Select);
-// the champion is compared with the base on held-out seeds (Compare),
-// ranked among the reference strategies (Tournament), and the finalists'
-// head-to-head is reported without choosing. With a budget, every stage is
-// sized from the measured match rate and cut at the deadline, so the run
-// ends within it. A run killed at any point resumes from its checkpoint
-// (written when the run starts and after every generation); OpenRun reads a
-// run directory back.
-//
-// The package prints nothing: a run reports its progress as typed events
-// (Event) to a callback, and its configuration errors are FieldErrors that
-// name the Config field, for a command line to restate with its flags. The
-// algorithms are listed once, in the table Algorithms returns.
+//   - run: Evolve with a Config (its limits MinPopulation to
+//     MaxTournamentSeeds, BudgetMargin), returning a Report (Selection,
+//     FinalistScore, SPRTState, Comparison, FinalPlan, CacheStats);
+//     MatchRunner plays the matches elsewhere (a work queue).
+//   - algorithms: Algorithms, AlgorithmNames, LookupAlgorithm,
+//     AlgorithmSpec, Options and the four options types.
+//   - progress: Event and its types (RunStarted, GenerationDone with its
+//     GenStats, MatchProgress, ModelNote, Warning, SelectionStarted,
+//     SelectionDone, HoldoutStarted, HoldoutDone, TournamentStarted,
+//     TournamentDone, HeadToHeadDone).
+//   - errors: FieldError, ErrRunExists, ErrNotEmpty, ErrNoRunDir.
+//   - run directories: OpenRun and Run, ReadMeta and Meta, and the file
+//     names (CheckpointFile, GenerationsFile, HallDir, ChampionFile,
+//     RankedDir, LeaderboardFile, ReportFile).
 package evolver
+
+// Its files are layered: each uses only the files before it in this list
+// (no file-to-file cycle), the lowest first. errors.go, limits.go,
+// event.go, files.go; space.go, archive.go, opponent.go; the evaluators:
+// evaluator.go, behaviour.go, fingerprint.go, arena.go, groups.go,
+// arena_play.go; the algorithms: algorithm.go, flags.go, ga.go, cmaes*.go,
+// llm.go, mapelites.go, and their table, table.go; the search: state.go,
+// cache.go, generation.go, checkpoint.go, search.go; the final stages and
+// the run: select.go, final.go, config.go, meta.go, report.go, events.go,
+// finals.go, rundir.go, evolve.go, run.go.

@@ -2,13 +2,10 @@ package evolver
 
 import (
 	"time"
-
-	"crucible/arena/rating"
-	"crucible/strategies"
 )
 
-// Event is a step of a run, handed to a progress callback (Config.Progress,
-// Search.Progress, LLMOptions.Progress) as it happens, on the goroutine that
+// Event is a step of a run, handed to the progress callback
+// (Config.Progress) as it happens, on the goroutine that
 // runs the search. The concrete types are RunStarted, MatchProgress,
 // GenerationDone, ModelNote, Warning, SelectionStarted, SelectionDone,
 // HoldoutStarted, HoldoutDone, TournamentStarted, TournamentDone and
@@ -16,29 +13,6 @@ import (
 // types it does not know.
 type Event interface {
 	event()
-}
-
-// RunStarted is sent once the run directory is ready and before the first
-// generation of this session.
-type RunStarted struct {
-	// Meta is the run's configuration.
-	Meta Meta
-	// Resumed is set when the run continues from a checkpoint, which
-	// covers Done generations.
-	Resumed bool
-	Done    int
-}
-
-// GenerationDone is sent after each generation, once its line, its hall
-// file and its checkpoint are written.
-type GenerationDone struct {
-	// Stats is the generation's line of generations.jsonl.
-	Stats GenStats
-	// Generations and Budget are the search's stopping rules (0 when not
-	// set); Elapsed is the run's wall time so far, over all sessions.
-	Generations int
-	Budget      time.Duration
-	Elapsed     time.Duration
 }
 
 // ModelNote is a remark of the llm algorithm: a value clamped, an attempt
@@ -55,63 +29,6 @@ type ModelNote struct {
 type Warning struct {
 	// Message is the warning.
 	Message string
-}
-
-// TournamentStarted is sent when the champion starts its round robin with
-// the reference strategies (the field) that ranks it among them.
-type TournamentStarted struct {
-	// Finalists is the number of evolved variants (1, the champion),
-	// Reference the number of reference strategies and Seeds the
-	// tournament's seeds.
-	Finalists, Reference, Seeds int
-}
-
-// TournamentDone is sent when the ranking tournament is rated and
-// leaderboard.json is written.
-type TournamentDone struct {
-	// Report is the run's report so far: everything but the held-out
-	// comparison and the total time. It is the caller's to read, not to
-	// change.
-	Report *Report
-	// ChampionPath is where the champion was written.
-	ChampionPath string
-}
-
-// HoldoutStarted is sent before the champion is compared with the base on
-// held-out seeds.
-type HoldoutStarted struct {
-	// Seeds is the number of held-out seeds.
-	Seeds int
-}
-
-// HoldoutDone is sent with the held-out comparison.
-type HoldoutDone struct {
-	// Comparison is the champion against the base.
-	Comparison Comparison
-}
-
-// SelectionStarted is sent when the search is over and the finalists
-// start playing the field for the champion's place.
-type SelectionStarted struct {
-	// Finalists is the number of finalists, Field the number of
-	// opponents (the pool and the base) and Seeds the seeds planned.
-	Finalists, Field, Seeds int
-}
-
-// SelectionDone is sent when the champion is chosen and champion.json and
-// ranked/ are written.
-type SelectionDone struct {
-	// Selection is the stage's result; Champion the chosen variant,
-	// written to ChampionPath.
-	Selection    Selection
-	Champion     strategies.Variant
-	ChampionPath string
-}
-
-// HeadToHeadDone is sent with the finalists' round robin (reported, not
-// used to choose the champion).
-type HeadToHeadDone struct {
-	Summary rating.Summary
 }
 
 // MatchProgress is sent as the matches of a generation or of a final
@@ -147,18 +64,9 @@ func throttled(progress func(Event), stage string) func(done, total int) {
 	}
 }
 
-func (RunStarted) event()        {}
-func (SelectionStarted) event()  {}
-func (SelectionDone) event()     {}
-func (HeadToHeadDone) event()    {}
-func (MatchProgress) event()     {}
-func (GenerationDone) event()    {}
-func (ModelNote) event()         {}
-func (Warning) event()           {}
-func (TournamentStarted) event() {}
-func (TournamentDone) event()    {}
-func (HoldoutStarted) event()    {}
-func (HoldoutDone) event()       {}
+func (MatchProgress) event() {}
+func (ModelNote) event()     {}
+func (Warning) event()       {}
 
 // emit sends e to progress when there is one.
 func emit(progress func(Event), e Event) {

@@ -22,7 +22,7 @@ func TestPairedInterval(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, lo, hi := PairedInterval(tc.d, 0.95)
+			m, lo, hi := pairedInterval(tc.d, 0.95)
 			if math.Abs(m-tc.mean) > 1e-9 {
 				t.Errorf("mean %v, want %v", m, tc.mean)
 			}
@@ -50,7 +50,7 @@ func TestPairedInterval(t *testing.T) {
 // the error names the field. Stopping rules and final stages may differ.
 func TestSameRun(t *testing.T) {
 	base := Meta{Game: "kindling", Base: "easy", Algorithm: "ga", Pool: []string{"easy", "normal"}, Population: 16, Seeds: 8, Seed: 1,
-		Hall: 4, HallOpponents: 1, Islands: 1, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
+		Hall: 4, HallOpponents: 1, Options: map[string]string{"islands": "1"}, GameConfig: []byte(`{"a": 1}`), Generations: 10, Holdout: 64}
 	tests := []struct {
 		name   string
 		change func(m *Meta)
@@ -65,6 +65,7 @@ func TestSameRun(t *testing.T) {
 		{"another population", func(m *Meta) { m.Population = 8 }, "Population 8 differs"},
 		{"another game configuration", func(m *Meta) { m.GameConfig = []byte(`{"a": 2}`) }, `GameConfigJSON {"a":2} differs from the run's {"a":1}`},
 		{"defaults instead of a configuration", func(m *Meta) { m.GameConfig = nil }, "GameConfigJSON (the game's defaults) differs"},
+		{"another identity option, by its flag", func(m *Meta) { m.Options = map[string]string{"islands": "2"} }, "islands 2 differs from the run's 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,23 +91,23 @@ func TestFinalSeedsNeverTrained(t *testing.T) {
 	for _, seed := range []uint64{0, 1, 11, 42} {
 		played := map[uint64]string{}
 		for gen := 0; gen < 300; gen++ {
-			for _, s := range GenerationSeeds(seed, gen, MaxSeeds) {
+			for _, s := range generationSeeds(seed, gen, MaxSeeds) {
 				played[s] = "a generation"
 			}
 		}
-		for _, s := range TournamentSeeds(seed, MaxTournamentSeeds) {
+		for _, s := range tournamentSeeds(seed, MaxTournamentSeeds) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: tournament seed %d was played by %s", seed, s, by)
 			}
 			played[s] = "the tournament"
 		}
-		for _, s := range HoldoutSeeds(seed, MaxHoldout) {
+		for _, s := range holdoutSeeds(seed, MaxHoldout) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: held-out seed %d was played by %s", seed, s, by)
 			}
 			played[s] = "the held-out comparison"
 		}
-		for _, s := range RankSeeds(seed, MaxTournamentSeeds) {
+		for _, s := range rankSeeds(seed, MaxTournamentSeeds) {
 			if by, ok := played[s]; ok {
 				t.Fatalf("run seed %d: ranking seed %d was played by %s", seed, s, by)
 			}

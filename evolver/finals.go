@@ -11,21 +11,13 @@ import (
 )
 
 // The final stages, in order: the selection of the champion against the
-// field on fresh seeds (Select), the held-out comparison of the champion
-// with the base (Compare), the ranking of the champion among the reference
+// field on fresh seeds (selectChampion), the held-out comparison of the champion
+// with the base (compare), the ranking of the champion among the reference
 // strategies on other fresh seeds (Tournament of the champion and the
 // field), and the finalists' head-to-head round robin (reported, not used
 // to choose). With a budget, each stage is sized from the measured time a
 // match takes so that the run ends within it: the ranking gives way first,
 // then the head-to-head, then held-out seeds, then selection seeds.
-
-// FinalPlan is how many seeds each final stage plays.
-type FinalPlan struct {
-	Select     int `json:"select"`
-	Holdout    int `json:"holdout"`
-	Rank       int `json:"rank"`
-	HeadToHead int `json:"head_to_head"`
-}
 
 // headToHeadSeeds caps the seeds of the finalists' round robin: it is
 // reported, not used to choose.
@@ -36,18 +28,33 @@ func (c *Config) fullPlan() FinalPlan {
 	return FinalPlan{Select: c.TournamentSeeds, Holdout: c.Holdout, Rank: c.TournamentSeeds, HeadToHead: min(c.TournamentSeeds, headToHeadSeeds)}
 }
 
+// perSeed is the number of matches one player plays against a field of
+// that many opponents on one seed in matches of seats: both seat orders
+// of every pair, or every rotation of every group.
+func perSeed(field, seats int) int {
+	if seats > 2 {
+		return (field + seats - 2) / (seats - 1) * seats
+	}
+	return 2 * field
+}
+
 // matches is the most matches the plan plays with top finalists and a
-// field of that many opponents.
-func (p FinalPlan) matches(top, field int) int {
-	return top*field*2*p.Select + 2*field*2*p.Holdout + (field+1)*field*p.Rank + top*(top-1)*p.HeadToHead
+// field of that many opponents, in matches of seats.
+func (p FinalPlan) matches(top, field, seats int) int {
+	rank := (field + 1) * field * p.Rank
+	if seats > 2 {
+		rank = (field + seats) / seats * seats * p.Rank
+	}
+	return top*perSeed(field, seats)*p.Select + 2*perSeed(field, seats)*p.Holdout + rank + top*(top-1)*p.HeadToHead
 }
 
 // fit shrinks the plan until its matches at spm seconds each fit in
 // avail: the ranking first, then the head-to-head, the held-out seeds
-// (to 2, then none) and the selection seeds (to 1).
-func (p FinalPlan) fit(avail time.Duration, spm float64, top, field int) FinalPlan {
+// (to 2, then none) and the selection seeds (to 1, then none: the
+// champion is then not validated).
+func (p FinalPlan) fit(avail time.Duration, spm float64, top, field, seats int) FinalPlan {
 	fits := func(q FinalPlan) bool {
-		return time.Duration(spm*float64(q.matches(top, field))*float64(time.Second)) <= avail
+		return time.Duration(spm*float64(q.matches(top, field, seats))*float64(time.Second)) <= avail
 	}
 	for !fits(p) {
 		switch {
@@ -61,6 +68,8 @@ func (p FinalPlan) fit(avail time.Duration, spm float64, top, field int) FinalPl
 			p.Holdout = 0
 		case p.Select > 1:
 			p.Select = max(1, p.Select/2)
+		case p.Select > 0:
+			p.Select = 0
 		default:
 			return p
 		}
@@ -71,9 +80,9 @@ func (p FinalPlan) fit(avail time.Duration, spm float64, top, field int) FinalPl
 // finals runs the final stages of a run whose search left res.
 type finals struct {
 	cfg      *Config
-	space    Space
-	ev       *ArenaEvaluator // against the field: the pool and the base
-	pool     []Opponent
+	space    paramSpace
+	ev       *arenaEvaluator // against the field: the pool and the base
+	pool     []opponent
 	rep      *Report
 	deadline time.Time // zero without a budget
 	spm      float64   // measured seconds per match
@@ -101,7 +110,7 @@ func (f *finals) replan(p FinalPlan) FinalPlan {
 	if f.deadline.IsZero() || f.spm <= 0 {
 		return p
 	}
-	return p.fit(time.Until(f.deadline), f.spm, len(f.rep.Selection.Finalists), len(f.ev.Pool))
+	return p.fit(time.Until(f.deadline), f.spm, len(f.rep.Ranked), len(f.ev.Pool), f.cfg.seats())
 }
 
 // measure updates the seconds per match from a stage's matches and time.
@@ -111,12 +120,14 @@ func (f *finals) measure(matches int, took time.Duration) {
 	}
 }
 
-// run plays the final stages with the finalists.
+// run plays the final stages with the finalists (the hall's leader
+// first).
 func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error {
 	cfg, rep := f.cfg, f.rep
+	seats := cfg.seats()
 	plan := cfg.fullPlan()
 	if !f.deadline.IsZero() && f.spm > 0 {
-		plan = plan.fit(time.Until(f.deadline), f.spm, len(finalists), len(f.ev.Pool))
+		plan = plan.fit(time.Until(f.deadline), f.spm, len(finalists), len(f.ev.Pool), seats)
 	}
 	if plan != cfg.fullPlan() {
 		emit(cfg.Progress, Warning{Message: fmt.Sprintf("the budget leaves time for %d selection, %d held-out, %d ranking and %d head-to-head seeds (asked: %d, %d, %d, %d)",
@@ -124,21 +135,36 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 	}
 
 	// 1. The champion: the finalist strongest against the field.
-	emit(cfg.Progress, SelectionStarted{Finalists: len(finalists), Field: len(f.ev.Pool), Seeds: plan.Select})
-	sctx, cancel := f.stageCtx(ctx)
-	t0 := time.Now()
-	sel, err := Select(sctx, f.ev, f.space, finalists, TournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
-	cancel()
-	if err != nil {
-		return fmt.Errorf("selection: %w", err)
-	}
-	f.measure(sel.Matches, time.Since(t0))
-	rep.Selection = &sel
-	rep.FinalMatches += sel.Matches
 	byID := map[string]strategies.Variant{}
 	for _, v := range finalists {
 		byID[v.ID] = v
 	}
+	var sel Selection
+	err := errNoTime
+	if plan.Select > 0 {
+		emit(cfg.Progress, SelectionStarted{Finalists: len(finalists), Field: len(f.ev.Pool), Seeds: plan.Select})
+		sctx, cancel := f.stageCtx(ctx)
+		t0 := time.Now()
+		sel, err = selectChampion(sctx, f.ev, f.space, finalists, tournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
+		cancel()
+		if err == nil {
+			f.measure(sel.Matches, time.Since(t0))
+		}
+	}
+	switch {
+	case errors.Is(err, errNoTime) && ctx.Err() == nil:
+		// No time for a single seed: the champion is the search's best
+		// by its conservative estimate, not validated on fresh seeds.
+		rep.Champion, rep.Ranked = finalists[0], finalists
+		rep.ValidationNote = "the budget left no time for the selection: the champion is the search's hall-of-fame leader, not validated on fresh seeds"
+		emit(cfg.Progress, Warning{Message: rep.ValidationNote})
+		return writeFinal(cfg.files, cfg.Out, rep)
+	case err != nil:
+		return err
+	}
+	rep.Selection = &sel
+	rep.Validated = true
+	rep.FinalMatches += sel.Matches
 	rep.Champion = byID[sel.Champion]
 	rep.Ranked = nil
 	for _, fs := range sel.Finalists {
@@ -161,7 +187,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		emit(cfg.Progress, HoldoutStarted{Seeds: plan.Holdout})
 		hctx, cancel := f.stageCtx(ctx)
 		t0 := time.Now()
-		c, err := Compare(hctx, f.ev, rep.Champion, rep.Base, HoldoutSeeds(cfg.Seed, plan.Holdout), f.progress("held-out"))
+		c, err := compare(hctx, f.ev, rep.Champion, rep.Base, holdoutSeeds(cfg.Seed, plan.Holdout), f.progress("held-out"))
 		cancel()
 		if err != nil {
 			return fmt.Errorf("held-out comparison: %w", err)
@@ -173,16 +199,17 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		emit(cfg.Progress, HoldoutDone{Comparison: c})
 	}
 
-	// 3. The champion's rank among the reference strategies.
+	// 3. The champion's rank among the reference strategies, in the
+	// run's seats.
 	plan = cfg.fullPlan()
 	plan.Select, plan.Holdout = 0, 0
 	plan = f.replan(plan)
 	if plan.Rank > 0 {
-		emit(cfg.Progress, TournamentStarted{Finalists: 1, Reference: len(f.ev.Pool), Seeds: plan.Rank})
+		emit(cfg.Progress, TournamentStarted{Finalists: 1, Reference: len(f.ev.Pool), Seeds: plan.Rank, Seats: seats})
 		tctx, cancel := f.stageCtx(ctx)
 		t0 := time.Now()
-		seeds := RankSeeds(cfg.Seed, plan.Rank)
-		sum, err := Tournament(tctx, cfg.Game, cfg.GameConfig, cfg.Registry, []strategies.Variant{rep.Champion}, f.ev.Pool, seeds, cfg.Workers, f.progress("ranking"))
+		seeds := rankSeeds(cfg.Seed, plan.Rank)
+		sum, played, err := tournament(tctx, cfg.Game, cfg.GameConfig, cfg.Registry, []strategies.Variant{rep.Champion}, f.ev.Pool, seeds, seats, cfg.Workers, f.progress("ranking"))
 		cancel()
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
@@ -190,11 +217,11 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		case err != nil:
 			return fmt.Errorf("ranking: %w", err)
 		default:
-			n := len(f.ev.Pool) + 1
-			f.measure(n*(n-1)*len(seeds), time.Since(t0))
-			rep.FinalMatches += n * (n - 1) * len(seeds)
+			f.measure(played, time.Since(t0))
+			rep.FinalMatches += played
 			rep.Leaderboard = sum
 			rep.Plan.Rank = len(seeds)
+			rep.RankSeats = seats
 			bestRef := 0
 			for _, st := range sum.Standings {
 				if st.Name == rep.Champion.Label() {
@@ -213,13 +240,14 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		emit(cfg.Progress, Warning{Message: "the budget leaves no time to rank the champion among the reference strategies"})
 	}
 
-	// 4. The finalists' head-to-head: reported, not used to choose.
+	// 4. The finalists' head-to-head: reported, not used to choose (in
+	// pairs: the finalists are too few to fill the run's groups).
 	plan = cfg.fullPlan()
 	plan.Select, plan.Holdout, plan.Rank = 0, 0, 0
 	plan = f.replan(plan)
 	if len(finalists) > 1 && plan.HeadToHead > 0 {
 		hctx, cancel := f.stageCtx(ctx)
-		sum, err := Tournament(hctx, cfg.Game, cfg.GameConfig, cfg.Registry, rep.Ranked, nil, TournamentSeeds(cfg.Seed, plan.HeadToHead), cfg.Workers, f.progress("head-to-head"))
+		sum, played, err := tournament(hctx, cfg.Game, cfg.GameConfig, cfg.Registry, rep.Ranked, nil, tournamentSeeds(cfg.Seed, plan.HeadToHead), 2, cfg.Workers, f.progress("head-to-head"))
 		cancel()
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
@@ -227,8 +255,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		case err != nil:
 			return fmt.Errorf("head-to-head: %w", err)
 		default:
-			n := len(rep.Ranked)
-			rep.FinalMatches += n * (n - 1) * plan.HeadToHead
+			rep.FinalMatches += played
 			rep.HeadToHead = &sum
 			rep.Plan.HeadToHead = plan.HeadToHead
 			emit(cfg.Progress, HeadToHeadDone{Summary: sum})
@@ -239,11 +266,11 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 
 // fieldOf is the pool plus the base at its defaults, unless the pool names
 // it already.
-func fieldOf(pool []Opponent, base strategies.Strategy) []Opponent {
+func fieldOf(pool []opponent, base strategies.Strategy) []opponent {
 	for _, o := range pool {
 		if o.Name == base.Name && o.VariantID == "" {
 			return pool
 		}
 	}
-	return append(append([]Opponent(nil), pool...), Opponent{Name: base.Name, Strategy: base, Genome: base.Schema.Defaults()})
+	return append(append([]opponent(nil), pool...), opponent{Name: base.Name, Strategy: base, Genome: base.Schema.Defaults()})
 }

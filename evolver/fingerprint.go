@@ -18,31 +18,21 @@ import (
 
 // A behaviour fingerprint is the hash of what a variant does on a fixed
 // probe set: a few matches, always the same (fixed seeds, fixed opponents,
-// fixed seats), whose replays (AI Code Battle: every order of every turn;
-// Kindling: every bid of every turn) are hashed in order. Two genomes that
+// fixed seats), whose replays (every move of every turn, as the game
+// records them) are hashed in order. Two genomes that
 // differ only in a parameter the strategy never consults in those matches
 // play them move for move alike and share a fingerprint; the search then
-// measures the behaviour once (see Search.Fingerprint). The probe is a
+// measures the behaviour once (see search.fingerprint). The probe is a
 // sample: genomes alike on it may still differ elsewhere, which is the
 // price of not playing them again.
-
-// Fingerprinter gives the behaviour fingerprint of genomes of the base
-// strategy. Its results depend only on the genomes, never on timing or
-// worker count.
-type Fingerprinter interface {
-	// Fingerprint returns one fingerprint per genome, in order.
-	Fingerprint(ctx context.Context, genomes []strategies.Genome) ([]string, error)
-	// ProbeMatches is the number of matches one fingerprint costs.
-	ProbeMatches() int
-}
 
 // probeStream keeps the probe seeds apart from every other seed stream.
 const probeStream = 0x70726f6265
 
-// ProbeSeeds returns the n fixed seeds of the probe matches. They do not
+// probeSeeds returns the n fixed seeds of the probe matches. They do not
 // depend on the run, so fingerprints of one base against the same probe
 // opponents compare across runs.
-func ProbeSeeds(n int) []uint64 {
+func probeSeeds(n int) []uint64 {
 	out := make([]uint64, n)
 	for i := range out {
 		out[i] = engine.Mix(probeStream, uint64(i))
@@ -50,10 +40,10 @@ func ProbeSeeds(n int) []uint64 {
 	return out
 }
 
-// ProbeFingerprinter fingerprints genomes by playing each against every
+// probeFingerprinter fingerprints genomes by playing each against every
 // probe opponent on every probe seed, the candidate's seat alternating from
 // match to match, and hashing the matches' replays.
-type ProbeFingerprinter struct {
+type probeFingerprinter struct {
 	// Game is the game's rules and Config its configuration (nil for the
 	// defaults).
 	Game   engine.Game
@@ -61,18 +51,18 @@ type ProbeFingerprinter struct {
 	// Base is the strategy the genomes are variants of.
 	Base strategies.Strategy
 	// Opponents are the probe opponents and Seeds the probe seeds.
-	Opponents []Opponent
+	Opponents []opponent
 	Seeds     []uint64
 	// Workers is the number of matches played at once (0: every core).
 	Workers int
 }
 
-// NewProbeFingerprinter builds the probe set of a run: the base at its
+// newProbeFingerprinter builds the probe set of a run: the base at its
 // defaults and up to two opponents spread over the pool (the pool's names
 // other than the base's), each on two fixed seeds: six matches a genome.
-func NewProbeFingerprinter(g engine.Game, config any, base strategies.Strategy, pool []Opponent, workers int) *ProbeFingerprinter {
-	opp := []Opponent{{Name: base.Name, Strategy: base, Genome: base.Schema.Defaults()}}
-	var others []Opponent
+func newProbeFingerprinter(g engine.Game, config any, base strategies.Strategy, pool []opponent, workers int) *probeFingerprinter {
+	opp := []opponent{{Name: base.Name, Strategy: base, Genome: base.Schema.Defaults()}}
+	var others []opponent
 	for _, o := range pool {
 		if o.Name != base.Name {
 			others = append(others, o)
@@ -84,11 +74,11 @@ func NewProbeFingerprinter(g engine.Game, config any, base strategies.Strategy, 
 	case n >= 2:
 		opp = append(opp, others[n/3], others[(2*n)/3])
 	}
-	return &ProbeFingerprinter{Game: g, Config: config, Base: base, Opponents: opp, Seeds: ProbeSeeds(2), Workers: workers}
+	return &probeFingerprinter{Game: g, Config: config, Base: base, Opponents: opp, Seeds: probeSeeds(2), Workers: workers}
 }
 
 // ProbeMatches is the number of probe matches of one genome.
-func (p *ProbeFingerprinter) ProbeMatches() int { return len(p.Opponents) * len(p.Seeds) }
+func (p *probeFingerprinter) ProbeMatches() int { return len(p.Opponents) * len(p.Seeds) }
 
 // Fingerprint plays the probe matches of every genome and returns the
 // fingerprints: 16 hex digits of SHA-256 over the probe matches' replays in
@@ -96,7 +86,7 @@ func (p *ProbeFingerprinter) ProbeMatches() int { return len(p.Opponents) * len(
 // in the replay, so only what it does counts. A match that fails (a
 // player's error or panic) contributes its error text: failing alike is
 // behaving alike.
-func (p *ProbeFingerprinter) Fingerprint(ctx context.Context, genomes []strategies.Genome) ([]string, error) {
+func (p *probeFingerprinter) Fingerprint(ctx context.Context, genomes []strategies.Genome) ([]string, error) {
 	probes := p.ProbeMatches()
 	if probes == 0 {
 		return nil, fmt.Errorf("fingerprint: the probe set has %d opponents and %d seeds; it needs at least one of each", len(p.Opponents), len(p.Seeds))
@@ -135,12 +125,12 @@ func (p *ProbeFingerprinter) Fingerprint(ctx context.Context, genomes []strategi
 	return out, nil
 }
 
-// hasherPool reuses the replay hashers: an AI Code Battle replay is large.
+// hasherPool reuses the replay hashers: a replay may be large.
 var hasherPool = sync.Pool{New: func() any { return sha256.New() }}
 
 // probe plays probe match k of genome and returns the hash of its replay
 // (or of its error). It fails only when ctx is cancelled.
-func (p *ProbeFingerprinter) probe(ctx context.Context, genome strategies.Genome, k int) ([sha256.Size]byte, error) {
+func (p *probeFingerprinter) probe(ctx context.Context, genome strategies.Genome, k int) ([sha256.Size]byte, error) {
 	var d [sha256.Size]byte
 	o := p.Opponents[k/len(p.Seeds)]
 	seed := p.Seeds[k%len(p.Seeds)]
@@ -166,7 +156,7 @@ func (p *ProbeFingerprinter) probe(ctx context.Context, genome strategies.Genome
 
 // play plays one probe match, the candidate in seat, its replay into w;
 // a panic of a player or of the rules is an error.
-func (p *ProbeFingerprinter) play(ctx context.Context, genome strategies.Genome, o Opponent, seed uint64, seat int, w hash.Hash) (res engine.Result, err error) {
+func (p *probeFingerprinter) play(ctx context.Context, genome strategies.Genome, o opponent, seed uint64, seat int, w hash.Hash) (res engine.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: %v", engine.ErrPanic, r)

@@ -44,20 +44,20 @@ func lateStrategy() strategies.Strategy {
 	}
 }
 
-func kindlingPool(t *testing.T, names ...string) []Opponent {
+func kindlingPool(t *testing.T, names ...string) []opponent {
 	t.Helper()
 	reg, err := strategies.NewRegistry(bidders.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "kindling", names)
+	pool, err := referencePool(reg, "kindling", names)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return pool
 }
 
-func fingerprints(t *testing.T, fp Fingerprinter, genomes ...strategies.Genome) []string {
+func fingerprints(t *testing.T, fp fingerprinter, genomes ...strategies.Genome) []string {
 	t.Helper()
 	out, err := fp.Fingerprint(context.Background(), genomes)
 	if err != nil {
@@ -78,7 +78,7 @@ func TestFingerprintIsBehaviour(t *testing.T) {
 		t.Fatalf("the test needs matches shorter than 100 turns, kindling has %d", kindling.Turns)
 	}
 	pool := kindlingPool(t, "easy", "greedy", "even", "normal")
-	fp := NewProbeFingerprinter(kindling.Game{}, nil, base, pool, 2)
+	fp := newProbeFingerprinter(kindling.Game{}, nil, base, pool, 2)
 	if got := fp.ProbeMatches(); got != 6 {
 		t.Fatalf("probe matches %d, want 6 (base and two pool opponents, two seeds)", got)
 	}
@@ -104,7 +104,7 @@ func TestFingerprintIsBehaviour(t *testing.T) {
 		seen[f] = i
 	}
 	// Deterministic, at any worker count.
-	fp1 := NewProbeFingerprinter(kindling.Game{}, nil, base, pool, 1)
+	fp1 := newProbeFingerprinter(kindling.Game{}, nil, base, pool, 1)
 	again := fingerprints(t, fp1, g(2, 0.5, 0.5, 100), g(3, 0.5, 0.5, 100))
 	if again[0] != got[0] || again[1] != got[4] {
 		t.Errorf("fingerprints changed between runs: %v then %v", []string{got[0], got[4]}, again)
@@ -124,7 +124,7 @@ func TestFingerprintRealBidder(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := kindlingPool(t, "easy", "contrarian", "greedy", "even", "normal")
-	fp := NewProbeFingerprinter(kindling.Game{}, nil, base, pool, 2)
+	fp := newProbeFingerprinter(kindling.Game{}, nil, base, pool, 2)
 	var names []string
 	for _, o := range fp.Opponents {
 		names = append(names, o.Name)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand"
@@ -26,7 +27,7 @@ type GAOptions struct {
 	// MigrateEvery is the number of generations between migrations
 	// (default 5).
 	MigrateEvery int
-	// Tournament is the number of contestants in tournament selection
+	// tournament is the number of contestants in tournament selection
 	// (default 3).
 	Tournament int
 	// Elites is how many of each population's best survive unchanged into
@@ -47,6 +48,24 @@ type GAOptions struct {
 	// InitSigma is the spread of the first population around the base's
 	// defaults in normalised units (default 0.15).
 	InitSigma float64
+}
+
+// Flags defines --islands.
+func (o *GAOptions) Flags(fs *flag.FlagSet) {
+	fs.Var(intFlag{&o.Islands, 1, 16}, "islands", "ga: populations evolving side by side with ring migration, 1 to 16")
+}
+
+// Identity names the islands: a resumed run keeps them.
+func (o *GAOptions) Identity() []string { return []string{"islands"} }
+
+func (o *GAOptions) resolved(setup) Options {
+	c := *o
+	c.Islands = max(1, c.Islands)
+	return &c
+}
+
+func (o *GAOptions) build(r setup) (algorithm, error) {
+	return newGA(r.space, r.population, r.seed, *o)
 }
 
 func (o GAOptions) withDefaults(size, dim int) GAOptions {
@@ -83,7 +102,7 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 	return o
 }
 
-// GA is a generational genetic algorithm on eaopt's generational model:
+// geneticAlgo is a generational genetic algorithm on eaopt's generational model:
 // eaopt's tournament selection, uniform (blend) crossover and ring
 // migration between optional island populations, with this package's
 // Gaussian mutation in the normalised space (see Mutate) and elitism.
@@ -91,13 +110,13 @@ func (o GAOptions) withDefaults(size, dim int) GAOptions {
 // eaopt caches an individual's fitness once it is evaluated; here every
 // individual, elites included, is measured again each generation on that
 // generation's fresh seeds and its cached fitness is replaced by its
-// fitness over all its games (see Tell and Entry.Fitness). The generation
+// fitness over all its games (see Tell and entry.Fitness). The generation
 // loop is driven from outside (Ask/Tell) rather than by eaopt.GA.Minimize
 // so that a whole generation is played together on common seeds, and every
 // generator is seeded from the run seed and the generation number so that
 // a restored run breeds exactly what an uninterrupted one would.
-type GA struct {
-	space Space
+type geneticAlgo struct {
+	space paramSpace
 	size  int
 	seed  uint64
 	opt   GAOptions
@@ -105,15 +124,15 @@ type GA struct {
 	pops  eaopt.Populations
 }
 
-// NewGA returns a genetic algorithm over space with populations of size
+// newGA returns a genetic algorithm over space with populations of size
 // individuals.
-func NewGA(space Space, size int, seed uint64, opt GAOptions) (*GA, error) {
+func newGA(space paramSpace, size int, seed uint64, opt GAOptions) (*geneticAlgo, error) {
 	opt = opt.withDefaults(size, space.Dim())
 	switch {
 	case size < 4:
 		return nil, fmt.Errorf("ga: population %d is below the smallest the selection allows, 4", size)
 	case opt.Islands < 1 || opt.Islands > 16:
-		return nil, fmt.Errorf("ga: islands %d is outside [1, 16]", opt.Islands)
+		return nil, rangeError("islands", opt.Islands, 1, 16)
 	case opt.Elites < 0 || opt.Elites >= size:
 		return nil, fmt.Errorf("ga: elites %d is outside [0, %d]", opt.Elites, size-1)
 	case opt.Tournament < 1 || opt.Tournament > size-1:
@@ -129,15 +148,15 @@ func NewGA(space Space, size int, seed uint64, opt GAOptions) (*GA, error) {
 	if err := inner.Validate(); err != nil {
 		return nil, fmt.Errorf("ga: %w", err)
 	}
-	return &GA{space: space, size: size, seed: seed, opt: opt, model: elitist{elites: opt.Elites, inner: inner}}, nil
+	return &geneticAlgo{space: space, size: size, seed: seed, opt: opt, model: elitist{elites: opt.Elites, inner: inner}}, nil
 }
 
 // Name returns "ga".
-func (g *GA) Name() string { return "ga" }
+func (g *geneticAlgo) Name() string { return "ga" }
 
 // rng returns the math/rand v1 generator eaopt uses for stream of
 // generation gen.
-func (g *GA) rng(gen int, stream uint64) *rand.Rand {
+func (g *geneticAlgo) rng(gen int, stream uint64) *rand.Rand {
 	s := engine.Mix(engine.Mix(g.seed, 0x6761), uint64(gen)<<16|stream)
 	return rand.New(rand.NewSource(int64(s >> 1)))
 }
@@ -145,7 +164,7 @@ func (g *GA) rng(gen int, stream uint64) *rand.Rand {
 // Ask returns every individual of every island. Generation 0 is the base's
 // defaults and Gaussian perturbations of them; later generations are bred
 // from the previous one.
-func (g *GA) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+func (g *geneticAlgo) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
 	if g.pops == nil {
 		g.initial(gen)
 	} else {
@@ -153,17 +172,17 @@ func (g *GA) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
 			return nil, err
 		}
 	}
-	var out []Proposal
+	var out []proposal
 	for _, pop := range g.pops {
 		for _, ind := range pop.Individuals {
 			gg := ind.Genome.(*gaGenome)
-			out = append(out, Proposal{X: append([]float64(nil), gg.x...), Parents: gg.parents})
+			out = append(out, proposal{X: append([]float64(nil), gg.x...), Parents: gg.parents})
 		}
 	}
 	return out, nil
 }
 
-func (g *GA) initial(gen int) {
+func (g *geneticAlgo) initial(gen int) {
 	origin := g.space.Origin()
 	g.pops = make(eaopt.Populations, g.opt.Islands)
 	for p := range g.pops {
@@ -183,11 +202,11 @@ func (g *GA) initial(gen int) {
 	}
 }
 
-func (g *GA) newGenome(x []float64) *gaGenome {
+func (g *geneticAlgo) newGenome(x []float64) *gaGenome {
 	return &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate}
 }
 
-func (g *GA) breed(gen int) error {
+func (g *geneticAlgo) breed(gen int) error {
 	if len(g.pops) > 1 && gen%g.opt.MigrateEvery == 0 {
 		eaopt.MigRing{NMigrants: uint(g.opt.Migrants)}.Apply(g.pops, g.rng(gen, 0))
 	}
@@ -209,7 +228,7 @@ func (g *GA) breed(gen int) error {
 // Tell stores each individual's fitness as its eaopt fitness (eaopt
 // minimises, so the stored value is the negated rate) and sorts every
 // population best first.
-func (g *GA) Tell(gen int, fitness []float64) error {
+func (g *geneticAlgo) Tell(gen int, fitness []float64) error {
 	n := 0
 	for _, pop := range g.pops {
 		n += len(pop.Individuals)
@@ -241,7 +260,7 @@ type gaState struct {
 }
 
 // State returns the populations with their fitness, in sorted order.
-func (g *GA) State() (json.RawMessage, error) {
+func (g *geneticAlgo) State() (json.RawMessage, error) {
 	var st gaState
 	for _, pop := range g.pops {
 		var isl []gaIndividual
@@ -255,7 +274,7 @@ func (g *GA) State() (json.RawMessage, error) {
 }
 
 // Restore rebuilds the populations from a State.
-func (g *GA) Restore(done int, state json.RawMessage) error {
+func (g *geneticAlgo) Restore(done int, state json.RawMessage) error {
 	var st gaState
 	if err := json.Unmarshal(state, &st); err != nil {
 		return fmt.Errorf("ga: checkpoint state: %w", err)
@@ -285,7 +304,7 @@ func (g *GA) Restore(done int, state json.RawMessage) error {
 }
 
 // Close does nothing; the GA holds no resources.
-func (g *GA) Close() error { return nil }
+func (g *geneticAlgo) Close() error { return nil }
 
 // elitist wraps an eaopt model so that the best individuals of a
 // population survive unchanged: they keep their place (and their running

@@ -12,19 +12,16 @@ import (
 	"crucible/engine"
 )
 
-// MaxSeats is the largest number of seats a multi-seat fitness can use.
-const MaxSeats = 6
-
-// SeatCounter is implemented by games that cannot be played with every
-// seat count of their SeatRange (AI Code Battle has maps for 2, 3, 4 and 6
-// players, not 5).
-type SeatCounter interface {
+// seatCounter is implemented by games that cannot be played with every
+// seat count of their SeatRange (a game whose maps exist for some seat
+// counts only).
+type seatCounter interface {
 	SeatCounts() []int
 }
 
-// ValidSeats lists the seat counts game g can be played with.
-func ValidSeats(g engine.Game) []int {
-	if sc, ok := g.(SeatCounter); ok {
+// validSeats lists the seat counts game g can be played with.
+func validSeats(g engine.Game) []int {
+	if sc, ok := g.(seatCounter); ok {
 		return sc.SeatCounts()
 	}
 	lo, hi := g.SeatRange()
@@ -41,7 +38,7 @@ func checkSeats(g engine.Game, seats int) error {
 	if seats == 0 {
 		return nil
 	}
-	valid := ValidSeats(g)
+	valid := validSeats(g)
 	if !slices.Contains(valid, seats) {
 		var s []string
 		for _, n := range valid {
@@ -61,13 +58,13 @@ func checkSeatsPool(seats, pool int) error {
 	return nil
 }
 
-// SeatGroups returns the opponent groups of a free-for-all batch on one
+// seatGroups returns the opponent groups of a free-for-all batch on one
 // seed: the opponents (indices 0..n-1) shuffled by the seed and cut into
 // groups of k, the last group filled up from the start of the shuffled
 // order, so every opponent is in at least one group and no group repeats
 // an opponent. Every candidate of the batch meets the same groups on that
 // seed (common random numbers).
-func SeatGroups(seed uint64, n, k int) [][]int {
+func seatGroups(seed uint64, n, k int) [][]int {
 	s := engine.Mix(seed, 0x67726f757073)
 	rng := rand.New(rand.NewPCG(s, engine.Mix(s, 1)))
 	perm := rng.Perm(n)
@@ -91,7 +88,7 @@ type groupJob struct {
 }
 
 // evaluateGroups plays every candidate in free-for-all groups of Seats:
-// on each seed the opponents are cut into groups of Seats-1 (SeatGroups),
+// on each seed the opponents are cut into groups of Seats-1 (seatGroups),
 // and each candidate plays each group on the group's map (the same map for
 // every candidate) once per rotation of the seats, so it sits in every seat
 // once. Each match is reduced to pairwise results as the stats package
@@ -100,7 +97,7 @@ type groupJob struct {
 // among themselves does not count); over the rotations this is the
 // opponent's RotationScore from the candidate's side. A failed match is a
 // loss against every opponent in it.
-func (a *ArenaEvaluator) evaluateGroups(ctx context.Context, b Batch, s evalSetup) ([]Measure, error) {
+func (a *arenaEvaluator) evaluateGroups(ctx context.Context, b matchBatch, s evalSetup, progress func(done, total int)) ([]measure, error) {
 	n := a.Seats
 	if len(s.pool) < n-1 {
 		return nil, checkSeatsPool(n, len(s.pool))
@@ -109,7 +106,7 @@ func (a *ArenaEvaluator) evaluateGroups(ctx context.Context, b Batch, s evalSetu
 	byID := map[string]groupJob{}
 	order := make([]int, n)
 	for r, seed := range b.Seeds {
-		groups := SeatGroups(seed, len(s.pool), n-1)
+		groups := seatGroups(seed, len(s.pool), n-1)
 		for gi, g := range groups {
 			members := make([]int, 0, n)
 			for _, o := range g {
@@ -142,7 +139,7 @@ func (a *ArenaEvaluator) evaluateGroups(ctx context.Context, b Batch, s evalSetu
 		}
 	}
 	out := newMeasures(len(b.Candidates), len(b.Seeds))
-	err := a.play()(ctx, a.Game, s.entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: a.Progress}, func(r arena.Record) error {
+	err := a.play()(ctx, a.Game, s.entrants, jobs, arena.Options{Workers: a.Workers, Config: a.Config, Progress: progress}, func(r arena.Record) error {
 		gj, ok := byID[r.Job]
 		if !ok {
 			return fmt.Errorf("arena returned a record of unknown job %q", r.Job)

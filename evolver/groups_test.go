@@ -17,7 +17,7 @@ import (
 // group, have the requested size, and are the same for the same seed.
 func TestSeatGroupsCoverThePool(t *testing.T) {
 	for _, tt := range []struct{ n, k, groups int }{{5, 3, 2}, {6, 3, 2}, {3, 3, 1}, {7, 2, 4}, {21, 5, 5}} {
-		g := SeatGroups(42, tt.n, tt.k)
+		g := seatGroups(42, tt.n, tt.k)
 		if len(g) != tt.groups {
 			t.Fatalf("n=%d k=%d: %d groups, want %d", tt.n, tt.k, len(g), tt.groups)
 		}
@@ -37,7 +37,7 @@ func TestSeatGroupsCoverThePool(t *testing.T) {
 		if len(seen) != tt.n {
 			t.Fatalf("n=%d k=%d: groups %v miss opponents", tt.n, tt.k, g)
 		}
-		if !reflect.DeepEqual(g, SeatGroups(42, tt.n, tt.k)) {
+		if !reflect.DeepEqual(g, seatGroups(42, tt.n, tt.k)) {
 			t.Fatalf("groups differ for the same seed")
 		}
 	}
@@ -49,17 +49,17 @@ func TestSeatGroupsCoverThePool(t *testing.T) {
 // results do not depend on the worker count.
 func TestArenaEvaluatorFreeForAll(t *testing.T) {
 	reg := kindlingRegistry(t)
-	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "easy", "normal", "contrarian"})
+	pool, err := referencePool(reg, "kindling", []string{"even", "greedy", "easy", "normal", "contrarian"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	base, _ := reg.Lookup("kindling", "easy")
 	seeds := []uint64{1, 2, 3}
-	batch := Batch{Seeds: seeds, Candidates: []strategies.Genome{base.Schema.Defaults(), base.Schema.Defaults()}, IDs: []string{"a", "b"}}
+	batch := matchBatch{Seeds: seeds, Candidates: []strategies.Genome{base.Schema.Defaults(), base.Schema.Defaults()}, IDs: []string{"a", "b"}}
 	for _, seats := range []int{3, 4} {
-		var first []Measure
+		var first []measure
 		for _, workers := range []int{1, 2} {
-			ev := &ArenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Seats: seats, Workers: workers}
+			ev := &arenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Seats: seats, Workers: workers}
 			ms, err := ev.Evaluate(context.Background(), batch)
 			if err != nil {
 				t.Fatal(err)
@@ -72,7 +72,7 @@ func TestArenaEvaluatorFreeForAll(t *testing.T) {
 				if want := float64(m.Matches * (seats - 1)); m.Games != want {
 					t.Fatalf("seats %d: %v pairwise results, want %v", seats, m.Games, want)
 				}
-				var sum Tally
+				var sum tally
 				for name, v := range m.Versus {
 					// Met in one group on every seed, in two on the seeds
 					// where the last group is filled up with it.
@@ -130,10 +130,10 @@ func TestSeatsValidation(t *testing.T) {
 			}
 		})
 	}
-	if got := ValidSeats(acb.Game{}); !slices.Equal(got, []int{2, 3, 4, 6}) {
+	if got := validSeats(acb.Game{}); !slices.Equal(got, []int{2, 3, 4, 6}) {
 		t.Errorf("acb seat counts %v", got)
 	}
-	if got := ValidSeats(kindling.Game{}); !slices.Equal(got, []int{2, 3, 4}) {
+	if got := validSeats(kindling.Game{}); !slices.Equal(got, []int{2, 3, 4}) {
 		t.Errorf("kindling seat counts %v", got)
 	}
 }
@@ -168,14 +168,14 @@ func TestArenaEvaluatorACBSeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "acb", []string{"gatherer", "rusher", "guardian", "scout", "phalanx"})
+	pool, err := referencePool(reg, "acb", []string{"gatherer", "rusher", "guardian", "scout", "phalanx"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	base, _ := reg.Lookup("acb", "swarm")
 	for _, seats := range []int{3, 6} {
-		ev := &ArenaEvaluator{Game: acb.Game{}, Base: base, Pool: pool, Seats: seats, Workers: 2}
-		ms, err := ev.Evaluate(context.Background(), Batch{Seeds: []uint64{7}, Candidates: []strategies.Genome{base.Schema.Defaults()}, IDs: []string{"x"}})
+		ev := &arenaEvaluator{Game: acb.Game{}, Base: base, Pool: pool, Seats: seats, Workers: 2}
+		ms, err := ev.Evaluate(context.Background(), matchBatch{Seeds: []uint64{7}, Candidates: []strategies.Genome{base.Schema.Defaults()}, IDs: []string{"x"}})
 		if err != nil {
 			t.Fatal(err)
 		}

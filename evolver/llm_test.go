@@ -21,7 +21,9 @@ import (
 	"time"
 
 	"crucible/engine/kindling"
+	"crucible/evolver/llm"
 	"crucible/strategies"
+	"crucible/strategies/bidders"
 )
 
 // fakeModel is an OpenAI-compatible chat completions endpoint whose
@@ -111,11 +113,22 @@ func noteLog(log *bytes.Buffer) func(Event) {
 	}
 }
 
-func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *LLM {
+// llmSetup is the run an llm test proposes for: Kindling's rules and
+// title when the base is a Kindling strategy, as the games table gives
+// them.
+func llmSetup(space paramSpace, n int, seed uint64, pool []opponent, progress func(Event)) setup {
+	r := setup{space: space, population: n, seed: seed, opponents: pool, progress: progress}
+	if space.Base.Game == "kindling" {
+		r.title, r.rules = `Kindling ("kindling")`, bidders.LLMRules
+	}
+	return r
+}
+
+func newLLMForTest(t *testing.T, url string, n int, log *bytes.Buffer) *llmAlgo {
 	t.Helper()
-	l, err := NewLLM(Space{Base: testStrategy()}, n, 3, LLMOptions{
+	l, err := newLLM(llmSetup(paramSpace{Base: testStrategy()}, n, 3, nil, noteLog(log)), LLMOptions{
 		BaseURL: url + "/v1", Model: "fake", APIKey: "test", Timeout: 300 * time.Millisecond,
-		Backoff: 10 * time.Millisecond, Progress: noteLog(log),
+		Backoff: 10 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -134,13 +147,13 @@ const paramsReply = `{"genomes": [
  {"params": {"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}, "why": "closer to the best"},
  {"params": {"aggression": 0.6, "reserve": 4, "horizon": 20, "greed": 1.3}, "fitness": 0.5}]}`
 
-func hallHistory(space Space) History {
-	e := &Entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
-	return History{Entries: []*Entry{e}, Hall: []*Entry{e}}
+func hallHistory(space paramSpace) history {
+	e := &entry{ID: space.ID(space.Origin()), X: space.Origin(), Points: 30, Games: 100, Evals: 1, Fitness: 0.3}
+	return history{Entries: []*entry{e}, Hall: []*entry{e}}
 }
 
 func TestLLMServerCases(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	fromModel := []strategies.Genome{{0.7, 3, 25, 1.2}, {0.6, 4, 20, 1.3}}
 	always := func(content string) func(int) (int, string, time.Duration) {
 		return func(int) (int, string, time.Duration) { return 200, content, 0 }
@@ -261,91 +274,6 @@ func TestLLMServerCases(t *testing.T) {
 	}
 }
 
-// Rule: every rejected genome's reason names the parameter and the value
-// (and the range when it is out of it); a reply that holds no answer says
-// what it holds.
-func TestParseReplyReasons(t *testing.T) {
-	schema := testStrategy().Schema
-	for _, tc := range []struct {
-		reply string
-		want  string // a note, or the error when no note is expected
-	}{
-		{`{"genomes": [{"aggression": 1.7, "reserve": 3, "horizon": 0, "greed": 1}]}`, "genome 1 rejected: parameter aggression = 1.7 is outside its range [0, 1]"},
-		{`{"genomes": [{"aggression": 0.5, "reserve": 3, "horizon": -80, "greed": 1}]}`, "genome 1 rejected: parameter horizon = -80 is outside its range [-50, 50]"},
-		{`{"genomes": [{"aggression": 0.5, "reserv": 3}]}`, `genome 1 rejected: unknown parameter "reserv" = 3 (known: aggression, reserve, horizon, greed)`},
-		{`{"genomes": [{"params": {"aggression": 0.5, "style": "bold"}}]}`, `genome 1 rejected: unknown parameter "style" = "bold"`},
-		{`{"genomes": [{"aggression": "high"}]}`, `genome 1 rejected: parameter aggression = "high" is a string, not a number`},
-		{`{"genomes": [{"aggression": true}]}`, `genome 1 rejected: parameter aggression = true is a boolean, not a number`},
-		{`{"genomes": [{"aggression": null}]}`, `genome 1 rejected: parameter aggression is null, not a number`},
-		{`{"genomes": [{"aggression": [0.5]}]}`, `genome 1 rejected: parameter aggression = [0.5] is a list, not a number`},
-		{`{"genomes": [{"aggression": 1e400}]}`, `genome 1 rejected: parameter aggression = 1e400 is not a finite number`},
-		{`{"genomes": [{"params": [0.5, 3, 0, 1]}]}`, `genome 1 rejected: "params" is a list, not an object of parameters`},
-		{`{"genomes": [0.5, {"aggression": 0.5}]}`, `genome 1 rejected: it is 0.5, not an object of parameters`},
-		{`{"genomes": [{}]}`, `genome 1 rejected: it names no parameter`},
-		{`{"genomes": {"aggression": 0.5}}`, `genome 1 rejected: "genomes" is an object, not a list`},
-		{`{"genomes": []}`, `reply's "genomes" list is empty`},
-		{`I cannot help with that.`, `reply holds no JSON with genomes ({"genomes": [...]}, a list, or {"params": {...}}); it begins "I cannot help with that."`},
-		{`{"answer": [1, 2]}`, `reply holds no JSON with genomes`},
-		{"   ", `reply is empty`},
-		{"<think>the user wants genomes; let me", `reply has nothing after its <think> block`},
-	} {
-		_, notes, err := ParseReply([]byte(tc.reply), schema, 4)
-		text := strings.Join(notes, "\n")
-		if err != nil {
-			text += "\nerror: " + err.Error()
-		}
-		if !strings.Contains(text, tc.want) {
-			t.Errorf("reply %s: got\n%s\nwant %q", tc.reply, text, tc.want)
-		}
-	}
-}
-
-// Rule: the accepted shapes all read as the same genomes: the object with
-// "genomes", a bare list, {"params": ...} items, a single genome, flat or
-// wrapped, with unknown top-level fields ignored.
-func TestParseReplyShapes(t *testing.T) {
-	schema := testStrategy().Schema
-	one := strategies.Genome{0.7, 3, 25, 1.2}
-	flat := `{"aggression": 0.7, "reserve": 3, "horizon": 25, "greed": 1.2}`
-	wrapped := `{"params": ` + flat + `, "fitness": 0.9, "games": 100}`
-	for _, reply := range []string{
-		`{"genomes": [` + flat + `]}`,
-		`{"genomes": [` + wrapped + `]}`,
-		`{"thoughts": ["a", "b"], "genomes": [` + wrapped + `], "reasoning": {"x": 1}}`,
-		`[` + flat + `]`,
-		`[` + wrapped + `]`,
-		flat,
-		wrapped,
-		"```\n" + wrapped + "\n```",
-		"Answer:\n```json\n[" + wrapped + "]\n```\nDone.",
-	} {
-		gs, notes, err := ParseReply([]byte(reply), schema, 4)
-		if err != nil || len(gs) != 1 || !slices.Equal(gs[0], one) || len(notes) != 0 {
-			t.Errorf("reply %s: got %v, notes %q, error %v; want [%v] and no note", reply, gs, notes, err, one)
-		}
-	}
-}
-
-// Rule: numbers the prompt shows are rounded to 3 significant digits,
-// written without exponent or trailing zeros.
-func TestSig3(t *testing.T) {
-	for _, tc := range []struct {
-		v    float64
-		want string
-	}{
-		{0.30000000000000004, "0.3"}, {0.41666666666666663, "0.417"}, {-0.041666, "-0.0417"},
-		{12.345, "12.3"}, {1234.5, "1230"}, {9.996, "10"}, {0.9996, "1"}, {0.00012345, "0.000123"},
-		{0, "0"}, {-0.0000001, "-0.0000001"}, {100, "100"}, {2.5, "2.5"}, {-30, "-30"},
-	} {
-		if got := sig3(tc.v); got != tc.want {
-			t.Errorf("sig3(%v) = %q, want %q", tc.v, got, tc.want)
-		}
-	}
-	if got := signed(0.125); got != "+0.125" {
-		t.Errorf("signed(0.125) = %q", got)
-	}
-}
-
 func dist(a, b []float64) float64 {
 	d := 0.0
 	for i := range a {
@@ -367,39 +295,39 @@ func goldenPrompt(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	pool, err := referencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	space := Space{Base: base}
-	l, err := NewLLM(space, 6, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 3, Opponents: pool})
+	space := paramSpace{Base: base}
+	l, err := newLLM(llmSetup(space, 6, 1, pool, nil), LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := func(g strategies.Genome, fitness float64, evals int, vs map[string]Tally) *Entry {
+	mk := func(g strategies.Genome, fitness float64, evals int, vs map[string]tally) *entry {
 		x := space.Point(g)
-		e := &Entry{ID: space.ID(x), X: x, Evals: evals, Fitness: fitness, Versus: vs}
+		e := &entry{ID: space.ID(x), X: x, Evals: evals, Fitness: fitness, Versus: vs}
 		for _, t := range vs {
 			e.Points += t.Points
 			e.Games += t.Games
 		}
 		return e
 	}
-	baseE := entry(base.Schema.Defaults(), 0.20833333333333334, 6, map[string]Tally{
+	baseE := mk(base.Schema.Defaults(), 0.20833333333333334, 6, map[string]tally{
 		"even": {Points: 13, Games: 48}, "greedy": {Points: 4.5, Games: 48}, "sniper": {Points: 19, Games: 48},
 		"hall:easy#4dbf4c3401": {Points: 6, Games: 24}, "hall:easy#2456234fa1": {Points: 4.5, Games: 16}})
-	b1 := entry(strategies.Genome{0.8734567, 0.51234, 1}, 0.41666666666666663, 3, map[string]Tally{
+	b1 := mk(strategies.Genome{0.8734567, 0.51234, 1}, 0.41666666666666663, 3, map[string]tally{
 		"even": {Points: 14, Games: 24}, "greedy": {Points: 9, Games: 24}, "sniper": {Points: 17.5, Games: 24},
 		"hall:easy#4dbf4c3401": {Points: 10, Games: 24}})
-	b2 := entry(strategies.Genome{0.95, 1.25, 2}, 0.38020833333333337, 1, map[string]Tally{
+	b2 := mk(strategies.Genome{0.95, 1.25, 2}, 0.38020833333333337, 1, map[string]tally{
 		"even": {Points: 5, Games: 8}, "greedy": {Points: 3.5, Games: 8}, "sniper": {Points: 6, Games: 8},
 		"hall:easy#4dbf4c3401": {Points: 4, Games: 8}})
-	b3 := entry(strategies.Genome{0.7, 0.30000000000000004, 1}, 0.33124999999999993, 2, map[string]Tally{
+	b3 := mk(strategies.Genome{0.7, 0.30000000000000004, 1}, 0.33124999999999993, 2, map[string]tally{
 		"even": {Points: 9, Games: 16}, "greedy": {Points: 4, Games: 16}, "sniper": {Points: 11, Games: 16},
 		"hall:easy#4dbf4c3401": {Points: 3, Games: 8}, "hall:easy#2456234fa1": {Points: 2, Games: 8}})
-	w1 := entry(strategies.Genome{0.2, 4, 3}, -0.041666666666666685, 1, map[string]Tally{
+	w1 := mk(strategies.Genome{0.2, 4, 3}, -0.041666666666666685, 1, map[string]tally{
 		"even": {Points: 0, Games: 8}, "greedy": {Points: 0.5, Games: 8}, "sniper": {Points: 1, Games: 8}})
-	w2 := entry(strategies.Genome{0.25, 3.5, 3}, 0.0123456789, 1, map[string]Tally{
+	w2 := mk(strategies.Genome{0.25, 3.5, 3}, 0.0123456789, 1, map[string]tally{
 		"even": {Points: 1, Games: 8}, "greedy": {Points: 0, Games: 8}, "sniper": {Points: 2, Games: 8},
 		"hall:easy#2456234fa1": {Points: 1, Games: 8}})
 
@@ -414,18 +342,18 @@ func goldenPrompt(t *testing.T) string {
 	}
 	fromModel := []int{6, 6, 0, 6, 4, 6}
 	baseFit := []float64{0.1875, 0.19791666666666666, 0.2013888888888889, 0.203125, 0.20625}
-	leader := []*Entry{{Fitness: 0.3125}, {Fitness: 0.3333333333333333}, {Fitness: 0.3333333333333333}, {Fitness: 0.41666666666666663}, {Fitness: 0.4010416666666667}}
+	leader := []*entry{{Fitness: 0.3125}, {Fitness: 0.3333333333333333}, {Fitness: 0.3333333333333333}, {Fitness: 0.41666666666666663}, {Fitness: 0.4010416666666667}}
 	for g := range fits {
 		l.fromModel = fromModel[g]
 		if err := l.Tell(g, fits[g]); err != nil {
 			t.Fatal(err)
 		}
 		if g < len(baseFit) {
-			l.observe(History{Entries: []*Entry{{ID: baseE.ID, Games: 1, Fitness: baseFit[g]}}, Hall: []*Entry{leader[g]}})
+			l.observe(history{Entries: []*entry{{ID: baseE.ID, Games: 1, Fitness: baseFit[g]}}, Hall: []*entry{leader[g]}})
 		}
 	}
-	h := History{Entries: []*Entry{b1, b2, b3, baseE, w2, w1}, Hall: []*Entry{b1, b3, b2, baseE}}
-	return "system:\n" + llmSystem + "\n\nuser:\n" + l.Prompt(6, h)
+	h := history{Entries: []*entry{b1, b2, b3, baseE, w2, w1}, Hall: []*entry{b1, b3, b2, baseE}}
+	return "system:\n" + llm.System + "\n\nuser:\n" + l.Prompt(6, h)
 }
 
 // Rule: the prompt of a fixed state is the golden file (rewrite it with
@@ -486,18 +414,18 @@ func TestLLMPromptGolden(t *testing.T) {
 // the opponents are listed with their descriptions, the base among them
 // said to be the base.
 func TestLLMPromptShow(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	other := testStrategy()
 	other.Name, other.Description = "flat", "a flat landscape"
-	l, err := NewLLM(space, 4, 1, LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1,
-		Opponents: []Opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}})
+	l, err := newLLM(llmSetup(space, 4, 1, []opponent{{Name: "flat", Strategy: other}, {Name: "quad", Strategy: testStrategy()}}, nil),
+		LLMOptions{BaseURL: "http://127.0.0.1:1/v1", Show: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	best := &Entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Evals: 2, Fitness: 0.9}
-	mid := &Entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Evals: 2, Fitness: 0.5}
-	worst := &Entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Evals: 2, Fitness: 0.05}
-	p := l.Prompt(0, History{Entries: []*Entry{worst, best, mid}})
+	best := &entry{ID: "b", X: []float64{0.7, 0.3, 0.75, 0.35}, Points: 90, Games: 100, Evals: 2, Fitness: 0.9}
+	mid := &entry{ID: "m", X: []float64{0.5, 0.5, 0.5, 0.5}, Points: 50, Games: 100, Evals: 2, Fitness: 0.5}
+	worst := &entry{ID: "w", X: []float64{0, 1, 0, 1}, Points: 5, Games: 100, Evals: 2, Fitness: 0.05}
+	p := l.Prompt(0, history{Entries: []*entry{worst, best, mid}})
 	for _, want := range []string{
 		"- reserve: [0, 10], integer, default 8 - sparks kept back",
 		"- horizon: [-50, 50], real, default -30 - turns looked ahead",
@@ -531,7 +459,7 @@ func kindlingLLMSearch(t *testing.T, dir string, gens int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
+	pool, err := referencePool(reg, "kindling", []string{"even", "greedy", "sniper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,14 +479,14 @@ func kindlingLLMSearch(t *testing.T, dir string, gens int) []string {
 	}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: base}
-	l, err := NewLLM(space, 4, 9, LLMOptions{BaseURL: srv.URL + "/v1", Model: "fake", Attempts: 1, SkipAfter: 100, Opponents: pool, Backoff: time.Millisecond})
+	space := paramSpace{Base: base}
+	l, err := newLLM(llmSetup(space, 4, 9, pool, nil), LLMOptions{BaseURL: srv.URL + "/v1", Model: "fake", Attempts: 1, SkipAfter: 100, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	s := &Search{Space: space, Algorithm: l, Seed: 9, Seeds: 4, Generations: gens, Dir: dir, Resume: true,
-		Evaluator: &ArenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Workers: 2}}
+	s := &search{Space: space, Algorithm: l, Seed: 9, Seeds: 4, Generations: gens, Dir: dir, Resume: true,
+		Evaluator: &arenaEvaluator{Game: kindling.Game{}, Base: base, Pool: pool, Workers: 2}}
 	if _, err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -597,12 +525,12 @@ func TestLLMPromptFromKindlingSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range cp.Archive {
-		var sum Tally
+		var sum tally
 		for _, v := range e.Versus {
 			sum.Points += v.Points
 			sum.Games += v.Games
 		}
-		if sum != (Tally{Points: e.Points, Games: e.Games}) || len(e.Versus) < 3 {
+		if sum != (tally{Points: e.Points, Games: e.Games}) || len(e.Versus) < 3 {
 			t.Errorf("entry %s: per-opponent results %v add up to %v, not its %v points over %v games", e.ID, e.Versus, sum, e.Points, e.Games)
 		}
 	}
@@ -626,7 +554,7 @@ func TestLLMDoesNotPrint(t *testing.T) {
 	}}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, srv.URL, 2, &log)
 	out := captureOutput(t, func() {
@@ -651,7 +579,7 @@ func TestLLMServerWithoutJSONMode(t *testing.T) {
 	}}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, srv.URL, 2, &log)
 	for gen := range 2 {
@@ -701,11 +629,11 @@ func TestLLMUnreachableServerRunGoesOn(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var log bytes.Buffer
 	l := newLLMForTest(t, url, 6, &log)
 	var progress bytes.Buffer
-	s := &Search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+	s := &search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 3},
 		Seed: 3, Seeds: 4, Generations: 8, Dir: t.TempDir(), Progress: func(e Event) {
 			if g, ok := e.(GenerationDone); ok {
 				fmt.Fprintf(&progress, "gen %d: %s\n", g.Stats.Generation+1, g.Stats.Note)
@@ -734,7 +662,7 @@ func TestLLMUnreachableServerRunGoesOn(t *testing.T) {
 // answers with random genomes) keeps the best of them: the champion beats
 // the base on the noisy objective.
 func TestLLMSearchImproves(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	fake := &fakeModel{}
 	fake.reply = func(call int) (int, string, time.Duration) {
 		r := rand.New(rand.NewPCG(uint64(call), 1))
@@ -756,7 +684,7 @@ func TestLLMSearchImproves(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	l := newLLMForTest(t, srv.URL, 6, &bytes.Buffer{})
-	s := &Search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 4},
+	s := &search{Space: space, Algorithm: l, Evaluator: &synthetic{space: space, gamesPerSeed: 4},
 		Seed: 5, Seeds: 6, Generations: 15, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {
@@ -788,7 +716,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"reasoning": "x", "genomes": [{"aggression": "0.5"}, {"reserve": 2.6}]}`))
 	f.Add([]byte(`[[[[[[{"genomes": [{{{{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		gs, _, err := ParseReply(data, schema, 4)
+		gs, _, err := llm.ParseReply(data, schema, 4)
 		if err != nil {
 			if gs != nil {
 				t.Fatalf("error %v with genomes %v", err, gs)

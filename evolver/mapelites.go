@@ -3,12 +3,16 @@ package evolver
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
 
 	"crucible/engine"
+	"crucible/evolver/behave"
+	"crucible/evolver/qd"
+	"crucible/strategies"
 )
 
 // MapElitesOptions tunes MAP-Elites. Zero fields take the documented
@@ -31,9 +35,35 @@ type MapElitesOptions struct {
 	InitSigma float64
 }
 
+// Flags defines --descriptors and --bins.
+func (o *MapElitesOptions) Flags(fs *flag.FlagSet) {
+	fs.Var(listFlag{&o.Descriptors}, "descriptors", "map-elites: the behaviour descriptors of the archive's axes, comma-separated, 1 to 3 (default the game's first two; each game's are listed above)")
+	fs.Var(intFlag{&o.Bins, 2, maxBins}, "bins", fmt.Sprintf("map-elites: cells per descriptor, 2 to %d", maxBins))
+}
+
+// Identity names the descriptors and the bins: a resumed run keeps the
+// archive's grid.
+func (o *MapElitesOptions) Identity() []string { return []string{"descriptors", "bins"} }
+
+// resolved fills in the default descriptors and bins.
+func (o *MapElitesOptions) resolved(r setup) Options {
+	c := *o
+	if c.Bins == 0 {
+		c.Bins = defaultBins
+	}
+	if len(c.Descriptors) == 0 && r.behaviour != nil {
+		c.Descriptors = r.behaviour.Names()[:min(2, len(r.behaviour.Descriptors))]
+	}
+	return &c
+}
+
+func (o *MapElitesOptions) build(r setup) (algorithm, error) {
+	return newMapElites(r.space, r.population, r.seed, r.behaviour, *o, r.dir)
+}
+
 func (o MapElitesOptions) withDefaults(dim int) MapElitesOptions {
 	if o.Bins == 0 {
-		o.Bins = 8
+		o.Bins = defaultBins
 	}
 	if o.Sigma == 0 {
 		o.Sigma = 0.1
@@ -50,52 +80,52 @@ func (o MapElitesOptions) withDefaults(dim int) MapElitesOptions {
 	return o
 }
 
-// MaxBins caps MapElitesOptions.Bins.
-const MaxBins = 64
+// maxBins caps MapElitesOptions.Bins, and defaultBins is its default.
+const maxBins, defaultBins = 64, 8
 
 // maxRebreed is how many times a child that repeats a known variant is
 // bred again before it is kept.
 const maxRebreed = 8
 
-// MapElites is the quality-diversity search of Mouret and Clune (2015):
-// an archive of cells over behaviour descriptors (a grid, QDArchive), each
+// mapElites is the quality-diversity search of Mouret and Clune (2015):
+// an archive of cells over behaviour descriptors (a grid, qd.Archive), each
 // keeping the best variant whose measured behaviour falls into it. Every
 // generation draws parents uniformly from the filled cells, breeds them
 // with the GA's operators (uniform crossover, then Gaussian mutation;
 // a child that plays as a known variant is bred again) and offers each
 // child to its cell once its matches have measured its fitness and its
-// behaviour (the evaluator's BehaviourLog). An elite proposed again is
+// behaviour (the evaluator's behaviourLog). An elite proposed again is
 // placed anew by its behaviour over all its matches: a variant holds at
 // most one cell, and leaves a cell its first, noisier measure put it in. The first
 // generation, and any generation while the archive is empty, samples
 // around the base's defaults.
 //
 // After each generation the archive and its elites are written to the run
-// directory (ArchiveFile, ElitesDir) and the generation's note gives its
+// directory (qd.ArchiveFile, qd.ElitesDir) and the generation's note gives its
 // coverage, QD-score and best fitness. The checkpoint holds the whole
 // archive, and the randomness of generation g comes from the run seed and
 // g, so a resumed run continues exactly.
-type MapElites struct {
-	space Space
+type mapElites struct {
+	space paramSpace
 	pop   int
 	seed  uint64
 	opt   MapElitesOptions
-	beh   *Behaviour
+	beh   *behave.Behaviour
 	axes  []int // the descriptors' indices in beh
-	log   *BehaviourLog
+	log   *behaviourLog
 	dir   string
 
-	arch    QDArchive
+	arch    qd.Archive
 	written map[string]float64 // elite files written, with their fitness
-	pending []Proposal
+	pending []proposal
 	gen     int
 	note    string
 }
 
-// NewMapElites returns MAP-Elites over space with pop children per
+// newMapElites returns MAP-Elites over space with pop children per
 // generation, placing them by the descriptors of beh that opt names; dir,
 // when not empty, receives the archive after every generation.
-func NewMapElites(space Space, pop int, seed uint64, beh *Behaviour, opt MapElitesOptions, dir string) (*MapElites, error) {
+func newMapElites(space paramSpace, pop int, seed uint64, beh *behave.Behaviour, opt MapElitesOptions, dir string) (*mapElites, error) {
 	if beh == nil || beh.Values == nil {
 		return nil, &FieldError{Field: "Algorithm", Value: "map-elites", Reason: "needs behaviour descriptors, and the game has none"}
 	}
@@ -104,18 +134,18 @@ func NewMapElites(space Space, pop int, seed uint64, beh *Behaviour, opt MapElit
 	if len(names) == 0 {
 		names = beh.Names()[:min(2, len(beh.Descriptors))]
 	}
-	axes, err := beh.Pick("MapElites.Descriptors", names)
+	axes, err := beh.Pick(names)
 	if err != nil {
-		return nil, err
+		return nil, &FieldError{Field: "descriptors", Value: strings.Join(names, ","), Reason: err.Error()}
 	}
 	if len(axes) < 1 || len(axes) > 3 {
-		return nil, &FieldError{Field: "MapElites.Descriptors", Value: strings.Join(names, ","), Reason: "must name 1 to 3 descriptors"}
+		return nil, &FieldError{Field: "descriptors", Value: strings.Join(names, ","), Reason: "must name 1 to 3 descriptors"}
 	}
-	if opt.Bins < 2 || opt.Bins > MaxBins {
-		return nil, rangeError("MapElites.Bins", opt.Bins, 2, MaxBins)
+	if opt.Bins < 2 || opt.Bins > maxBins {
+		return nil, rangeError("bins", opt.Bins, 2, maxBins)
 	}
-	m := &MapElites{space: space, pop: pop, seed: seed, opt: opt, beh: beh, axes: axes, log: &BehaviourLog{}, dir: dir, written: map[string]float64{}}
-	m.arch = QDArchive{Format: archiveKind, Game: space.Base.Game, Base: space.Base.Name, Bins: opt.Bins}
+	m := &mapElites{space: space, pop: pop, seed: seed, opt: opt, beh: beh, axes: axes, log: &behaviourLog{}, dir: dir, written: map[string]float64{}}
+	m.arch = qd.Archive{Format: qd.Kind, Game: space.Base.Game, Base: space.Base.Name, Bins: opt.Bins}
 	for _, i := range axes {
 		m.arch.Descriptors = append(m.arch.Descriptors, beh.Descriptors[i])
 	}
@@ -123,29 +153,29 @@ func NewMapElites(space Space, pop int, seed uint64, beh *Behaviour, opt MapElit
 }
 
 // Name returns "map-elites".
-func (m *MapElites) Name() string { return "map-elites" }
+func (m *mapElites) Name() string { return "map-elites" }
 
 // Behaviour returns what the evaluator must measure for MAP-Elites and
 // where it keeps it.
-func (m *MapElites) Behaviour() (*Behaviour, *BehaviourLog) { return m.beh, m.log }
+func (m *mapElites) Behaviour() (*behave.Behaviour, *behaviourLog) { return m.beh, m.log }
 
 // Archive returns the archive (read-only).
-func (m *MapElites) Archive() *QDArchive { return &m.arch }
+func (m *mapElites) Archive() *qd.Archive { return &m.arch }
 
 // Note gives the archive's statistics after the generation last told.
-func (m *MapElites) Note() string { return m.note }
+func (m *mapElites) Note() string { return m.note }
 
-func (m *MapElites) rng(gen int) *rand.Rand {
+func (m *mapElites) rng(gen int) *rand.Rand {
 	return rand.New(rand.NewSource(int64(engine.Mix(engine.Mix(m.seed, 0x6d6170656c), uint64(gen)))))
 }
 
 // Ask breeds the generation's children from the archive.
-func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
+func (m *mapElites) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
 	if m.pending != nil {
 		return nil, fmt.Errorf("map-elites: generation %d asked before generation %d was told", gen, m.gen)
 	}
 	rng := m.rng(gen)
-	out := make([]Proposal, m.pop)
+	out := make([]proposal, m.pop)
 	origin := m.space.Origin()
 	known := map[string]bool{}
 	for _, e := range m.arch.Elites {
@@ -159,7 +189,7 @@ func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, er
 					x[j] += m.opt.InitSigma * rng.NormFloat64()
 				}
 			}
-			out[i] = Proposal{X: clamp01(x)}
+			out[i] = proposal{X: clamp01(x)}
 			continue
 		}
 		// A child that plays as an elite or an earlier child (integer
@@ -180,7 +210,7 @@ func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, er
 				break
 			}
 		}
-		out[i] = Proposal{X: g.x, Parents: g.parents}
+		out[i] = proposal{X: g.x, Parents: g.parents}
 	}
 	m.pending, m.gen = out, gen
 	return out, nil
@@ -188,14 +218,14 @@ func (m *MapElites) Ask(ctx context.Context, gen int, h History) ([]Proposal, er
 
 // Tell offers each child to its cell, by the behaviour measured in its
 // matches, and writes the archive.
-func (m *MapElites) Tell(gen int, fitness []float64) error {
+func (m *mapElites) Tell(gen int, fitness []float64) error {
 	if m.pending == nil || gen != m.gen {
 		return fmt.Errorf("map-elites: generation %d told without being asked", gen)
 	}
 	if len(fitness) != len(m.pending) {
 		return fmt.Errorf("map-elites: told %d fitness values for %d children", len(fitness), len(m.pending))
 	}
-	st := QDStats{Generation: gen}
+	st := qd.Stats{Generation: gen}
 	seen := map[string]bool{}
 	for i, p := range m.pending {
 		x := m.space.Canonical(p.X)
@@ -212,9 +242,9 @@ func (m *MapElites) Tell(gen int, fitness []float64) error {
 		// An elite measured again leaves its cell and is placed anew by
 		// its behaviour over all its measured matches, with its latest
 		// fitness (which rests on every game it played).
-		old, again := m.arch.remove(id)
+		old, again := m.arch.Remove(id)
 		if again {
-			counts = addCounts(old.Counts, counts)
+			counts = old.Counts.Plus(counts)
 			p.Parents = old.Parents
 		}
 		all := m.beh.Values(counts)
@@ -222,15 +252,15 @@ func (m *MapElites) Tell(gen int, fitness []float64) error {
 		for k, a := range m.axes {
 			desc[k] = all[a]
 		}
-		e := Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc,
+		e := qd.Elite{ID: id, X: x, Params: m.space.Base.Schema.Map(m.space.Genome(x)), Fitness: fitness[i], Behaviour: desc,
 			Counts: counts, Generation: gen, Parents: p.Parents}
 		res := m.arch.Insert(e)
 		switch {
 		case again:
 			st.Remeasured++
-		case res == Added:
+		case res == qd.Added:
 			st.New++
-		case res == Improved:
+		case res == qd.Improved:
 			st.Improved++
 		}
 	}
@@ -243,19 +273,19 @@ func (m *MapElites) Tell(gen int, fitness []float64) error {
 	}
 	m.pending = nil
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space, m.written)
+		return m.arch.Write(m.dir, m.variant, m.written)
 	}
 	return nil
 }
 
 // State returns the archive.
-func (m *MapElites) State() (json.RawMessage, error) { return json.Marshal(&m.arch) }
+func (m *mapElites) State() (json.RawMessage, error) { return json.Marshal(&m.arch) }
 
 // Restore continues from the archive after done generations and writes it
 // back to the run directory (replacing whatever a killed session wrote
 // after its last checkpoint).
-func (m *MapElites) Restore(done int, state json.RawMessage) error {
-	var a QDArchive
+func (m *mapElites) Restore(done int, state json.RawMessage) error {
+	var a qd.Archive
 	if err := json.Unmarshal(state, &a); err != nil {
 		return fmt.Errorf("map-elites: checkpoint state: %w", err)
 	}
@@ -272,45 +302,13 @@ func (m *MapElites) Restore(done int, state json.RawMessage) error {
 	}
 	m.arch, m.pending, m.written = a, nil, map[string]float64{}
 	if m.dir != "" {
-		return m.arch.write(m.dir, m.space, m.written)
+		return m.arch.Write(m.dir, m.variant, m.written)
 	}
 	return nil
 }
 
+// variant is an elite as a variant of the base.
+func (m *mapElites) variant(e qd.Elite) strategies.Variant { return m.space.Variant(e.X, e.Parents...) }
+
 // Close does nothing.
-func (m *MapElites) Close() error { return nil }
-
-// attachBehaviour lets the evaluator measure what algo needs: the
-// behaviour descriptors of MAP-Elites.
-func attachBehaviour(algo Algorithm, ev *ArenaEvaluator) {
-	if b, ok := algo.(interface {
-		Behaviour() (*Behaviour, *BehaviourLog)
-	}); ok {
-		ev.Behaviour, ev.Log = b.Behaviour()
-	}
-}
-
-// qdIdentity is the part of a MAP-Elites run's identity its checkpoint
-// records: the descriptors and the bins ("" for other algorithms).
-func qdIdentity(c *Config) string {
-	if c.Algorithm != "map-elites" {
-		return ""
-	}
-	o := c.MapElites.withDefaults(1)
-	names := o.Descriptors
-	if len(names) == 0 && c.Behaviour != nil {
-		names = c.Behaviour.Names()[:min(2, len(c.Behaviour.Descriptors))]
-	}
-	return fmt.Sprintf("%s/%d", strings.Join(names, ","), o.Bins)
-}
-
-// addCounts sums two behaviour counts.
-func addCounts(a, b BehaviourCounts) BehaviourCounts {
-	a.Matches += b.Matches
-	a.Turns += b.Turns
-	a.Score += b.Score
-	for i := range a.N {
-		a.N[i] += b.N[i]
-	}
-	return a
-}
+func (m *mapElites) Close() error { return nil }

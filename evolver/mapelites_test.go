@@ -11,85 +11,28 @@ import (
 	"strings"
 	"testing"
 
+	"crucible/evolver/behave"
+	"crucible/evolver/qd"
 	"crucible/strategies"
 )
 
-func gridArchive() *QDArchive {
-	return &QDArchive{Format: archiveKind, Bins: 4, Descriptors: []Descriptor{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 10, Hi: 20}}}
-}
-
-// Rule: a variant enters an empty cell; a better one replaces the cell's
-// elite, a worse or equal one does not; an elite measured again is
-// removed and offered anew; values outside a range fall into the edge
-// cells.
-func TestQDArchiveInsertion(t *testing.T) {
-	a := gridArchive()
-	steps := []struct {
-		e    Elite
-		want int
-		cell []int
-	}{
-		{Elite{ID: "p", Fitness: 0.5, Behaviour: []float64{0.1, 11}}, Added, []int{0, 0}},
-		{Elite{ID: "q", Fitness: 0.4, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
-		{Elite{ID: "r", Fitness: 0.5, Behaviour: []float64{0.2, 12}}, Rejected, []int{0, 0}},
-		{Elite{ID: "s", Fitness: 0.7, Behaviour: []float64{0.24, 10}}, Improved, []int{0, 0}},
-		{Elite{ID: "t", Fitness: 0.1, Behaviour: []float64{0.99, 25}}, Added, []int{3, 3}},
-		{Elite{ID: "u", Fitness: -0.2, Behaviour: []float64{-3, 19.9}}, Added, []int{0, 3}},
-		{Elite{ID: "v", Fitness: 0.3, Behaviour: []float64{0.5, 15}}, Added, []int{2, 2}},
-	}
-	for i, s := range steps {
-		if got := a.Insert(s.e); got != s.want {
-			t.Fatalf("step %d (%s): insertion %d, want %d", i, s.e.ID, got, s.want)
-		}
-		if c := a.CellOf(s.e.Behaviour); !reflect.DeepEqual(c, s.cell) {
-			t.Fatalf("step %d: cell %v, want %v", i, c, s.cell)
-		}
-	}
-	// Measured again, s leaves its cell and comes back with its new
-	// figures.
-	if old, ok := a.remove("s"); !ok || old.Fitness != 0.7 {
-		t.Fatalf("remove(s) = %+v, %v", old, ok)
-	}
-	if _, ok := a.remove("s"); ok {
-		t.Fatal("s removed twice")
-	}
-	if got := a.Insert(Elite{ID: "s", Fitness: 0.6, Behaviour: []float64{0.2, 10.5}}); got != Added {
-		t.Fatalf("re-measured s: insertion %d, want Added", got)
-	}
-	var ids []string
-	for _, e := range a.Elites {
-		ids = append(ids, e.ID)
-	}
-	if want := []string{"s", "u", "v", "t"}; !reflect.DeepEqual(ids, want) {
-		t.Fatalf("elites in cell order %v, want %v", ids, want)
-	}
-	if a.Elites[0].Fitness != 0.6 {
-		t.Errorf("re-measured elite keeps fitness %v, want 0.6", a.Elites[0].Fitness)
-	}
-	// Coverage 4 of 16; QD-score (0.6+1)+(-0.2+1)+(0.3+1)+(0.1+1) = 4.8.
-	st := a.Stats()
-	if st.Filled != 4 || st.Coverage != 0.25 || math.Abs(st.QDScore-4.8) > 1e-12 || st.Best != 0.6 || st.BestID != "s" {
-		t.Fatalf("stats %+v, want 4 filled, coverage 0.25, QD-score 4.8, best 0.6 (s)", st)
-	}
-}
-
 // fakeBehaviour places a point by its first two coordinates.
-func fakeBehaviour() *Behaviour {
-	return &Behaviour{Game: "synthetic", Descriptors: []Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
-		Values: func(c BehaviourCounts) []float64 {
+func fakeBehaviour() *behave.Behaviour {
+	return &behave.Behaviour{Game: "synthetic", Descriptors: []behave.Descriptor{{Name: "x0", Lo: 0, Hi: 1}, {Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Lo: 0, Hi: 1}},
+		Values: func(c behave.Counts) []float64 {
 			m := 1000 * float64(c.Matches)
 			return []float64{float64(c.N[0]) / m, float64(c.N[1]) / m, float64(c.N[2]) / m}
 		}}
 }
 
-// measure plays the evaluator's part for a fake behaviour: each proposal's
+// measureFake plays the evaluator's part for a fake behaviour: each proposal's
 // behaviour is its canonical point, its fitness the synthetic true rate.
-func measure(m *MapElites, props []Proposal) []float64 {
-	m.log.latest = map[string]BehaviourCounts{}
+func measureFake(m *mapElites, props []proposal) []float64 {
+	m.log.latest = map[string]behave.Counts{}
 	fit := make([]float64, len(props))
 	for i, p := range props {
 		x := m.space.Canonical(p.X)
-		var c BehaviourCounts
+		var c behave.Counts
 		c.Matches = 1
 		for k := 0; k < 3; k++ {
 			c.N[k] = int64(math.Round(1000 * x[k]))
@@ -105,9 +48,9 @@ func measure(m *MapElites, props []Proposal) []float64 {
 // matches its state, each elite is an exportable variant file, and a run
 // restored from its state proposes what the uninterrupted run does.
 func TestMapElitesFillsAndResumes(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	dir := t.TempDir()
-	m, err := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, dir)
+	m, err := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +61,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 		for _, e := range m.Archive().Elites {
 			elites[e.ID] = true
 		}
-		props, err := m.Ask(context.Background(), g, History{})
+		props, err := m.Ask(context.Background(), g, history{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +70,7 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 				repeats++
 			}
 		}
-		if err := m.Tell(g, measure(m, props)); err != nil {
+		if err := m.Tell(g, measureFake(m, props)); err != nil {
 			t.Fatal(err)
 		}
 		st, _ := m.State()
@@ -145,38 +88,38 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 			t.Fatalf("QD-score fell from %v to %v (a deterministic objective never re-measures lower)", h[i-1].QDScore, h[i].QDScore)
 		}
 	}
-	onFile, err := ReadArchive(dir)
+	onFile, err := qd.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(onFile, m.Archive()) {
 		t.Fatalf("archive.json differs from the state")
 	}
-	files, _ := os.ReadDir(filepath.Join(dir, ElitesDir))
+	files, _ := os.ReadDir(filepath.Join(dir, qd.ElitesDir))
 	if len(files) != len(onFile.Elites) {
 		t.Fatalf("%d elite files for %d elites", len(files), len(onFile.Elites))
 	}
 	for _, e := range onFile.Elites {
-		v, err := strategies.LoadVariant(filepath.Join(dir, ElitesDir, EliteFile(e)))
+		v, err := strategies.LoadVariant(filepath.Join(dir, qd.ElitesDir, qd.EliteFile(e)))
 		if err != nil || v.ID != e.ID || !strings.Contains(v.Note, fmt.Sprintf("fitness %.3f", e.Fitness)) {
 			t.Fatalf("elite file of %s: %v %q %v", e.ID, v.ID, v.Note, err)
 		}
 	}
 	// Restore after 5 generations into a fresh instance and compare the
 	// 6th generation's proposals.
-	r, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	r, _ := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	if err := r.Restore(5, states[4]); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := NewMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	fresh, _ := newMapElites(space, 10, 4, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	for g := 0; g < 5; g++ {
-		props, _ := fresh.Ask(context.Background(), g, History{})
-		if err := fresh.Tell(g, measure(fresh, props)); err != nil {
+		props, _ := fresh.Ask(context.Background(), g, history{})
+		if err := fresh.Tell(g, measureFake(fresh, props)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	a, _ := fresh.Ask(context.Background(), 5, History{})
-	b, _ := r.Ask(context.Background(), 5, History{})
+	a, _ := fresh.Ask(context.Background(), 5, history{})
+	b, _ := r.Ask(context.Background(), 5, history{})
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("restored run proposes differently")
 	}
@@ -185,25 +128,26 @@ func TestMapElitesFillsAndResumes(t *testing.T) {
 	}
 }
 
-// Rule: descriptor names and bins are checked; errors name the field.
+// Rule: descriptor names and bins are checked; errors name the option by
+// its flag.
 func TestMapElitesOptionsValidation(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	for _, tt := range []struct {
 		opt   MapElitesOptions
 		field string
 	}{
-		{MapElitesOptions{Descriptors: []string{"x0", "nope"}}, "MapElites.Descriptors"},
-		{MapElitesOptions{Descriptors: []string{"x0", "x0"}}, "MapElites.Descriptors"},
-		{MapElitesOptions{Bins: 1}, "MapElites.Bins"},
-		{MapElitesOptions{Bins: 100}, "MapElites.Bins"},
+		{MapElitesOptions{Descriptors: []string{"x0", "nope"}}, "descriptors"},
+		{MapElitesOptions{Descriptors: []string{"x0", "x0"}}, "descriptors"},
+		{MapElitesOptions{Bins: 1}, "bins"},
+		{MapElitesOptions{Bins: 100}, "bins"},
 	} {
-		_, err := NewMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
+		_, err := newMapElites(space, 8, 1, fakeBehaviour(), tt.opt, "")
 		fe, ok := err.(*FieldError)
 		if !ok || fe.Field != tt.field {
 			t.Errorf("%+v: error %v, want a FieldError of %s", tt.opt, err, tt.field)
 		}
 	}
-	if _, err := NewMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
+	if _, err := newMapElites(space, 8, 1, nil, MapElitesOptions{}, ""); err == nil {
 		t.Errorf("MAP-Elites without a behaviour accepted")
 	}
 }
@@ -212,16 +156,16 @@ func TestMapElitesOptionsValidation(t *testing.T) {
 // matches: it moves to the cell that behaviour falls in and is in the
 // archive once, with its latest fitness.
 func TestMapElitesRemeasuredEliteMoves(t *testing.T) {
-	space := Space{Base: testStrategy()}
-	m, err := NewMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
+	space := paramSpace{Base: testStrategy()}
+	m, err := newMapElites(space, 4, 1, fakeBehaviour(), MapElitesOptions{Bins: 5}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := space.Canonical([]float64{0.5, 0.5, 0.5, 0.5})
 	id := space.ID(x)
-	tell := func(gen int, n0 int64, fit float64) QDStats {
-		m.pending, m.gen = []Proposal{{X: x}, {X: x}}, gen
-		m.log.latest = map[string]BehaviourCounts{id: {Matches: 1, N: [BehaviourSlots]int64{n0, 500, 500}}}
+	tell := func(gen int, n0 int64, fit float64) qd.Stats {
+		m.pending, m.gen = []proposal{{X: x}, {X: x}}, gen
+		m.log.latest = map[string]behave.Counts{id: {Matches: 1, N: [behave.Slots]int64{n0, 500, 500}}}
 		if err := m.Tell(gen, []float64{fit, fit}); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package evolver
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -202,12 +203,12 @@ func TestValidateNamesFields(t *testing.T) {
 		{"unknown algorithm", func(c *Config) { c.Algorithm = "annealing" }, "Algorithm", `Algorithm: unknown algorithm "annealing" (known: cmaes, ga, llm, map-elites)`},
 		{"unknown base", func(c *Config) { c.Base = "nosuch" }, "Base", `Base: unknown kindling strategy "nosuch"`},
 		{"no out", func(c *Config) { c.Out = "" }, "Out", "Out is not set"},
+		{"another algorithm's options", func(c *Config) { c.Options = &CMAOptions{} }, "Options", "Options CMAOptions are not the options of ga (GAOptions)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tinyKindling(t, "ga", t.TempDir())
 			tc.change(&cfg)
-			cfg.defaults()
 			err := cfg.Validate()
 			var fe *FieldError
 			if !errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), tc.want) {
@@ -227,20 +228,34 @@ func TestValidateNamesFields(t *testing.T) {
 	}
 }
 
-// Rule: the table of algorithms lists each once, sorted, with a
-// constructor that builds an algorithm of that name and a default
-// population within the limits.
+// Rule: the table of algorithms lists each once, sorted, with options
+// that build an algorithm of that name, a default population within the
+// limits, and flags whose usage starts with the algorithm's name and whose
+// identity flags are among them.
 func TestAlgorithmTable(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	var names []string
 	for _, a := range Algorithms() {
 		names = append(names, a.Name)
 		if a.DefaultPopulation < MinPopulation || a.DefaultPopulation > MaxPopulation || a.Description == "" {
 			t.Errorf("%s: default population %d, description %q", a.Name, a.DefaultPopulation, a.Description)
 		}
-		algo, err := a.New(space, a.DefaultPopulation, 1, Config{Behaviour: fakeBehaviour()})
+		o := a.Options()
+		algo, err := o.build(setup{space: space, population: a.DefaultPopulation, seed: 1, behaviour: fakeBehaviour()})
 		if err != nil {
 			t.Fatalf("%s: %v", a.Name, err)
+		}
+		fs := flag.NewFlagSet(a.Name, flag.ContinueOnError)
+		o.Flags(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !strings.HasPrefix(f.Usage, a.Name+": ") {
+				t.Errorf("%s: flag --%s's usage %q does not start with the algorithm's name", a.Name, f.Name, f.Usage)
+			}
+		})
+		for _, id := range o.Identity() {
+			if fs.Lookup(id) == nil {
+				t.Errorf("%s: identity %q is none of its flags", a.Name, id)
+			}
 		}
 		if algo.Name() != a.Name {
 			t.Errorf("the constructor of %s builds %s", a.Name, algo.Name())

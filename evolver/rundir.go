@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"crucible/internal/atomicfile"
-	"crucible/strategies"
+	"time"
 )
 
 // A run directory holds what the search writes (CheckpointFile,
@@ -20,50 +17,6 @@ import (
 // at most temporary files of an interrupted write (named after their
 // target with a leading dot) and the lines and hall files of a generation
 // its checkpoint does not cover; resuming removes both.
-
-// runFiles are the names a run writes at the top of its directory.
-var runFiles = []string{CheckpointFile, GenerationsFile, ChampionFile, LeaderboardFile, ReportFile}
-
-// isTemp reports whether name, in the directory sub of a run ("" for the
-// top), is the temporary file of an interrupted atomic write: a dot, then
-// the name of one of the run's files (in hall/ and ranked/, any dot file).
-func isTemp(sub, name string) bool {
-	if !strings.HasPrefix(name, ".") {
-		return false
-	}
-	if sub != "" {
-		return true
-	}
-	for _, f := range runFiles {
-		if strings.HasPrefix(name[1:], f) {
-			return true
-		}
-	}
-	return false
-}
-
-// removeTemps removes the temporary files of interrupted writes from the
-// run directory, hall/ and ranked/.
-func removeTemps(dir string) error {
-	for _, sub := range []string{"", HallDir, RankedDir} {
-		d := filepath.Join(dir, sub)
-		entries, err := os.ReadDir(d)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.Type().IsRegular() && isTemp(sub, e.Name()) {
-				if err := os.Remove(filepath.Join(d, e.Name())); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
 
 // checkOut applies the run directory's rules: a fresh run needs a missing
 // or empty directory (temporary files of interrupted writes count for
@@ -123,8 +76,9 @@ func removeFinal(dir string) error {
 	return os.RemoveAll(filepath.Join(dir, RankedDir))
 }
 
-// ReadMeta returns the Meta of the checkpoint in dir, and false when dir
-// holds no checkpoint (or does not exist).
+// ReadMeta returns the Meta of the checkpoint in dir, with the wall time
+// its sessions took (Meta.Elapsed), and false when dir holds no checkpoint
+// (or does not exist).
 func ReadMeta(dir string) (Meta, bool, error) {
 	cp, err := readCheckpoint(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -137,50 +91,6 @@ func ReadMeta(dir string) (Meta, bool, error) {
 	if err := json.Unmarshal(cp.Meta, &m); err != nil || m.Game == "" || m.Base == "" {
 		return Meta{}, false, fmt.Errorf("%s does not describe the run (no game and base in its meta)", filepath.Join(dir, CheckpointFile))
 	}
+	m.Elapsed = time.Duration(cp.ElapsedMS * float64(time.Millisecond))
 	return m, true, nil
-}
-
-// files writes a run's files. Its hook, set only by tests, is called
-// before and after every write with "before" or "after" and the path; an
-// error from it stops the run at that point, as a kill would.
-type files struct {
-	hook func(when, path string) error
-}
-
-// do calls the hook around write.
-func (f files) do(path string, write func() error) error {
-	if f.hook != nil {
-		if err := f.hook("before", path); err != nil {
-			return err
-		}
-	}
-	if err := write(); err != nil {
-		return err
-	}
-	if f.hook != nil {
-		return f.hook("after", path)
-	}
-	return nil
-}
-
-// atomic replaces path with data atomically.
-func (f files) atomic(path string, data []byte) error {
-	return f.do(path, func() error { return atomicfile.WriteFile(path, data) })
-}
-
-// variant writes v to path atomically.
-func (f files) variant(path string, v strategies.Variant) error {
-	return f.do(path, func() error { return v.Save(path) })
-}
-
-// appendLine appends line and a newline to path, creating it.
-func (f files) appendLine(path string, line []byte) error {
-	return f.do(path, func() error {
-		fh, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		_, werr := fh.Write(append(line[:len(line):len(line)], '\n'))
-		return errors.Join(werr, fh.Close())
-	})
 }

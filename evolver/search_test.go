@@ -12,15 +12,15 @@ import (
 	"testing"
 )
 
-func newAlgorithm(t *testing.T, name string, space Space, pop int, seed uint64) Algorithm {
+func newAlgorithm(t *testing.T, name string, space paramSpace, pop int, seed uint64) algorithm {
 	t.Helper()
-	var a Algorithm
+	var a algorithm
 	var err error
 	switch name {
 	case "ga":
-		a, err = NewGA(space, pop, seed, GAOptions{Islands: 2, MigrateEvery: 3})
+		a, err = newGA(space, pop, seed, GAOptions{Islands: 2, MigrateEvery: 3})
 	case "cmaes":
-		a, err = NewCMAES(space, pop, seed, CMAOptions{})
+		a, err = newCMAES(space, pop, seed, CMAOptions{})
 	default:
 		t.Fatalf("no algorithm %s", name)
 	}
@@ -35,12 +35,12 @@ func newAlgorithm(t *testing.T, name string, space Space, pop int, seed uint64) 
 // true rate on the noisy objective is clearly above the base's, and the
 // champion is measured on many games (re-evaluated, not one lucky score).
 func TestAlgorithmsImproveNoisyQuadratic(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	base := trueRate(space, space.Genome(space.Origin()))
 	for _, algo := range []string{"ga", "cmaes"} {
 		t.Run(algo, func(t *testing.T) {
 			ev := &synthetic{space: space, gamesPerSeed: 4}
-			s := &Search{
+			s := &search{
 				Space: space, Algorithm: newAlgorithm(t, algo, space, 10, 42), Evaluator: ev,
 				Seed: 42, Seeds: 6, Generations: 30, Dir: t.TempDir(),
 			}
@@ -83,11 +83,11 @@ func readLines(t *testing.T, path string) []string {
 // checkpoint ends exactly as the run left alone: same champion, same hall,
 // same archive, same generations.jsonl apart from wall times.
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	for _, algo := range []string{"ga", "cmaes"} {
 		t.Run(algo, func(t *testing.T) {
 			const gens = 12
-			whole := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+			whole := &search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
 				Seed: 7, Seeds: 4, Generations: gens, Dir: t.TempDir()}
 			want, err := whole.Run(context.Background())
 			if err != nil {
@@ -97,7 +97,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			dir := t.TempDir()
 			ctx, cancel := context.WithCancel(context.Background())
 			ev := &synthetic{space: space, gamesPerSeed: 3, cancelAt: 5, cancel: cancel}
-			first := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: ev,
+			first := &search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: ev,
 				Seed: 7, Seeds: 4, Generations: gens, Dir: dir}
 			if _, err := first.Run(ctx); !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled run returned %v, want context.Canceled", err)
@@ -111,7 +111,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			f.WriteString(`{"generation":5,"half":`)
 			f.Close()
 
-			second := &Search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
+			second := &search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},
 				Seed: 7, Seeds: 4, Generations: gens, Dir: dir, Resume: true}
 			got, err := second.Run(context.Background())
 			if err != nil {
@@ -165,7 +165,7 @@ func readCheckpointNoTime(t *testing.T, dir string) *checkpoint {
 // FuzzRestore feeds arbitrary checkpoint states to the algorithms' Restore:
 // a damaged checkpoint must give an error or a usable state, never a panic.
 func FuzzRestore(f *testing.F) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	f.Add(2, []byte(`{"islands":[[{"id":"a","x":[0.1,0.2,0.3,0.4],"fitness":-0.5}]]}`))
 	f.Add(1, []byte(`{"lambda":4,"told":[[1,2,3,4]]}`))
 	f.Add(2, []byte(`{"lambda":4,"told":[[1e300,-1e300,0,0],[0,0,0,0]],"last":[[0]]}`))
@@ -173,16 +173,16 @@ func FuzzRestore(f *testing.F) {
 		if done < 0 || done > 20 {
 			return
 		}
-		ga, _ := NewGA(space, 4, 1, GAOptions{Islands: 1})
+		ga, _ := newGA(space, 4, 1, GAOptions{Islands: 1})
 		if err := ga.Restore(done, state); err == nil && done > 0 {
-			if _, err := ga.Ask(context.Background(), done, History{}); err != nil {
+			if _, err := ga.Ask(context.Background(), done, history{}); err != nil {
 				t.Logf("ask after restore: %v", err)
 			}
 		}
-		cma, _ := NewCMAES(space, 4, 1, CMAOptions{})
+		cma, _ := newCMAES(space, 4, 1, CMAOptions{})
 		defer cma.Close()
 		if err := cma.Restore(done, state); err == nil {
-			if _, err := cma.Ask(context.Background(), done, History{}); err != nil {
+			if _, err := cma.Ask(context.Background(), done, history{}); err != nil {
 				t.Logf("ask after restore: %v", err)
 			}
 		}

@@ -19,7 +19,11 @@ import (
 // to beat the search's latest leader can win every head-to-head and still
 // be the weaker one against the field.
 
-// SelectionSPRT is the test that stops measuring a finalist clearly below
+// errNoTime is the selection's error when the budget ends before its
+// first seed.
+var errNoTime = errors.New("selection: the budget ended before the first seed")
+
+// selectionSPRT is the test that stops measuring a finalist clearly below
 // the leader: H0 the leader is no stronger (Elo 0) against H1 it is 40 Elo
 // stronger (logistic), 5% errors. Its games are the paired comparisons of
 // the two on one seed and one opponent: the leader's seat-swapped pair total
@@ -28,7 +32,7 @@ import (
 // map, so the test treats as independent what is only nearly so; it only
 // decides when to stop measuring, the champion is chosen by the clustered
 // intervals.
-var SelectionSPRT = stats.SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05, Model: stats.Logistic}
+var selectionSPRT = stats.SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05, Model: stats.Logistic}
 
 // Selection is the final stage that picks the champion.
 type Selection struct {
@@ -63,7 +67,7 @@ type FinalistScore struct {
 	// Rate is its score rate against the field with the 95% interval
 	// over seeds (stats.ClusteredRate), over the seeds it played.
 	Rate stats.Interval `json:"rate"`
-	// Distance is its distance from the base's defaults: the root mean
+	// distance is its distance from the base's defaults: the root mean
 	// square of the parameter differences, each over its range.
 	Distance float64 `json:"distance"`
 	// VsLeader is its score rate less the leader's, paired by seed
@@ -71,7 +75,7 @@ type FinalistScore struct {
 	// leader.
 	VsLeader *stats.Interval `json:"vs_leader,omitempty"`
 	// SPRT is the last sequential test of the leader against it
-	// (SelectionSPRT); nil for the leader.
+	// (selectionSPRT); nil for the leader.
 	SPRT *SPRTState `json:"sprt,omitempty"`
 	// Dropped is set when the SPRT found it clearly below the leader and
 	// it stopped playing; Contender when it is within noise of the leader
@@ -80,7 +84,7 @@ type FinalistScore struct {
 	Contender bool `json:"contender,omitempty"`
 }
 
-// SPRTState is the state of a SelectionSPRT: the leader's paired
+// SPRTState is the state of a selectionSPRT: the leader's paired
 // comparisons with a finalist counted as wins, draws and losses of the
 // leader, the log-likelihood ratio, its bounds and the verdict (H0, H1 or
 // continue).
@@ -94,9 +98,9 @@ type SPRTState struct {
 	Verdict string  `json:"verdict"`
 }
 
-// Distance is the root mean square difference of two points of the
+// distance is the root mean square difference of two points of the
 // normalised space: parameter distance with each parameter over its range.
-func Distance(x, y []float64) float64 {
+func distance(x, y []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
@@ -107,23 +111,23 @@ func Distance(x, y []float64) float64 {
 	return math.Sqrt(d / float64(len(x)))
 }
 
-// Select measures the finalists (variants of ev.Base) against ev.Pool, the
+// selectChampion measures the finalists (variants of ev.Base) against ev.Pool, the
 // field, one seed after another in both seat orders, and picks the
 // champion:
 //
 //   - after every seed, the leader is the finalist with the highest score
 //     rate so far, and each other finalist still playing is tested against
-//     it (SelectionSPRT); a finalist the test finds clearly below the
+//     it (selectionSPRT); a finalist the test finds clearly below the
 //     leader stops playing;
 //   - at the end, the finalists not stopped whose paired difference with
 //     the leader has an interval reaching 0 are within noise of it; of
 //     these and the leader, the champion is the one closest to the base's
-//     defaults (Distance), the higher score rate breaking ties.
+//     defaults (distance), the higher score rate breaking ties.
 //
 // When ctx's deadline passes after at least one seed, the seeds completed
 // decide and Note says so. progress, when set, receives the matches done
 // and the matches still planned.
-func Select(ctx context.Context, ev *ArenaEvaluator, space Space, finalists []strategies.Variant, seeds []uint64, progress func(done, total int)) (Selection, error) {
+func selectChampion(ctx context.Context, ev *arenaEvaluator, space paramSpace, finalists []strategies.Variant, seeds []uint64, progress func(done, total int)) (Selection, error) {
 	sel := Selection{SeedsPlanned: len(seeds)}
 	for _, o := range ev.Pool {
 		sel.Field = append(sel.Field, o.Name)
@@ -140,7 +144,7 @@ func Select(ctx context.Context, ev *ArenaEvaluator, space Space, finalists []st
 			return sel, fmt.Errorf("selection: finalist %s: %w", v.Label(), err)
 		}
 		genomes[i] = g
-		sel.Finalists = append(sel.Finalists, FinalistScore{ID: v.ID, Label: v.Label(), Fingerprint: v.Fingerprint, Distance: Distance(space.Point(g), origin)})
+		sel.Finalists = append(sel.Finalists, FinalistScore{ID: v.ID, Label: v.Label(), Fingerprint: v.Fingerprint, Distance: distance(space.Point(g), origin)})
 	}
 	units := make([][]stats.Unit, n)         // per finalist, per seed played
 	pairs := make([][]map[string]float64, n) // per finalist, per seed: pair total by opponent
@@ -148,12 +152,12 @@ func Select(ctx context.Context, ev *ArenaEvaluator, space Space, finalists []st
 	for i := range active {
 		active[i] = true
 	}
-	perSeed := 2 * len(ev.Pool) // matches of one finalist on one seed
+	perSeed := ev.PlannedMatches(1, 1, 0) // matches of one finalist on one seed
 	done := 0
 	played := 0
 	for k, seed := range seeds {
 		var idx []int
-		b := Batch{Seeds: []uint64{seed}}
+		b := matchBatch{Seeds: []uint64{seed}}
 		for i := range finalists {
 			if active[i] {
 				idx = append(idx, i)
@@ -162,19 +166,22 @@ func Select(ctx context.Context, ev *ArenaEvaluator, space Space, finalists []st
 			}
 		}
 		total := done + len(idx)*perSeed*(len(seeds)-k)
-		e := *ev
+		var seedProgress func(done, total int)
 		if progress != nil {
-			e.Progress = func(d, _ int) { progress(done+d, total) }
+			seedProgress = func(d, _ int) { progress(done+d, total) }
 		}
-		ms, err := e.Evaluate(ctx, b)
-		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && played > 0 {
-				sel.Note = fmt.Sprintf("the budget stopped the selection after %d of %d seeds", played, len(seeds))
-				break
-			}
+		ms, err := ev.EvaluateProgress(ctx, b, seedProgress)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && played > 0:
+			sel.Note = fmt.Sprintf("the budget stopped the selection after %d of %d seeds", played, len(seeds))
+		case errors.Is(err, context.DeadlineExceeded):
+			return sel, errNoTime
+		case err != nil:
 			return sel, fmt.Errorf("selection: %w", err)
 		}
-		ev.Failures = e.Failures
+		if err != nil {
+			break
+		}
 		for j, i := range idx {
 			m := ms[j]
 			units[i] = append(units[i], stats.Unit{Points: m.SeedPoints[0], Games: m.SeedGames[0]})
@@ -253,12 +260,12 @@ func compareSPRT(lead, other []map[string]float64) (SPRTState, error) {
 			}
 		}
 	}
-	llr, err := SelectionSPRT.LLR(t)
+	llr, err := selectionSPRT.LLR(t)
 	if err != nil {
 		return SPRTState{}, err
 	}
-	lo, hi := SelectionSPRT.Bounds()
-	return SPRTState{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, LLR: llr, Lower: lo, Upper: hi, Verdict: SelectionSPRT.Decide(llr).String()}, nil
+	lo, hi := selectionSPRT.Bounds()
+	return SPRTState{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, LLR: llr, Lower: lo, Upper: hi, Verdict: selectionSPRT.Decide(llr).String()}, nil
 }
 
 // decide fills the finalists' intervals and picks the champion.

@@ -10,7 +10,7 @@ import (
 	"crucible/strategies"
 )
 
-func duelSetup(t *testing.T) (*strategies.Registry, strategies.Strategy, []Opponent) {
+func duelSetup(t *testing.T) (*strategies.Registry, strategies.Strategy, []opponent) {
 	t.Helper()
 	reg, err := strategies.NewRegistry(duelStrategies()...)
 	if err != nil {
@@ -20,7 +20,7 @@ func duelSetup(t *testing.T) (*strategies.Registry, strategies.Strategy, []Oppon
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := ReferencePool(reg, "duel", []string{"weak", "mid", "strong"})
+	pool, err := referencePool(reg, "duel", []string{"weak", "mid", "strong"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,10 @@ func TestSelectPicksPoolStrongestNotHeadToHead(t *testing.T) {
 	strong := duelVariant(base, 0.75, 0)
 	middle := duelVariant(base, 0.6, 0)
 	finalists := []strategies.Variant{hunter, middle, strong}
-	ev := &ArenaEvaluator{Game: duelGame{}, Base: base, Pool: field, Workers: 2}
-	seeds := TournamentSeeds(1, 24)
+	ev := &arenaEvaluator{Game: duelGame{}, Base: base, Pool: field, Workers: 2}
+	seeds := tournamentSeeds(1, 24)
 
-	h2h, err := Tournament(context.Background(), duelGame{}, nil, reg, finalists, nil, seeds, 2, nil)
+	h2h, _, err := tournament(context.Background(), duelGame{}, nil, reg, finalists, nil, seeds, 2, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSelectPicksPoolStrongestNotHeadToHead(t *testing.T) {
 		t.Fatalf("head-to-head leader %s, want the hunter %s (the case needs it)", top, hunter.Label())
 	}
 
-	sel, err := Select(context.Background(), ev, Space{Base: base}, finalists, seeds, nil)
+	sel, err := selectChampion(context.Background(), ev, paramSpace{Base: base}, finalists, seeds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func TestSelectPrefersCloserWithinNoise(t *testing.T) {
 	_, base, pool := duelSetup(t)
 	far := duelVariant(base, 0.77, 0)
 	near := duelVariant(base, 0.75, 0)
-	ev := &ArenaEvaluator{Game: duelGame{}, Base: base, Pool: fieldOf(pool, base), Workers: 2}
-	sel, err := Select(context.Background(), ev, Space{Base: base}, []strategies.Variant{far, near}, TournamentSeeds(3, 16), nil)
+	ev := &arenaEvaluator{Game: duelGame{}, Base: base, Pool: fieldOf(pool, base), Workers: 2}
+	sel, err := selectChampion(context.Background(), ev, paramSpace{Base: base}, []strategies.Variant{far, near}, tournamentSeeds(3, 16), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func TestSelectPrefersCloserWithinNoise(t *testing.T) {
 	}
 }
 
-// Rule: a run with a budget ends within it, final stages included: at
-// most 5% beyond it plus half a second, with a game whose matches take
+// Rule: a run with a budget ends within it, final stages included, and
+// the margin it states (BudgetMargin), with a game whose matches take
 // 3 ms of wall time (sleep, so the machine's load hardly matters); also
 // when the matches turn five times slower once the search is over, so that
 // the final stages planned from the search's pace must be cut at the
@@ -138,8 +138,8 @@ func TestEvolveRespectsBudget(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%d generations, %d search matches, %d final matches, plan %+v, %v in all", rep.Generations, rep.Matches, rep.FinalMatches, rep.Plan, took)
-			if limit := budget + budget/20 + 500*time.Millisecond; took > limit {
-				t.Errorf("the run took %v, beyond its budget %v by more than 5%% + 0.5s", took, budget)
+			if limit := budget + BudgetMargin(budget); took > limit {
+				t.Errorf("the run took %v, beyond its budget %v by more than its margin %v", took, budget, BudgetMargin(budget))
 			}
 			if rep.Stopped != "budget" || rep.Selection == nil {
 				t.Errorf("stopped by %s, selection %v; want the budget to stop the search and the selection to run", rep.Stopped, rep.Selection)

@@ -15,7 +15,7 @@ import (
 )
 
 func TestSpaceMapping(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	tests := []struct {
 		name string
 		x    []float64
@@ -57,8 +57,8 @@ type lucky struct {
 	id string
 }
 
-func (l lucky) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
-	out := make([]Measure, len(b.IDs))
+func (l lucky) Evaluate(ctx context.Context, b matchBatch) ([]measure, error) {
+	out := make([]measure, len(b.IDs))
 	for i, id := range b.IDs {
 		rate := 0.5
 		if id == l.id {
@@ -67,7 +67,7 @@ func (l lucky) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
 				rate = 1
 			}
 		}
-		out[i] = Measure{Points: rate * 40, Games: 40, Matches: 20}
+		out[i] = measure{Points: rate * 40, Games: 40, Matches: 20}
 	}
 	return out, nil
 }
@@ -76,14 +76,14 @@ func (l lucky) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
 // are measured again every generation on fresh seeds, their count grows,
 // and a genome that was lucky once loses its place.
 func TestGAReevaluatesCachedElites(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	baseID := space.ID(space.Origin())
-	ga, err := NewGA(space, 6, 9, GAOptions{Elites: 1})
+	ga, err := newGA(space, 6, 9, GAOptions{Elites: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev := lucky{id: baseID}
-	s := &Search{Space: space, Algorithm: ga, Evaluator: ev, Seed: 9, Seeds: 2, Generations: 1, Dir: t.TempDir(), Hall: 2}
+	s := &search{Space: space, Algorithm: ga, Evaluator: ev, Seed: 9, Seeds: 2, Generations: 1, Dir: t.TempDir(), Hall: 2}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestGAReevaluatesCachedElites(t *testing.T) {
 		t.Fatalf("elite's eaopt fitness %v, want -1 (rate 1 negated)", f)
 	}
 	s.Generations, s.Resume = 4, true
-	ga2, _ := NewGA(space, 6, 9, GAOptions{Elites: 1})
+	ga2, _ := newGA(space, 6, 9, GAOptions{Elites: 1})
 	s.Algorithm = ga2
 	res, err = s.Run(context.Background())
 	if err != nil {
@@ -144,7 +144,7 @@ func TestGAReevaluatesCachedElites(t *testing.T) {
 	}
 }
 
-func eliteFitness(t *testing.T, ga *GA) float64 {
+func eliteFitness(t *testing.T, ga *geneticAlgo) float64 {
 	t.Helper()
 	return ga.pops[0].Individuals[0].Fitness
 }
@@ -153,10 +153,10 @@ func eliteFitness(t *testing.T, ga *GA) float64 {
 type scripted struct{ points [][][]float64 }
 
 func (s *scripted) Name() string { return "scripted" }
-func (s *scripted) Ask(ctx context.Context, gen int, h History) ([]Proposal, error) {
-	var out []Proposal
+func (s *scripted) Ask(ctx context.Context, gen int, h history) ([]proposal, error) {
+	var out []proposal
 	for _, x := range s.points[gen] {
-		out = append(out, Proposal{X: x})
+		out = append(out, proposal{X: x})
 	}
 	return out, nil
 }
@@ -171,14 +171,14 @@ type seedDifficulty struct {
 	strength map[string]float64
 }
 
-func (s seedDifficulty) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
-	out := make([]Measure, len(b.IDs))
+func (s seedDifficulty) Evaluate(ctx context.Context, b matchBatch) ([]measure, error) {
+	out := make([]measure, len(b.IDs))
 	for i, id := range b.IDs {
 		rate := s.strength[id]
 		if b.Generation == 3 {
 			rate += 0.3
 		}
-		out[i] = Measure{Points: rate * 1000, Games: 1000, Matches: 500}
+		out[i] = measure{Points: rate * 1000, Games: 1000, Matches: 500}
 	}
 	return out, nil
 }
@@ -188,7 +188,7 @@ func (s seedDifficulty) Evaluate(ctx context.Context, b Batch) ([]Measure, error
 // seeds does not displace a stronger elite measured on many, though its
 // raw score rate is higher, and the fitness gap is the true strength gap.
 func TestFitnessPairedWithAnchors(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	strong := []float64{0.7, 0.3, 0.75, 0.35}
 	alg := &scripted{}
 	strength := map[string]float64{space.ID(space.Origin()): 0.3, space.ID(strong): 0.6}
@@ -201,7 +201,7 @@ func TestFitnessPairedWithAnchors(t *testing.T) {
 		}
 		alg.points = append(alg.points, pts)
 	}
-	s := &Search{Space: space, Algorithm: alg, Evaluator: seedDifficulty{strength}, Seed: 1, Seeds: 1, Generations: 4, Hall: 6, Dir: t.TempDir()}
+	s := &search{Space: space, Algorithm: alg, Evaluator: seedDifficulty{strength}, Seed: 1, Seeds: 1, Generations: 4, Hall: 6, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -233,8 +233,8 @@ func TestFitnessPairedWithAnchors(t *testing.T) {
 // scores 0.3.
 type equalNoisy struct{ base string }
 
-func (e equalNoisy) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
-	out := make([]Measure, len(b.IDs))
+func (e equalNoisy) Evaluate(ctx context.Context, b matchBatch) ([]measure, error) {
+	out := make([]measure, len(b.IDs))
 	for i, id := range b.IDs {
 		rate := 0.3
 		if id != e.base {
@@ -242,7 +242,7 @@ func (e equalNoisy) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
 			fmt.Fprintf(h, "%s/%d", id, b.Generation)
 			rate = 0.6 + 0.03*(float64(h.Sum64()%1000)/500-1)
 		}
-		out[i] = Measure{Points: rate * 200, Games: 200, Matches: 100}
+		out[i] = measure{Points: rate * 200, Games: 200, Matches: 100}
 	}
 	return out, nil
 }
@@ -250,7 +250,7 @@ func (e equalNoisy) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
 // Rule: variants of equal strength that trade the lead on noise do not
 // each become a recorded champion (a hall/ file and an opponent).
 func TestChampionsNeedAClearLead(t *testing.T) {
-	space := Space{Base: testStrategy()}
+	space := paramSpace{Base: testStrategy()}
 	alg := &scripted{}
 	for g := 0; g < 30; g++ {
 		var pts [][]float64
@@ -259,7 +259,7 @@ func TestChampionsNeedAClearLead(t *testing.T) {
 		}
 		alg.points = append(alg.points, pts)
 	}
-	s := &Search{Space: space, Algorithm: alg, Evaluator: equalNoisy{base: space.ID(space.Origin())}, Seed: 1, Seeds: 1, Generations: 30, Dir: t.TempDir()}
+	s := &search{Space: space, Algorithm: alg, Evaluator: equalNoisy{base: space.ID(space.Origin())}, Seed: 1, Seeds: 1, Generations: 30, Dir: t.TempDir()}
 	res, err := s.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ var optimum = []float64{0.7, 0.3, 0.75, 0.35}
 // trueRate is the synthetic win probability of a genome: a quadratic bowl
 // around optimum, from 0.9 at the peak down to 0.05 (the defaults score
 // about 0.24).
-func trueRate(space Space, g strategies.Genome) float64 {
+func trueRate(space paramSpace, g strategies.Genome) float64 {
 	x := space.Point(g)
 	d := 0.0
 	for i := range x {
@@ -45,7 +45,7 @@ func trueRate(space Space, g strategies.Genome) float64 {
 // common random numbers: game j on seed s uses the same uniform draw for
 // every candidate, as matches on the same seed would.
 type synthetic struct {
-	space        Space
+	space        paramSpace
 	gamesPerSeed int
 	calls        int
 	// cancelAt, when > 0, cancels cancel during the call of that
@@ -56,17 +56,17 @@ type synthetic struct {
 	seen [][]string
 }
 
-func (s *synthetic) Evaluate(ctx context.Context, b Batch) ([]Measure, error) {
+func (s *synthetic) Evaluate(ctx context.Context, b matchBatch) ([]measure, error) {
 	s.calls++
 	s.seen = append(s.seen, append([]string(nil), b.IDs...))
 	if s.cancelAt > 0 && b.Generation == s.cancelAt && s.cancel != nil {
 		s.cancel()
 		return nil, ctx.Err()
 	}
-	out := make([]Measure, len(b.Candidates))
+	out := make([]measure, len(b.Candidates))
 	for i, g := range b.Candidates {
 		p := trueRate(s.space, g)
-		m := Measure{SeedPoints: make([]float64, len(b.Seeds)), SeedGames: make([]float64, len(b.Seeds))}
+		m := measure{SeedPoints: make([]float64, len(b.Seeds)), SeedGames: make([]float64, len(b.Seeds))}
 		for k, seed := range b.Seeds {
 			r := rand.New(rand.NewPCG(seed, 7))
 			for j := 0; j < s.gamesPerSeed; j++ {

@@ -21,6 +21,7 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
+	"crucible/evolver/behave"
 	"crucible/export"
 	"crucible/strategies"
 )
@@ -67,8 +68,11 @@ type Game struct {
 	// crucible map; nil: none).
 	Commands Commands
 
-	// Behaviour descriptors and the rules text of the LLM prompt belong
-	// here too; the evolver's owners add those fields.
+	// Behaviour is what the evolver's MAP-Elites measures of a player's
+	// matches (nil: the game has no descriptors), and LLMRules the rules
+	// as the evolver's llm prompt states them ("": none).
+	Behaviour *behave.Behaviour
+	LLMRules  string
 }
 
 // HasRemote reports whether the arena can play remote bots of the game.

@@ -15,7 +15,7 @@ import (
 	"crucible/bots/acbbot"
 	"crucible/bots/botproc"
 	"crucible/engine/acb"
-	"crucible/games"
+	"crucible/games/lab"
 	"crucible/strategies"
 )
 
@@ -77,7 +77,7 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 // loadExample reads examples/NAME/bot.json.
 func loadExample(t testing.TB, name string) *bots.Manifest {
 	t.Helper()
-	m, err := bots.Load(filepath.Join(repoRoot(t), "examples", name, "bot.json"), games.Names())
+	m, err := bots.Load(filepath.Join(repoRoot(t), "examples", name, "bot.json"), lab.Table().Names())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func loadExample(t testing.TB, name string) *bots.Manifest {
 // defaults.
 func builtin(t testing.TB, name string) arena.Entrant {
 	t.Helper()
-	reg, err := games.Registry()
+	reg, err := lab.Table().Registry()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,18 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"crucible/evolver"
-	"crucible/reports"
 )
 
 // evolveFlags are the evolve command's options.
@@ -23,16 +21,14 @@ type evolveFlags struct {
 	generations, population, seeds      int
 	workers, hall, hallOpponents        int
 	top, tournamentSeeds, holdout       int
-	islands                             int
 	seed                                uint64
 	budget                              time.Duration
 	resume                              bool
-	llmBaseURL, llmModel                string
-	llmTimeout                          time.Duration
-	llmAttempts                         int
 	configJSON                          []byte // the game configuration of a resumed run
 	db, queue                           string // evolve_db.go
 	extra                               evolveExtraFlags
+	// budgetNote says, on --resume, what the budget of this session is.
+	budgetNote string
 }
 
 func newEvolveCmd() *cobra.Command {
@@ -61,9 +57,17 @@ how many evaluations the cache saved. Variant files carry their fingerprint.
 
 The search stops after --generations, or by wall clock with --budget, whichever
 comes first. --budget covers the final stages too: the search keeps back the
-time they take at the measured match rate, a generation that would run into it
-is cut, and each final stage is sized to the time left (the run ends within the
-budget, a few percent at most beyond it). The final stages, on fresh seeds:
+time they take at the measured match rate, a generation still running at its
+deadline is cut at once and dropped (the first one too), and each final stage
+is sized to the time left and cut at the deadline: the run ends within the
+budget plus a margin of 5s and 2% of it (the matches in flight stop and the
+files are written), with the best it has. When the budget leaves the selection
+no time, the champion is the search's hall-of-fame leader, marked not
+validated (report.json: "validated": false, and why). A budget that cannot hold
+one generation is refused at the start, with the estimate its first probe
+matches give. With --resume, --budget is this session's time, counted from
+now; left out, the run's budget goes on: what its earlier sessions left of it
+(the run says how much). The final stages, on fresh seeds:
   selection   the best distinct finalists (--top) each play the field (the
               pool plus the base at its defaults) on --tournament-seeds seeds;
               an SPRT stops measuring a finalist clearly below the leader. The
@@ -71,11 +75,14 @@ budget, a few percent at most beyond it). The final stages, on fresh seeds:
               field (95% interval over seeds); of finalists within noise of it,
               the one closest to the base's defaults.
   held-out    the champion against the base on --holdout seeds (the 95%
-              interval of the score-rate difference, paired by seed).
+              interval of the score-rate difference, paired by seed, and the
+              same in Elo against the field, as the SPRT speaks).
   ranking     the champion and the field in a round robin on --tournament-seeds
-              other seeds, ranked by Bradley–Terry: its rank among the
-              reference strategies.
-  head-to-head the finalists against each other: reported, it does not choose.
+              other seeds, in the search's seats (--seats: pairs, or
+              free-for-all groups), ranked by Bradley–Terry: its rank among
+              the reference strategies.
+  head-to-head the finalists against each other in pairs: reported, it does not
+              choose.
 Progress bars (matches done/total, ETA) show each generation and final stage
 when stderr is a terminal; nothing of them otherwise.
 
@@ -91,10 +98,12 @@ or killed at, and, with --generations, ends exactly as an uninterrupted one
 With --seats N above 2, fitness matches are free-for-all groups: on each seed
 the opponents are cut into groups of N-1, every candidate plays every group on
 the group's map once per rotation of the seats, and each match counts as
-pairwise results against the other seats. map-elites keeps an archive of
+pairwise results against the other seats; the selection, the held-out
+comparison and the ranking play the same seats. map-elites keeps an archive of
 cells over behaviour descriptors measured in the matches (--descriptors,
 --bins) in archive.json, each cell's best variant in elites/ (exportable), and
-prints coverage, QD-score and best per generation.
+prints coverage, QD-score and best per generation. The games' descriptors:
+` + descriptorHelp() + `
 
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
@@ -107,7 +116,7 @@ mutations of the elite and the progress line says so.
   crucible evolve --out runs/cma --resume --generations 60`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEvolve(cmd, f)
+			return runEvolve(cmd, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -115,7 +124,7 @@ mutations of the elite and the progress line says so.
 	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
 	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", ")+" (see above)")
 	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))
-	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final stages included, %v to %v (e.g. 15m)", evolver.MinBudget, evolver.MaxBudget))
+	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final stages included, %v to %v (e.g. 15m); the run ends within it plus 5s and 2%%; on --resume, this session's time", evolver.MinBudget, evolver.MaxBudget))
 	fl.IntVar(&f.population, "population", 0, fmt.Sprintf("candidates per generation (per island for ga), %d to %d (default %s)",
 		evolver.MinPopulation, evolver.MaxPopulation, defaultPopulations()))
 	fl.IntVar(&f.seeds, "seeds", 8, fmt.Sprintf("match seeds per generation, common to all candidates, %d to %d", evolver.MinSeeds, evolver.MaxSeeds))
@@ -127,16 +136,11 @@ mutations of the elite and the progress line says so.
 	fl.BoolVar(&f.resume, "resume", false, "continue the run in --out from its checkpoint; flags left out are taken from it, and only the stopping rules, final stages and model may differ")
 	fl.IntVar(&f.hall, "hall", 4, "hall of fame size: the elites measured again every generation, 1 to 64")
 	fl.IntVar(&f.hallOpponents, "hall-opponents", 1, "recent champions that join the opponents, 0 (none) to 4 × --hall")
-	fl.IntVar(&f.islands, "islands", 1, "ga: populations evolving side by side with ring migration, 1 to 16")
 	fl.IntVar(&f.top, "top", 4, fmt.Sprintf("distinct finalists in the selection, 1 to %d", evolver.MaxTop))
 	fl.IntVar(&f.tournamentSeeds, "tournament-seeds", 16, fmt.Sprintf("fresh seeds of the selection and of the ranking tournament, 1 to %d", evolver.MaxTournamentSeeds))
 	fl.IntVar(&f.holdout, "holdout", 64, fmt.Sprintf("held-out seeds for the champion-versus-base comparison: 0 (none), or 2 to %d", evolver.MaxHoldout))
 	addEvolveDBFlags(fl, &f)
-	fl.StringVar(&f.llmBaseURL, "llm-base-url", "", "llm: OpenAI-compatible API base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
-	fl.StringVar(&f.llmModel, "llm-model", "gpt-4o-mini", "llm: model name")
-	fl.DurationVar(&f.llmTimeout, "llm-timeout", 60*time.Second, "llm: time limit of one request, positive")
-	fl.IntVar(&f.llmAttempts, "llm-attempts", 3, "llm: requests per generation (with doubling backoff from 1s) before mutation takes over, 1 to 10")
-	addEvolveExtraFlags(fl, &f.extra)
+	addEvolveExtraFlags(fl, &f)
 	return cmd
 }
 
@@ -168,13 +172,14 @@ func defaultPopulations() string {
 }
 
 // evolveFieldFlags names the flag of each evolver.Config field the
-// evolver's errors name.
+// evolver's errors name (the algorithms' options are named by their flags
+// already).
 var evolveFieldFlags = map[string]string{
 	"Game": "game", "Base": "base", "Algorithm": "algo", "Pool": "pool", "Population": "population",
 	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
-	"Hall": "hall", "HallOpponents": "hall-opponents", "GA.Islands": "islands", "Top": "top",
+	"Hall": "hall", "HallOpponents": "hall-opponents", "Top": "top",
 	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
-	"Seats": "seats", "MapElites.Descriptors": "descriptors", "MapElites.Bins": "bins", "MapElites": "descriptors",
+	"Seats": "seats",
 }
 
 // flagError is an error of the evolver restated in the command's terms.
@@ -189,18 +194,21 @@ func (e *flagError) Unwrap() error { return e.err }
 // evolveError restates an evolver.FieldError in the command's terms: the
 // field becomes its flag (HallOpponents' -1 for none becomes the flag's 0),
 // and the run directory's refusals say which flag to give.
-func evolveError(err error, out string) error {
+func evolveError(err error, f *evolveFlags) error {
 	var fe *evolver.FieldError
 	if !errors.As(err, &fe) {
 		return err
 	}
 	switch {
 	case errors.Is(err, evolver.ErrRunExists):
-		return &flagError{fmt.Sprintf("--out %s is not empty: it holds a run; pass --resume to continue it, or choose another --out", out), err}
+		return &flagError{fmt.Sprintf("--out %s is not empty: it holds a run; pass --resume to continue it, or choose another --out", f.out), err}
 	case errors.Is(err, evolver.ErrNoRunDir):
-		return &flagError{fmt.Sprintf("--out %s: the run directory does not exist, so there is nothing to --resume", out), err}
+		return &flagError{fmt.Sprintf("--out %s: the run directory does not exist, so there is nothing to --resume", f.out), err}
 	}
 	flag, ok := evolveFieldFlags[fe.Field]
+	if !ok && f.extra.owner[fe.Field] != "" {
+		flag, ok = fe.Field, true
+	}
 	if !ok {
 		return err
 	}
@@ -216,14 +224,16 @@ func evolveError(err error, out string) error {
 }
 
 // resumeDefaults fills the identity flags the user left out from the
-// checkpoint's record of the run, and reports whether there was one.
+// checkpoint's record of the run, and reports whether there was one. The
+// budget left out continues the run's: what its earlier sessions left.
 func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
 	m, ok, err := evolver.ReadMeta(f.out)
 	if err != nil || !ok {
 		return false, err
 	}
+	fl := cmd.Flags()
 	set := func(name string, apply func()) {
-		if !cmd.Flags().Changed(name) {
+		if !fl.Changed(name) {
 			apply()
 		}
 	}
@@ -236,27 +246,41 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
 	set("seed", func() { f.seed = m.Seed })
 	set("hall", func() { f.hall = m.Hall })
 	set("hall-opponents", func() { f.hallOpponents = max(0, m.HallOpponents) }) // -1 in the checkpoint is 0 (none) here
-	set("islands", func() { f.islands = max(1, m.Islands) })
-	// Settings: stopping rules, final stages, model.
+	set("seats", func() { f.extra.seats = max(2, m.Seats) })
+	// Settings: stopping rules, final stages, the algorithm's options.
 	set("generations", func() { f.generations = m.Generations })
-	set("budget", func() { f.budget = time.Duration(m.BudgetS * float64(time.Second)) })
 	set("top", func() { f.top = m.Top })
 	set("tournament-seeds", func() { f.tournamentSeeds = m.TournamentSeeds })
 	set("holdout", func() { f.holdout = m.Holdout })
-	set("llm-base-url", func() { f.llmBaseURL = m.LLMBaseURL })
-	set("llm-model", func() {
-		if m.LLMModel != "" {
-			f.llmModel = m.LLMModel
+	for name, v := range m.Options {
+		if p := fl.Lookup(name); p != nil && f.extra.owner[name] == m.Algorithm && !fl.Changed(name) {
+			if err := p.Value.Set(v); err != nil {
+				return true, fmt.Errorf("the checkpoint's --%s %q: %w", name, v, err)
+			}
 		}
-	})
-	resumeExtraDefaults(set, m, &f.extra)
-	if !cmd.Flags().Changed("config") {
+	}
+	if !fl.Changed("config") {
 		f.configJSON = m.GameConfig
+	}
+	earlier := m.Elapsed.Round(time.Second)
+	total := time.Duration(m.BudgetS * float64(time.Second))
+	switch {
+	case fl.Changed("budget"):
+		f.budgetNote = fmt.Sprintf("its earlier sessions took %s; --budget %s is this session's, counted from now", earlier, f.budget)
+	case total > 0:
+		left := total - m.Elapsed
+		if left < evolver.MinBudget {
+			return true, fmt.Errorf("--budget: the run's budget of %s is used up: its earlier sessions took %s; give --budget for this session (counted from now), or --generations", total, earlier)
+		}
+		f.budget = left
+		f.budgetNote = fmt.Sprintf("its earlier sessions took %s of its budget of %s, which leaves %s for this session", earlier, total, left.Round(time.Second))
+	default:
+		f.budgetNote = fmt.Sprintf("its earlier sessions took %s", earlier)
 	}
 	return true, nil
 }
 
-func runEvolve(cmd *cobra.Command, f evolveFlags) error {
+func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 	if f.out == "" {
 		return errors.New("--out is required: the run directory")
 	}
@@ -266,9 +290,12 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 			return fmt.Errorf("--out %s: the run directory does not exist, so there is nothing to --resume", f.out)
 		}
 		var err error
-		if checkpointed, err = resumeDefaults(cmd, &f); err != nil {
+		if checkpointed, err = resumeDefaults(cmd, f); err != nil {
 			return err
 		}
+	}
+	if err := f.extra.checkOwners(cmd.Flags().Changed, f.algo); err != nil {
+		return err
 	}
 	switch {
 	case f.base == "" && f.resume && !checkpointed:
@@ -297,20 +324,8 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if cmd.Flags().Changed("population") && (f.population < evolver.MinPopulation || f.population > evolver.MaxPopulation) {
 		return fmt.Errorf("--population %d is outside its range [%d, %d]", f.population, evolver.MinPopulation, evolver.MaxPopulation)
 	}
-	if f.islands < 1 || f.islands > 16 {
-		return fmt.Errorf("--islands %d is outside its range [1, 16]", f.islands)
-	}
-	if cmd.Flags().Changed("islands") && f.algo != "ga" {
-		return fmt.Errorf("--islands applies to --algo ga only")
-	}
 	if f.hallOpponents < 0 || f.hallOpponents > 4*f.hall {
 		return fmt.Errorf("--hall-opponents %d is outside its range [0, %d]", f.hallOpponents, 4*f.hall)
-	}
-	if f.llmAttempts < 1 || f.llmAttempts > 10 {
-		return fmt.Errorf("--llm-attempts %d is outside its range [1, 10]", f.llmAttempts)
-	}
-	if f.llmTimeout <= 0 {
-		return fmt.Errorf("--llm-timeout %v must be positive", f.llmTimeout)
 	}
 	if cmd.Flags().Changed("generations") && f.generations < 1 {
 		return fmt.Errorf("--generations %d is outside its range [1, %d]", f.generations, evolver.MaxGenerations)
@@ -321,7 +336,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if f.generations == 0 && f.budget == 0 {
 		f.generations = 30
 	}
-	game, err := lookupGame(f.game)
+	game, err := labGames.Lookup(f.game)
 	if err != nil {
 		return fmt.Errorf("--game: %w", err)
 	}
@@ -337,7 +352,7 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 		}
 	}
 	if len(cfgJSON) > 0 {
-		if gameCfg, err = game.ParseConfig(cfgJSON); err != nil {
+		if gameCfg, err = game.Rules.ParseConfig(cfgJSON); err != nil {
 			if f.config == "" {
 				return fmt.Errorf("the game configuration in %s's checkpoint: %w", f.out, err)
 			}
@@ -357,157 +372,32 @@ func runEvolve(cmd *cobra.Command, f evolveFlags) error {
 	if hallOpp == 0 {
 		hallOpp = -1
 	}
-	llm := evolver.LLMOptions{BaseURL: f.llmBaseURL, Model: f.llmModel, APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: f.llmTimeout, Attempts: f.llmAttempts}
-	if llm.BaseURL == "" {
-		llm.BaseURL = os.Getenv("OPENAI_BASE_URL")
-	}
-	p := &evolvePrinter{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: f.out}
+	p := &evolvePrinter{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: f.out, budgetNote: f.budgetNote}
 	cfg := evolver.Config{
-		Game: game, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
+		Game: game.Rules, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
+		GameTitle: fmt.Sprintf("%s (%q)", game.Title, game.Name), GameRules: game.LLMRules, Behaviour: game.Behaviour,
+		Options:    f.extra.options[f.algo],
 		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
-		Holdout: f.holdout, Out: f.out, Resume: f.resume,
-		GA:       evolver.GAOptions{Islands: f.islands},
-		LLM:      llm,
+		Holdout: f.holdout, Out: f.out, Resume: f.resume, Seats: f.extra.seats,
 		Progress: p.event,
 	}
-	play, closeDB, err := evolveQueue(cmd, f)
+	play, closeDB, err := evolveQueue(cmd, *f)
 	if err != nil {
 		return err
 	}
 	defer closeDB()
 	cfg.Play = play
-	if err := applyExtraFlags(&cfg, f.extra, cmd.Flags().Changed); err != nil {
-		return err
-	}
 	rep, err := evolver.Evolve(cmd.Context(), cfg)
 	p.clearBar()
 	if err != nil {
-		return evolveError(err, f.out)
+		return evolveError(err, f)
+	}
+	if !rep.Validated {
+		fmt.Fprintf(p.out, "champion %s, not validated: %s; written to %s\n", rep.Champion.Label(), rep.ValidationNote, filepath.Join(f.out, evolver.ChampionFile))
 	}
 	c := rep.Cache
 	fmt.Fprintf(p.out, "matches: %d in the search, %d probing behaviours, %d in the final stages; the behaviour cache saved %d evaluations (%d of them by fingerprint: another genome, the same moves), about %d matches; %.0fs in all\n",
 		rep.Matches, c.ProbeMatches, rep.FinalMatches, c.Saved, c.ByFingerprint, c.SavedMatches, rep.ElapsedTotalS)
 	return p.err
-}
-
-// evolvePrinter prints a run's events: progress on stderr (a progress bar
-// of the matches of each generation and final stage when stderr is a
-// terminal, nothing of it otherwise), the selection, the leaderboard and
-// the held-out verdict on stdout.
-type evolvePrinter struct {
-	out, errOut io.Writer
-	dir         string
-	err         error // the first failure to print the leaderboard
-	bar         *progressbar.ProgressBar
-	stage       string
-}
-
-// progress moves the bar of the stage, starting a new one when the stage
-// changes; it does nothing when stderr is not a terminal.
-func (p *evolvePrinter) progress(e evolver.MatchProgress) {
-	if p.bar == nil || p.stage != e.Stage {
-		p.clearBar()
-		p.bar = newProgressBar(p.errOut, e.Total)
-		if p.bar == nil {
-			return
-		}
-		p.stage = e.Stage
-		p.bar.Describe(e.Stage)
-	}
-	if e.Total != p.bar.GetMax() {
-		p.bar.ChangeMax(e.Total)
-	}
-	_ = p.bar.Set(e.Done)
-}
-
-// clearBar removes the bar before a line is printed.
-func (p *evolvePrinter) clearBar() {
-	if p.bar != nil {
-		_ = p.bar.Clear()
-		p.bar, p.stage = nil, ""
-	}
-}
-
-func (p *evolvePrinter) event(e evolver.Event) {
-	if mp, ok := e.(evolver.MatchProgress); ok {
-		p.progress(mp)
-		return
-	}
-	p.clearBar()
-	switch e := e.(type) {
-	case evolver.RunStarted:
-		if e.Resumed {
-			fmt.Fprintf(p.errOut, "evolve: resuming the run in %s\n", p.dir)
-		}
-		m := e.Meta
-		fmt.Fprintf(p.errOut, "evolve: %s %s by %s, population %d, %d seeds a generation against %d opponents (%s)\n",
-			m.Game, m.Base, m.Algorithm, m.Population, m.Seeds, len(m.Pool), strings.Join(m.Pool, ", "))
-	case evolver.GenerationDone:
-		gs := e.Stats
-		limit := fmt.Sprint(e.Generations)
-		if e.Generations <= 0 {
-			limit = fmt.Sprintf("? (%s of %s)", e.Elapsed.Round(time.Second), e.Budget)
-		}
-		fmt.Fprintf(p.errOut, "gen %3d/%s  champion %s %.3f (%.0f games, lower %.3f)  base %.3f  generation mean %.3f ± %.3f  [%.3f, %.3f]  %d new  %d reused  %d matches  %.1fs",
-			gs.Generation+1, limit, gs.Champion, gs.Best, gs.BestGames, gs.BestLower, gs.Base, gs.Mean, gs.Std, gs.Min, gs.Max, gs.New, gs.Cache.Saved, gs.Matches, gs.WallMS/1000)
-		if gs.Note != "" {
-			fmt.Fprintf(p.errOut, "  (%s)", gs.Note)
-		}
-		fmt.Fprintln(p.errOut)
-	case evolver.ModelNote:
-		fmt.Fprintf(p.errOut, "llm: generation %d: %s\n", e.Generation+1, e.Message)
-	case evolver.Warning:
-		fmt.Fprintf(p.errOut, "evolve: warning: %s\n", e.Message)
-	case evolver.SelectionStarted:
-		fmt.Fprintf(p.errOut, "evolve: selection: %d finalists (distinct behaviours) against the field of %d (the pool and the base) on up to %d fresh seeds\n", e.Finalists, e.Field, e.Seeds)
-	case evolver.SelectionDone:
-		printSelection(p.out, e.Selection)
-		fmt.Fprintf(p.out, "champion %s: %s; written to %s\n", e.Champion.Label(), e.Selection.Reason, e.ChampionPath)
-	case evolver.TournamentStarted:
-		fmt.Fprintf(p.errOut, "evolve: ranking the champion among %d reference strategies on %d fresh seeds\n", e.Reference, e.Seeds)
-	case evolver.TournamentDone:
-		rep := e.Report
-		fmt.Fprintf(p.out, "Ranking of the champion among the reference strategies (%d seeds, both seat orders): %s, %d generations, %d matches in %.0fs, stopped by %s\n",
-			rep.Plan.Rank, rep.Meta.Algorithm, rep.Generations, rep.Matches, rep.ElapsedS, rep.Stopped)
-		if err := reports.WriteLeaderboard(p.out, reports.Table, rep.Leaderboard); err != nil && p.err == nil {
-			p.err = err
-		}
-		fmt.Fprintf(p.out, "champion %s: rank %s\n", rep.Champion.Label(), rep.ChampionPlace())
-	case evolver.HeadToHeadDone:
-		fmt.Fprintln(p.out, "Finalists head-to-head (reported; it does not choose the champion):")
-		if err := reports.WriteLeaderboard(p.out, reports.Table, e.Summary); err != nil && p.err == nil {
-			p.err = err
-		}
-	case evolver.HoldoutStarted:
-		fmt.Fprintf(p.errOut, "evolve: comparing the champion with the base on %d held-out seeds\n", e.Seeds)
-	case evolver.HoldoutDone:
-		verdict := "the interval lies above zero: the champion is measurably stronger than the base"
-		if !e.Comparison.Significant() {
-			verdict = "the interval does not lie above zero: no measurable improvement over the base"
-		}
-		fmt.Fprintf(p.out, "held-out: %s; %s\n", e.Comparison, verdict)
-	}
-}
-
-// printSelection prints the finalists' scores against the field.
-func printSelection(w io.Writer, s evolver.Selection) {
-	fmt.Fprintf(w, "Selection against the field (%d opponents, %d of %d fresh seeds, both seat orders; %d matches, %d saved by the SPRT):\n",
-		len(s.Field), s.SeedsPlayed, s.SeedsPlanned, s.Matches, s.SavedMatches)
-	for _, f := range s.Finalists {
-		line := fmt.Sprintf("  %-22s %.3f [%.3f, %.3f] over %d seeds  distance %.3f", f.Label, f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
-		if f.VsLeader != nil {
-			line += fmt.Sprintf("  vs leader %+.3f [%+.3f, %+.3f]", f.VsLeader.Mean, f.VsLeader.Lo, f.VsLeader.Hi)
-		}
-		switch {
-		case f.Dropped:
-			line += "  dropped by the SPRT"
-		case f.Contender:
-			line += "  contender"
-		}
-		fmt.Fprintln(w, line)
-	}
-	if s.Note != "" {
-		fmt.Fprintln(w, "  "+s.Note)
-	}
 }

@@ -356,17 +356,7 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 
 // runSettings lists the run's configuration from its checkpoint.
 func runSettings(m evolver.Meta) []reports.Fact {
-	algo := m.Algorithm
-	switch {
-	case m.Algorithm == "ga" && m.Islands > 1:
-		algo += fmt.Sprintf(" (%d islands)", m.Islands)
-	case m.Algorithm == "llm" && m.LLMModel != "":
-		algo += " (model " + m.LLMModel
-		if m.LLMBaseURL != "" {
-			algo += " at " + m.LLMBaseURL
-		}
-		algo += ")"
-	}
+	algo := m.AlgorithmText()
 	stop := []string{}
 	if m.Generations > 0 {
 		stop = append(stop, fmt.Sprintf("after %d generations", m.Generations))

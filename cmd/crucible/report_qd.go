@@ -8,21 +8,21 @@ import (
 	"sort"
 	"strings"
 
-	"crucible/evolver"
+	"crucible/evolver/qd"
 	"crucible/reports"
 )
 
 // archivePage reads the MAP-Elites archive of a run directory for the
 // report; nil when the run has none.
 func archivePage(dir string) (*reports.Archive, error) {
-	a, err := evolver.ReadArchive(dir)
+	a, err := qd.Read(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &reports.Archive{Bins: a.Bins, Offset: evolver.QDOffset}
+	out := &reports.Archive{Bins: a.Bins, Offset: qd.Offset}
 	for _, d := range a.Descriptors {
 		out.Axes = append(out.Axes, reports.ArchiveAxis{Name: d.Name, Doc: d.Doc, Lo: d.Lo, Hi: d.Hi})
 	}
@@ -37,7 +37,7 @@ func archivePage(dir string) (*reports.Archive, error) {
 			ps = append(ps, fmt.Sprintf("%s %.4g", n, e.Params[n]))
 		}
 		out.Elites = append(out.Elites, reports.ArchiveElite{Cell: e.Cell, Label: a.Base + "#" + e.ID,
-			File: filepath.Join(dir, evolver.ElitesDir, evolver.EliteFile(e)), Fitness: e.Fitness,
+			File: filepath.Join(dir, qd.ElitesDir, qd.EliteFile(e)), Fitness: e.Fitness,
 			Behaviour: e.Behaviour, Params: strings.Join(ps, ", "), Generation: e.Generation})
 	}
 	for _, s := range a.History {

@@ -34,6 +34,8 @@ func Game() games.Game {
 		Remote:     remote,
 		Export:     &exportTarget,
 		Presets:    presets(),
+		Behaviour:  acbstrat.Behaviour(),
+		LLMRules:   acbstrat.LLMRules,
 		Viewer: &games.Viewer{
 			Flag: "replay",
 			What: "AI Code Battle replay (" + acb.ReplayFormat + " JSON)",

@@ -27,6 +27,8 @@ func Game() games.Game {
 		Strategies: bidders.All,
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     &exportTarget,
+		Behaviour:  bidders.Behaviour(),
+		LLMRules:   bidders.LLMRules,
 		Viewer: &games.Viewer{
 			Flag: "log",
 			What: "Kindling match log (JSON)",

@@ -1,4 +1,4 @@
-package evolver
+package llm
 
 import (
 	"bytes"

@@ -1,11 +1,11 @@
-package behave
+package acbstrat
 
 import (
 	"context"
 
 	"crucible/engine"
 	"crucible/engine/acb"
-	"crucible/evolver"
+	"crucible/evolver/behave"
 )
 
 // The counters of the AI Code Battle behaviour.
@@ -17,7 +17,8 @@ const (
 	acbEnergy           // energy collected
 )
 
-// ACB is AI Code Battle's behaviour: aggression (enemy units killed and
+// Behaviour is AI Code Battle's behaviour descriptors (the evolver's
+// MAP-Elites axes): aggression (enemy units killed and
 // cores razed per 100 turns), spread (mean distance, in steps on the
 // wrapped grid, of the player's units from its nearest own core, over the
 // turns of its matches) and economy (energy collected per 100 turns). The
@@ -25,22 +26,22 @@ const (
 // aggression does (the two lie near a diagonal across the reference
 // strategies and a swarm archive), spread less so. The grid's ranges are
 // those the reference strategies span, with a margin.
-func ACB() *evolver.Behaviour {
-	return &evolver.Behaviour{
+func Behaviour() *behave.Behaviour {
+	return &behave.Behaviour{
 		Game: "acb",
-		Descriptors: []evolver.Descriptor{
+		Descriptors: []behave.Descriptor{
 			{Name: "aggression", Doc: "enemy units killed and cores razed per 100 turns", Lo: 0, Hi: 16},
 			{Name: "spread", Doc: "mean distance of own units from the nearest own core, in steps", Lo: 0, Hi: 16},
 			{Name: "economy", Doc: "energy collected per 100 turns", Lo: 0, Hi: 64},
 		},
-		Watch: func(p engine.Player, c *evolver.BehaviourCounter) engine.Player {
+		Watch: func(p engine.Player, c *behave.Counter) engine.Player {
 			ctl, ok := p.(acb.Controller)
 			if !ok {
 				return p
 			}
 			return &acbWatcher{inner: ctl, c: c}
 		},
-		Record: func(detail any, seat int, c *evolver.BehaviourCounter) {
+		Record: func(detail any, seat int, c *behave.Counter) {
 			var d *acb.Detail
 			switch v := detail.(type) {
 			case acb.Detail:
@@ -56,11 +57,11 @@ func ACB() *evolver.Behaviour {
 			c.Add(acbRazes, int64(ps.CoresRazed))
 			c.Add(acbEnergy, int64(ps.EnergyCollected))
 		},
-		Values: func(n evolver.BehaviourCounts) []float64 {
+		Values: func(n behave.Counts) []float64 {
 			return []float64{
-				100 * ratio(n.N[acbKills]+n.N[acbRazes], n.Turns),
-				ratio(n.N[acbDistance], n.N[acbUnitTurns]),
-				100 * ratio(n.N[acbEnergy], n.Turns),
+				100 * behave.Ratio(n.N[acbKills]+n.N[acbRazes], n.Turns),
+				behave.Ratio(n.N[acbDistance], n.N[acbUnitTurns]),
+				100 * behave.Ratio(n.N[acbEnergy], n.Turns),
 			}
 		},
 	}
@@ -70,7 +71,7 @@ func ACB() *evolver.Behaviour {
 // units and their distances from its nearest core to the counter.
 type acbWatcher struct {
 	inner acb.Controller
-	c     *evolver.BehaviourCounter
+	c     *behave.Counter
 	cores []acb.Pos // own cores seen so far (cores never move)
 }
 

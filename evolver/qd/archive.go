@@ -1,4 +1,9 @@
-package evolver
+// Package qd is the archive of a quality-diversity search (MAP-Elites):
+// a grid of cells over behaviour descriptors, each cell holding its best
+// variant, with the statistics pyribs reports (coverage, QD-score, best),
+// and its files in a run directory (ArchiveFile, ElitesDir). The evolver's
+// map-elites algorithm fills it; reports read it back (Read).
+package qd
 
 import (
 	"encoding/json"
@@ -9,24 +14,26 @@ import (
 	"sort"
 	"strings"
 
+	"crucible/evolver/behave"
 	"crucible/internal/atomicfile"
 	"crucible/strategies"
 )
 
 // Files of a MAP-Elites run, beside the search's.
 const (
-	// ArchiveFile holds the archive (QDArchive) after the latest generation.
+	// ArchiveFile holds the archive (Archive) after the latest generation.
 	ArchiveFile = "archive.json"
 	// ElitesDir holds each elite of the archive as a variant file.
-	ElitesDir   = "elites"
-	archiveKind = "crucible-qd-archive/1"
+	ElitesDir = "elites"
+	// Kind is the format of ArchiveFile.
+	Kind = "crucible-qd-archive/1"
 )
 
-// QDOffset is added to every elite's fitness in the QD-score so that each
+// Offset is added to every elite's fitness in the QD-score so that each
 // term is non-negative, as pyribs' qd_score offsets its objectives: a
 // fitness is a seed-adjusted score rate, which may stray below 0 but not
 // below -1.
-const QDOffset = 1.0
+const Offset = 1.0
 
 // Elite is the best variant found in one cell of the archive.
 type Elite struct {
@@ -42,23 +49,23 @@ type Elite struct {
 	Fitness float64 `json:"fitness"`
 	// Behaviour is its descriptors' values, in the archive's order, from
 	// Counts, the behaviour measured over all its matches so far.
-	Behaviour []float64       `json:"behaviour"`
-	Counts    BehaviourCounts `json:"counts"`
+	Behaviour []float64     `json:"behaviour"`
+	Counts    behave.Counts `json:"counts"`
 	// Generation is the generation it was measured in; Parents are the
 	// elites it was bred from.
 	Generation int      `json:"generation"`
 	Parents    []string `json:"parents,omitempty"`
 }
 
-// QDStats describe the archive after one generation, as pyribs' archive
+// Stats describe the archive after one generation, as pyribs' archive
 // statistics do.
-type QDStats struct {
+type Stats struct {
 	Generation int `json:"generation"`
 	// Filled is the number of cells holding an elite and Coverage its
 	// share of the cells.
 	Filled   int     `json:"filled"`
 	Coverage float64 `json:"coverage"`
-	// QDScore is the sum over filled cells of fitness + QDOffset.
+	// QDScore is the sum over filled cells of fitness + Offset.
 	QDScore float64 `json:"qd_score"`
 	// Best is the best elite's fitness (pyribs' obj_max) and BestID its id.
 	Best   float64 `json:"best"`
@@ -75,23 +82,23 @@ type QDStats struct {
 	Unplaced   int `json:"unplaced,omitempty"`
 }
 
-// QDArchive is a MAP-Elites grid archive: each descriptor's range cut into
+// Archive is a MAP-Elites grid archive: each descriptor's range cut into
 // Bins equal cells (a value outside the range falls into the edge cell),
 // each cell holding its best variant.
-type QDArchive struct {
-	Format      string       `json:"format"`
-	Game        string       `json:"game"`
-	Base        string       `json:"base"`
-	Descriptors []Descriptor `json:"descriptors"`
-	Bins        int          `json:"bins"`
+type Archive struct {
+	Format      string              `json:"format"`
+	Game        string              `json:"game"`
+	Base        string              `json:"base"`
+	Descriptors []behave.Descriptor `json:"descriptors"`
+	Bins        int                 `json:"bins"`
 	// Elites are the filled cells' elites, in cell order.
 	Elites []Elite `json:"elites"`
 	// History has one line per generation.
-	History []QDStats `json:"history"`
+	History []Stats `json:"history"`
 }
 
 // Cells is the number of cells of the grid.
-func (a *QDArchive) Cells() int {
+func (a *Archive) Cells() int {
 	n := 1
 	for range a.Descriptors {
 		n *= a.Bins
@@ -100,7 +107,7 @@ func (a *QDArchive) Cells() int {
 }
 
 // CellOf returns the cell of the descriptor values v.
-func (a *QDArchive) CellOf(v []float64) []int {
+func (a *Archive) CellOf(v []float64) []int {
 	cell := make([]int, len(a.Descriptors))
 	for i, d := range a.Descriptors {
 		f := (v[i] - d.Lo) / (d.Hi - d.Lo)
@@ -123,8 +130,8 @@ const (
 // Insert offers e to its cell (e.Cell is set from e.Behaviour): it enters
 // an empty cell (Added) or replaces an elite of lower fitness (Improved);
 // otherwise the archive is unchanged (Rejected). A variant already in the
-// archive is removed first (remove) by the caller.
-func (a *QDArchive) Insert(e Elite) int {
+// archive is removed first (Remove) by the caller (Remove).
+func (a *Archive) Insert(e Elite) int {
 	e.Cell = a.CellOf(e.Behaviour)
 	i := sort.Search(len(a.Elites), func(i int) bool { return !cellLess(a.Elites[i].Cell, e.Cell) })
 	if i < len(a.Elites) && equalCell(a.Elites[i].Cell, e.Cell) {
@@ -141,9 +148,9 @@ func (a *QDArchive) Insert(e Elite) int {
 	return Added
 }
 
-// remove takes the elite of variant id out of the archive, and reports
+// Remove takes the elite of variant id out of the archive, and reports
 // whether it was there.
-func (a *QDArchive) remove(id string) (Elite, bool) {
+func (a *Archive) Remove(id string) (Elite, bool) {
 	for i, e := range a.Elites {
 		if e.ID == id {
 			a.Elites = append(a.Elites[:i], a.Elites[i+1:]...)
@@ -165,11 +172,11 @@ func cellLess(a, b []int) bool {
 func equalCell(a, b []int) bool { return !cellLess(a, b) && !cellLess(b, a) }
 
 // Stats returns coverage, QD-score and best of the archive as it is.
-func (a *QDArchive) Stats() QDStats {
-	s := QDStats{Filled: len(a.Elites), Best: math.Inf(-1)}
+func (a *Archive) Stats() Stats {
+	s := Stats{Filled: len(a.Elites), Best: math.Inf(-1)}
 	s.Coverage = float64(s.Filled) / float64(a.Cells())
 	for _, e := range a.Elites {
-		s.QDScore += math.Max(0, e.Fitness+QDOffset)
+		s.QDScore += math.Max(0, e.Fitness+Offset)
 		if e.Fitness > s.Best || (e.Fitness == s.Best && e.ID < s.BestID) {
 			s.Best, s.BestID = e.Fitness, e.ID
 		}
@@ -181,24 +188,24 @@ func (a *QDArchive) Stats() QDStats {
 }
 
 // String is a one-line summary of the stats.
-func (s QDStats) String() string {
+func (s Stats) String() string {
 	return fmt.Sprintf("archive: %d cells filled (coverage %.1f%%), QD-score %.2f, best %.3f (%s); %d new, %d improved, %d measured again",
 		s.Filled, 100*s.Coverage, s.QDScore, s.Best, s.BestID, s.New, s.Improved, s.Remeasured)
 }
 
-// ReadArchive reads the archive of a run directory.
-func ReadArchive(dir string) (*QDArchive, error) {
+// Read reads the archive of a run directory.
+func Read(dir string) (*Archive, error) {
 	path := filepath.Join(dir, ArchiveFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var a QDArchive
+	var a Archive
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if a.Format != archiveKind {
-		return nil, fmt.Errorf("%s: format %q, expected %q", path, a.Format, archiveKind)
+	if a.Format != Kind {
+		return nil, fmt.Errorf("%s: format %q, expected %q", path, a.Format, Kind)
 	}
 	if a.Bins < 1 || len(a.Descriptors) == 0 {
 		return nil, fmt.Errorf("%s: %d descriptors of %d bins", path, len(a.Descriptors), a.Bins)
@@ -218,12 +225,13 @@ func EliteFile(e Elite) string {
 	return "cell-" + b.String() + "-" + e.ID + ".json"
 }
 
-// write replaces the run directory's archive file and brings its elites
+// Write replaces the run directory's archive file and brings its elites
 // directory in line with the archive: every elite as a variant file (an
-// exportable variant of the base), no file of a replaced elite. written
-// maps the files written so far to the fitness their note gives, so that
-// only new and re-measured elites are written again.
-func (a *QDArchive) write(dir string, space Space, written map[string]float64) error {
+// exportable variant of the base, which variant makes), no file of a
+// replaced elite. written maps the files written so far to the fitness
+// their note gives, so that only new and re-measured elites are written
+// again.
+func (a *Archive) Write(dir string, variant func(Elite) strategies.Variant, written map[string]float64) error {
 	data, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
@@ -244,7 +252,7 @@ func (a *QDArchive) write(dir string, space Space, written map[string]float64) e
 			continue
 		}
 		written[name] = e.Fitness
-		v := space.Variant(e.X, e.Parents...)
+		v := variant(e)
 		v.Note = eliteNote(a, e)
 		if err := v.Save(path); err != nil {
 			return err
@@ -266,17 +274,10 @@ func (a *QDArchive) write(dir string, space Space, written map[string]float64) e
 }
 
 // eliteNote describes an elite in its variant file.
-func eliteNote(a *QDArchive, e Elite) string {
+func eliteNote(a *Archive, e Elite) string {
 	var parts []string
 	for i, d := range a.Descriptors {
 		parts = append(parts, fmt.Sprintf("%s %.3g", d.Name, e.Behaviour[i]))
 	}
 	return fmt.Sprintf("MAP-Elites elite of cell %v (%s), fitness %.3f in generation %d", e.Cell, strings.Join(parts, ", "), e.Fitness, e.Generation)
-}
-
-// EliteVariant returns an elite of an archive as a variant of base.
-func EliteVariant(base strategies.Strategy, a *QDArchive, e Elite) strategies.Variant {
-	v := Space{Base: base}.Variant(e.X, e.Parents...)
-	v.Note = eliteNote(a, e)
-	return v
 }

@@ -1,9 +1,9 @@
-package behave
+package bidders
 
 import (
 	"crucible/engine"
 	"crucible/engine/kindling"
-	"crucible/evolver"
+	"crucible/evolver/behave"
 )
 
 // The counters of the Kindling behaviour.
@@ -14,32 +14,33 @@ const (
 	kEmber         // sparks bid on beacons where the seat held embers
 )
 
-// Kindling is Kindling's behaviour: concentration (the share of a turn's
+// Behaviour is Kindling's behaviour descriptors (the evolver's MAP-Elites
+// axes): concentration (the share of a turn's
 // bid that goes to its largest bid), saving (the share of the sparks held
 // that is not bid) and ember use (the share of the sparks bid that goes to
 // beacons where the seat already holds embers), each over all the turns of
 // the candidate's matches. The grid's ranges are those the reference
 // bidders span, with a margin; values beyond fall into the edge cells.
-func Kindling() *evolver.Behaviour {
-	return &evolver.Behaviour{
+func Behaviour() *behave.Behaviour {
+	return &behave.Behaviour{
 		Game: "kindling",
-		Descriptors: []evolver.Descriptor{
+		Descriptors: []behave.Descriptor{
 			{Name: "concentration", Doc: "share of the sparks bid that goes to the turn's largest bid", Lo: 0.3, Hi: 0.8},
 			{Name: "saving", Doc: "share of the sparks held that is not bid", Lo: 0, Hi: 0.6},
 			{Name: "ember-use", Doc: "share of the sparks bid on beacons where the seat holds embers", Lo: 0, Hi: 0.6},
 		},
-		Watch: func(p engine.Player, c *evolver.BehaviourCounter) engine.Player {
+		Watch: func(p engine.Player, c *behave.Counter) engine.Player {
 			b, ok := p.(kindling.Bidder)
 			if !ok {
 				return p
 			}
 			return &kindlingWatcher{inner: b, c: c}
 		},
-		Values: func(n evolver.BehaviourCounts) []float64 {
+		Values: func(n behave.Counts) []float64 {
 			return []float64{
-				ratio(n.N[kTop], n.N[kBid]),
-				1 - ratio(n.N[kBid], n.N[kBudget]),
-				ratio(n.N[kEmber], n.N[kBid]),
+				behave.Ratio(n.N[kTop], n.N[kBid]),
+				1 - behave.Ratio(n.N[kBid], n.N[kBudget]),
+				behave.Ratio(n.N[kEmber], n.N[kBid]),
 			}
 		},
 	}
@@ -49,7 +50,7 @@ func Kindling() *evolver.Behaviour {
 // counter.
 type kindlingWatcher struct {
 	inner kindling.Bidder
-	c     *evolver.BehaviourCounter
+	c     *behave.Counter
 }
 
 func (w *kindlingWatcher) Bid(v *kindling.View, out *kindling.Bid) {

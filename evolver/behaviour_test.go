@@ -1,4 +1,4 @@
-package behave
+package evolver
 
 import (
 	"context"
@@ -11,28 +11,29 @@ import (
 	"crucible/engine"
 	"crucible/engine/acb"
 	"crucible/engine/kindling"
-	"crucible/evolver"
+	"crucible/evolver/behave"
+	"crucible/evolver/qd"
 	"crucible/strategies"
 	"crucible/strategies/acbstrat"
 	"crucible/strategies/bidders"
 )
 
-// describe measures the descriptors of strategy name at its defaults
+// descriptorsOf measures the descriptors of strategy name at its defaults
 // against the pool on seeds, through the evolver's arena evaluator.
-func describe(t *testing.T, g engine.Game, reg *strategies.Registry, name string, pool []string, seeds []uint64) []float64 {
+func descriptorsOf(t *testing.T, g engine.Game, beh *behave.Behaviour, reg *strategies.Registry, name string, pool []string, seeds []uint64) []float64 {
 	t.Helper()
 	s, err := reg.Lookup(g.Name(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opp, err := evolver.ReferencePool(reg, g.Name(), pool)
+	opp, err := referencePool(reg, g.Name(), pool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &evolver.BehaviourLog{}
-	beh := For(g.Name())
-	ev := &evolver.ArenaEvaluator{Game: g, Base: s, Pool: opp, Workers: 2, Behaviour: beh, Log: log}
-	if _, err := ev.Evaluate(context.Background(), evolver.Batch{Seeds: seeds, Candidates: []strategies.Genome{s.Schema.Defaults()}, IDs: []string{"x"}}); err != nil {
+	log := &behaviourLog{}
+	ev := &arenaEvaluator{Game: g, Base: s, Pool: opp, Workers: 2}
+	ev.MeasureBehaviour(beh, log)
+	if _, err := ev.Evaluate(context.Background(), matchBatch{Seeds: seeds, Candidates: []strategies.Genome{s.Schema.Defaults()}, IDs: []string{"x"}}); err != nil {
 		t.Fatal(err)
 	}
 	c, ok := log.Counts("x")
@@ -54,9 +55,9 @@ func TestKindlingDescriptors(t *testing.T) {
 	seeds := []uint64{1, 2, 3, 4}
 	got := map[string][]float64{}
 	for _, n := range reg.Names("kindling") {
-		got[n] = describe(t, kindling.Game{}, reg, n, pool, seeds)
+		got[n] = descriptorsOf(t, kindling.Game{}, bidders.Behaviour(), reg, n, pool, seeds)
 		t.Logf("%-12s concentration %.3f saving %.3f ember-use %.3f", n, got[n][0], got[n][1], got[n][2])
-		for i, d := range Kindling().Descriptors {
+		for i, d := range bidders.Behaviour().Descriptors {
 			if v := got[n][i]; v < 0 || v > 1 || (i == 0 && v < 0.2) {
 				t.Errorf("%s: %s = %v outside [%v, %v]", n, d.Name, v, d.Lo, d.Hi)
 			}
@@ -88,7 +89,7 @@ func TestACBDescriptors(t *testing.T) {
 	seeds := []uint64{1, 2}
 	got := map[string][]float64{}
 	for _, n := range []string{"pacifist", "rusher", "hunter", "gatherer", "kamikaze", "defender", "swarm"} {
-		got[n] = describe(t, acb.Game{}, reg, n, pool, seeds)
+		got[n] = descriptorsOf(t, acb.Game{}, acbstrat.Behaviour(), reg, n, pool, seeds)
 		t.Logf("%-10s aggression %.2f spread %.2f economy %.2f", n, got[n][0], got[n][1], got[n][2])
 	}
 	if !(got["pacifist"][0] < got["rusher"][0] && got["pacifist"][0] < got["hunter"][0]) {
@@ -102,22 +103,6 @@ func TestACBDescriptors(t *testing.T) {
 	}
 }
 
-// Rule: steps on the wrapped grid go the short way round.
-func TestWrapDist(t *testing.T) {
-	for _, tt := range []struct {
-		a, b acb.Pos
-		want int
-	}{
-		{acb.Pos{Row: 0, Col: 0}, acb.Pos{Row: 3, Col: 4}, 7},
-		{acb.Pos{Row: 0, Col: 0}, acb.Pos{Row: 39, Col: 38}, 3},
-		{acb.Pos{Row: 5, Col: 20}, acb.Pos{Row: 25, Col: 0}, 40},
-	} {
-		if got := wrapDist(tt.a, tt.b, 40, 40); got != tt.want {
-			t.Errorf("wrapDist(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
 // Rule: an evolution by MAP-Elites over Kindling's descriptors keeps its
 // archive in the run directory, and a run stopped after 2 generations and
 // resumed to 4 ends with the same archive and generation lines as an
@@ -127,31 +112,31 @@ func TestMapElitesRunResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := func(out string, gens int, resume bool) evolver.Config {
-		return evolver.Config{
-			Game: kindling.Game{}, Registry: reg, Base: "easy", Algorithm: "map-elites", Behaviour: Kindling(),
-			MapElites: evolver.MapElitesOptions{Descriptors: []string{"saving", "concentration"}, Bins: 6},
-			Pool:      []string{"easy", "even", "greedy"}, Population: 8, Seeds: 3, Seed: 5, Generations: gens,
+	cfg := func(out string, gens int, resume bool) Config {
+		return Config{
+			Game: kindling.Game{}, Registry: reg, Base: "easy", Algorithm: "map-elites", Behaviour: bidders.Behaviour(),
+			Options: &MapElitesOptions{Descriptors: []string{"saving", "concentration"}, Bins: 6},
+			Pool:    []string{"easy", "even", "greedy"}, Population: 8, Seeds: 3, Seed: 5, Generations: gens,
 			Workers: 2, Top: 2, TournamentSeeds: 2, Out: out, Resume: resume,
 		}
 	}
 	whole, parts := t.TempDir()+"/whole", t.TempDir()+"/parts"
-	if _, err := evolver.Evolve(context.Background(), cfg(whole, 4, false)); err != nil {
+	if _, err := Evolve(context.Background(), cfg(whole, 4, false)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := evolver.Evolve(context.Background(), cfg(parts, 2, false)); err != nil {
+	if _, err := Evolve(context.Background(), cfg(parts, 2, false)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := evolver.Evolve(context.Background(), cfg(parts, 4, true)); err != nil {
+	if _, err := Evolve(context.Background(), cfg(parts, 4, true)); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{evolver.ArchiveFile, evolver.GenerationsFile} {
+	for _, f := range []string{qd.ArchiveFile, GenerationsFile} {
 		a, b := untimed(t, filepath.Join(whole, f)), untimed(t, filepath.Join(parts, f))
 		if len(a) == 0 || a != b {
 			t.Fatalf("%s differs between the uninterrupted and the resumed run:\n%s\n%s", f, a, b)
 		}
 	}
-	arch, err := evolver.ReadArchive(whole)
+	arch, err := qd.Read(whole)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +145,9 @@ func TestMapElitesRunResumes(t *testing.T) {
 	}
 	// Resuming with other descriptors is refused, naming the option.
 	bad := cfg(parts, 5, true)
-	bad.MapElites.Descriptors = []string{"ember-use", "concentration"}
-	var fe *evolver.FieldError
-	if _, err := evolver.Evolve(context.Background(), bad); !errors.As(err, &fe) || fe.Field != "MapElites" {
+	bad.Options = &MapElitesOptions{Descriptors: []string{"ember-use", "concentration"}, Bins: 6}
+	var fe *FieldError
+	if _, err := Evolve(context.Background(), bad); !errors.As(err, &fe) || fe.Field != "descriptors" {
 		t.Fatalf("resuming with other descriptors: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
-package evolver
+package llm
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,22 +12,18 @@ import (
 	"crucible/strategies"
 )
 
-// llmSystem is the system message of every request.
-const llmSystem = "You tune the numeric parameters of a game-playing strategy to make it win more. You answer with one JSON object."
+// System is the system message of every request.
+const System = "You tune the numeric parameters of a game-playing strategy to make it win more. You answer with one JSON object."
 
-// trendRows is how many generations the prompt's trend shows.
-const trendRows = 8
+// TrendRows is how many generations the prompt's trend shows.
+const TrendRows = 8
 
-// hallPrefix starts the evaluator's name of an earlier champion of the
-// search playing as an opponent (see ArenaEvaluator).
-const hallPrefix = "hall:"
+// HallRow is the name of the per-opponent table's row of the earlier
+// champions of the search, whose results the caller sums under it.
+const HallRow = "earlier champions of this search"
 
-// hallRow is the per-opponent table's row of the earlier champions, whose
-// results are summed.
-const hallRow = "earlier champions of this search"
-
-// llmGen is one generation in the prompt's trend.
-type llmGen struct {
+// Generation is one generation in the prompt's trend.
+type Generation struct {
 	// Generation is the generation's number, from 0.
 	Generation int `json:"generation"`
 	// Model is how many of its proposals came from the model (the rest
@@ -35,11 +32,61 @@ type llmGen struct {
 	// Fitness is its proposals' fitness as the search told it.
 	Fitness []float64 `json:"fitness"`
 	// Seen is set once Base and Leader are known: the base's fitness and
-	// the hall of fame's leader's after the generation, read from the
-	// history of the next Ask.
+	// the hall of fame's leader's after the generation.
 	Seen   bool    `json:"seen,omitempty"`
 	Base   float64 `json:"base,omitempty"`
 	Leader float64 `json:"leader,omitempty"`
+}
+
+// Tally is a sum of pairwise results: Points (win 1, draw 0.5, loss 0)
+// over Games.
+type Tally struct {
+	Points, Games float64
+}
+
+// Measured is a genome as the prompt shows it, with what the search
+// measured of it.
+type Measured struct {
+	// Genome is its parameters, in schema order.
+	Genome strategies.Genome
+	// Fitness is its seed-adjusted score rate, Rate its raw running
+	// score rate over Games pairwise games in Generations generations.
+	Fitness, Rate, Games float64
+	Generations          int
+	// Versus splits its results by opponent name.
+	Versus map[string]Tally
+}
+
+// Opponent is one reference opponent the prompt lists.
+type Opponent struct {
+	// Name and Description are the opponent's; Self is set when it is
+	// the base strategy itself at its defaults.
+	Name, Description string
+	Self              bool
+}
+
+// Input is everything a prompt states.
+type Input struct {
+	// Strategy is the base strategy: its name, description and parameters.
+	Strategy strategies.Strategy
+	// Title is the game's name as the prompt calls it ("" for the
+	// strategy's game name, quoted) and Rules the game's rules ("" for no
+	// rules section); GameConfig is the run's game configuration as JSON,
+	// shown when it changes a default.
+	Title, Rules string
+	GameConfig   json.RawMessage
+	// Opponents are the reference opponents.
+	Opponents []Opponent
+	// Base is the base's defaults as measured (nil before the base has
+	// played), Measured the other measured genomes, best fitness first.
+	Base     *Measured
+	Measured []Measured
+	// Trend is the last generations, oldest first.
+	Trend []Generation
+	// Show is how many of the best and of the worst genomes the prompt
+	// shows; Generation the generation asked for (from 0) and N the
+	// number of genomes asked.
+	Show, Generation, N int
 }
 
 // sig3 writes v rounded to 3 significant digits, without an exponent and
@@ -101,7 +148,7 @@ func paramsJSON(schema strategies.Schema, g strategies.Genome) string {
 }
 
 // stdErr is one standard error of a score rate p over games, with p held
-// inside [0.05, 0.95] as Entry.Lower does.
+// inside [0.05, 0.95], as the search's conservative estimate does.
 func stdErr(p, games float64) float64 {
 	if games <= 0 {
 		return math.Inf(1)
@@ -110,25 +157,24 @@ func stdErr(p, games float64) float64 {
 	return math.Sqrt(p * (1 - p) / games)
 }
 
-// Prompt builds the user message of a request from the history: the
-// game's rules, the strategy and its parameters, what fitness is, the
-// base's fitness, the best genomes with their results against each
-// opponent, the worst genomes, the trend of the last generations and the
-// answer's shape, for generation gen (from 0). Measured figures are
-// rounded to 3 significant digits.
-func (l *LLM) Prompt(gen int, h History) string {
-	s := l.space.Base
+// Prompt builds the user message of a request: the game's rules, the
+// strategy and its parameters, what fitness is, the base's fitness, the
+// best genomes with their results against each opponent, the worst
+// genomes, the trend of the last generations and the answer's shape.
+// Measured figures are rounded to 3 significant digits.
+func Prompt(in Input) string {
+	s := in.Strategy
 	schema := s.Schema
 	var b strings.Builder
-	title := llmGameTitles[s.Game]
+	title := in.Title
 	if title == "" {
 		title = strconv.Quote(s.Game)
 	}
 	fmt.Fprintf(&b, "You are tuning the parameters of the strategy %q for the game %s.\n", s.Name, title)
-	if rules := llmRules[s.Game]; rules != "" {
+	if in.Rules != "" {
 		b.WriteString("\n## The game\n\n")
-		b.WriteString(rules)
-		if cfg := configText(l.opt.GameConfig); cfg != "" {
+		b.WriteString(in.Rules)
+		if cfg := configText(in.GameConfig); cfg != "" {
 			fmt.Fprintf(&b, "\nThis run changes these settings from their defaults: %s\n", cfg)
 		}
 	}
@@ -142,22 +188,10 @@ func (l *LLM) Prompt(gen int, h History) string {
 		fmt.Fprintf(&b, "- %s: %s, %s, default %s - %s\n", p.Name, p.Range(), kind, formatParam(p, p.Default), p.Description)
 	}
 
-	baseID := l.space.ID(l.space.Origin())
-	var base *Entry
-	var measured []*Entry
-	for _, e := range h.Entries {
-		switch {
-		case e.ID == baseID:
-			base = e
-		case e.Games > 0:
-			measured = append(measured, e)
-		}
-	}
+	base, measured := in.Base, in.Measured
 	if base != nil && base.Games == 0 {
 		base = nil
 	}
-	sortByFitness(measured)
-
 	b.WriteString("\n## Fitness\n\n")
 	b.WriteString("Every generation, each genome plays matches on that generation's fresh seeds against a fixed pool of opponents. " +
 		"Each match gives the genome one result per opponent: win 1, draw 0.5, loss 0; a score rate is the mean of such results. " +
@@ -168,31 +202,31 @@ func (l *LLM) Prompt(gen int, h History) string {
 		"Fitness is on the score-rate scale but not confined to 0..1: it can fall below 0 or exceed 1 (its full range is -1 to 2). " +
 		"se is one standard error: differences smaller than about two of them are noise, and a genome measured on few games is less certain than one measured on many.\n")
 	if base != nil {
-		fmt.Fprintf(&b, "\nThe base's fitness is %s (score rate %s over %.0f games in %d generations).\n", sig3(base.Fitness), sig3(base.Mean()), base.Games, base.Evals)
+		fmt.Fprintf(&b, "\nThe base's fitness is %s (score rate %s over %.0f games in %d generations).\n", sig3(base.Fitness), sig3(base.Rate), base.Games, base.Generations)
 	} else {
 		b.WriteString("\nThe base has not been measured yet.\n")
 	}
 
-	if len(l.opt.Opponents) > 0 {
+	if len(in.Opponents) > 0 {
 		b.WriteString("\n## Opponents\n\n")
-		for _, o := range l.opt.Opponents {
+		for _, o := range in.Opponents {
 			self := ""
-			if o.Strategy.Game == s.Game && o.Strategy.Name == s.Name && o.VariantID == "" {
+			if o.Self {
 				self = " (the base itself, at its defaults)"
 			}
-			fmt.Fprintf(&b, "- %s: %s%s\n", o.Name, o.Strategy.Description, self)
+			fmt.Fprintf(&b, "- %s: %s%s\n", o.Name, o.Description, self)
 		}
-		fmt.Fprintf(&b, "- %s: the search's latest champion (a genome of %s) joins the opponents once there is one.\n", hallRow, s.Name)
+		fmt.Fprintf(&b, "- %s: the search's latest champion (a genome of %s) joins the opponents once there is one.\n", HallRow, s.Name)
 	}
 
-	k := min(l.opt.Show, len(measured))
+	k := min(in.Show, len(measured))
 	best := measured[:k]
-	line := func(label string, e *Entry, withBase bool) {
-		fmt.Fprintf(&b, "%s {\"params\": %s, \"fitness\": %s", label, paramsJSON(schema, l.space.Genome(e.X)), sig3(e.Fitness))
+	line := func(label string, e *Measured, withBase bool) {
+		fmt.Fprintf(&b, "%s {\"params\": %s, \"fitness\": %s", label, paramsJSON(schema, e.Genome), sig3(e.Fitness))
 		if withBase {
 			fmt.Fprintf(&b, ", \"vs_base\": %s", sig3(e.Fitness-base.Fitness))
 		}
-		fmt.Fprintf(&b, ", \"se\": %s, \"score_rate\": %s, \"games\": %.0f, \"generations\": %d}\n", sig3(stdErr(e.Fitness, e.Games)), sig3(e.Mean()), e.Games, e.Evals)
+		fmt.Fprintf(&b, ", \"se\": %s, \"score_rate\": %s, \"games\": %.0f, \"generations\": %d}\n", sig3(stdErr(e.Fitness, e.Games)), sig3(e.Rate), e.Games, e.Generations)
 	}
 	b.WriteString("\n## Measured genomes\n")
 	if base != nil {
@@ -203,23 +237,24 @@ func (l *LLM) Prompt(gen int, h History) string {
 		fmt.Fprintf(&b, "\nNo other genome has been measured yet. The defaults are %s.\n", paramsJSON(schema, schema.Defaults()))
 	} else {
 		fmt.Fprintf(&b, "\nBest genomes so far, by fitness:\n")
-		for i, e := range best {
-			line(fmt.Sprintf("#%d", i+1), e, base != nil)
+		for i := range best {
+			line(fmt.Sprintf("#%d", i+1), &best[i], base != nil)
 		}
 		if rest := measured[k:]; len(rest) > 0 {
 			fmt.Fprintf(&b, "\nWorst genomes so far:\n")
-			for _, e := range rest[max(0, len(rest)-l.opt.Show):] {
-				line("-", e, base != nil)
+			rest = rest[max(0, len(rest)-in.Show):]
+			for i := range rest {
+				line("-", &rest[i], base != nil)
 			}
 		}
 	}
 
-	l.writeVersus(&b, base, best)
-	l.writeTrend(&b, h, base)
+	writeVersus(&b, base, best)
+	writeTrend(&b, in.Trend)
 
 	fmt.Fprintf(&b, "\n## Your answer\n\nThis is generation %d of the search. Propose %d new genomes, different from those above, that you expect to reach a higher fitness than the best so far. "+
 		"Give every value as a plain JSON number (not a string) inside its parameter's range, integer parameters as whole numbers; a parameter you leave out takes its default. "+
-		"Answer with one JSON object of this shape, with %d entries in \"genomes\" (\"reasoning\" is optional; keep it short):\n", gen+1, l.n, l.n)
+		"Answer with one JSON object of this shape, with %d entries in \"genomes\" (\"reasoning\" is optional; keep it short):\n", in.Generation+1, in.N, in.N)
 	fmt.Fprintf(&b, "{\"reasoning\": \"...\", \"genomes\": [{\"params\": %s}]}\n", paramsJSON(schema, schema.Defaults()))
 	return b.String()
 }
@@ -227,24 +262,28 @@ func (l *LLM) Prompt(gen int, h History) string {
 // configText is the run's game configuration compacted, or "" when it
 // is empty, null or {} (the defaults).
 func configText(raw json.RawMessage) string {
-	s := string(compactJSON(raw))
-	if s == "null" || s == "{}" {
-		return ""
+	var buf bytes.Buffer
+	if len(raw) == 0 || json.Compact(&buf, raw) != nil {
+		return string(raw)
 	}
-	return s
+	if s := buf.String(); s != "null" && s != "{}" {
+		return s
+	}
+	return ""
 }
 
 // writeVersus writes the score rates of the base and the best genomes
 // against each opponent, hardest for the base first; the earlier
-// champions of the search are summed into one row.
-func (l *LLM) writeVersus(b *strings.Builder, base *Entry, best []*Entry) {
-	cols := append([]*Entry(nil), best...)
+// champions of the search come summed into one row (HallRow).
+func writeVersus(b *strings.Builder, base *Measured, best []Measured) {
+	cols := make([]*Measured, 0, len(best)+1)
 	labels := make([]string, 0, len(best)+1)
 	if base != nil {
-		cols = append([]*Entry{base}, cols...)
+		cols = append(cols, base)
 		labels = append(labels, "base")
 	}
 	for i := range best {
+		cols = append(cols, &best[i])
 		labels = append(labels, fmt.Sprintf("#%d", i+1))
 	}
 	tallies := make([]map[string]Tally, len(cols))
@@ -252,9 +291,6 @@ func (l *LLM) writeVersus(b *strings.Builder, base *Entry, best []*Entry) {
 	for i, e := range cols {
 		tallies[i] = map[string]Tally{}
 		for name, t := range e.Versus {
-			if strings.HasPrefix(name, hallPrefix) {
-				name = hallRow
-			}
 			sum := tallies[i][name]
 			sum.Points += t.Points
 			sum.Games += t.Games
@@ -305,8 +341,7 @@ func (l *LLM) writeVersus(b *strings.Builder, base *Entry, best []*Entry) {
 // writeTrend writes the last generations: where their proposals came
 // from, how they fared, and the leader's and the base's fitness after
 // each.
-func (l *LLM) writeTrend(b *strings.Builder, h History, base *Entry) {
-	rows := l.trendView(h, base)
+func writeTrend(b *strings.Builder, rows []Generation) {
 	if len(rows) == 0 {
 		return
 	}
@@ -338,14 +373,4 @@ func (l *LLM) writeTrend(b *strings.Builder, h History, base *Entry) {
 		}
 		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %s |\n", r.Generation+1, by, sig3(hi), sig3(mean), aboveText, leader, baseFit)
 	}
-}
-
-// trendView returns the last trendRows generations, the latest completed
-// from h when the next Ask has not yet recorded its base and leader.
-func (l *LLM) trendView(h History, base *Entry) []llmGen {
-	rows := append([]llmGen(nil), l.trend[max(0, len(l.trend)-trendRows):]...)
-	if n := len(rows); n > 0 && !rows[n-1].Seen && base != nil && len(h.Hall) > 0 {
-		rows[n-1].Seen, rows[n-1].Base, rows[n-1].Leader = true, base.Fitness, h.Hall[0].Fitness
-	}
-	return rows
 }

@@ -1,0 +1,23 @@
+package acbstrat
+
+import (
+	"testing"
+
+	"crucible/engine/acb"
+)
+
+// Rule: steps on the wrapped grid go the short way round.
+func TestWrapDist(t *testing.T) {
+	for _, tt := range []struct {
+		a, b acb.Pos
+		want int
+	}{
+		{acb.Pos{Row: 0, Col: 0}, acb.Pos{Row: 3, Col: 4}, 7},
+		{acb.Pos{Row: 0, Col: 0}, acb.Pos{Row: 39, Col: 38}, 3},
+		{acb.Pos{Row: 5, Col: 20}, acb.Pos{Row: 25, Col: 0}, 40},
+	} {
+		if got := wrapDist(tt.a, tt.b, 40, 40); got != tt.want {
+			t.Errorf("wrapDist(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
