@@ -155,7 +155,7 @@ nothing; a removed entrant comes back.
 			if err != nil {
 				return err
 			}
-			src, err := ladderSource(info.Game, strategy, variant, url)
+			src, err := ladderSource(info.Game, strategy, variant, url, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -186,7 +186,7 @@ nothing; a removed entrant comes back.
 
 // ladderSource checks the --strategy / --variant / --url of ladder add
 // (exactly one) against game and the registry.
-func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
+func ladderSource(game, strategy, variant, url string, warn io.Writer) (ladder.Source, error) {
 	given := 0
 	for _, v := range []string{strategy, variant, url} {
 		if v != "" {
@@ -209,25 +209,25 @@ func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
 	if err != nil {
 		return ladder.Source{}, err
 	}
-	s, _, _, err := strategyOrVariant(reg, game, strategy, variant, "this ladder plays "+game)
-	if err != nil {
-		if strategy != "" {
+	if strategy != "" {
+		s, err := reg.Lookup(game, strategy)
+		if err != nil {
 			return ladder.Source{}, fmt.Errorf("--strategy: %w", err)
 		}
-		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
-	}
-	if strategy != "" {
 		return ladder.Source{Kind: ladder.KindStrategy, Strategy: s.Name}, nil
 	}
-	data, err := os.ReadFile(variant)
+	// The variant as it plays is stored: every parameter and its id, as
+	// crucible arena resolves the file (a hand-written one may leave
+	// fields out).
+	r, err := loadVariant(reg, game, variant, warn)
 	if err != nil {
 		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
 	}
-	v, err := strategies.ParseVariant(data, variant)
+	data, err := json.MarshalIndent(r.Variant, "", "  ")
 	if err != nil {
 		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
 	}
-	return ladder.Source{Kind: ladder.KindVariant, Strategy: v.Base, VariantID: v.ID, Content: string(data)}, nil
+	return ladder.Source{Kind: ladder.KindVariant, Strategy: r.Variant.Base, VariantID: r.Variant.ID, Content: string(data) + "\n"}, nil
 }
 
 // ladderBuilder makes the arena entrant of a ladder version: a strategy at

@@ -87,7 +87,16 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.W
 	}
 }
 
-// loadVariant reads a variant file of game and resolves it: every
+// otherGameError is loadVariant's error for a variant of another game.
+type otherGameError struct{ got, want string }
+
+func (e *otherGameError) Error() string {
+	return fmt.Sprintf("a variant of game %s, but the game played is %s", e.got, e.want)
+}
+
+// loadVariant reads a variant file of game and resolves it (the one way the
+// commands read a variant file: a hand-written file may leave out the id
+// and any parameter, which take their computed value and defaults): every
 // parameter known and legal, its id that of its full genome. The notice of
 // an id computed by an earlier version goes to warn (nil: dropped).
 func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (strategies.Resolved, error) {
@@ -96,7 +105,7 @@ func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (s
 		return strategies.Resolved{}, err
 	}
 	if v.Game != game {
-		return strategies.Resolved{}, fmt.Errorf("a variant of game %s, but the game played is %s", v.Game, game)
+		return strategies.Resolved{}, &otherGameError{got: v.Game, want: game}
 	}
 	r, err := reg.Check(v)
 	if err != nil {
@@ -123,15 +132,12 @@ func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint s
 		}
 		return s, s.Schema.Defaults(), s.Name, nil
 	case variant != "":
-		v, err := strategies.LoadVariant(variant)
+		r, err := loadVariant(reg, game, variant, nil)
 		if err != nil {
-			return strategies.Strategy{}, nil, "", err
-		}
-		if v.Game != game {
-			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
-		}
-		r, err := reg.Check(v)
-		if err != nil {
+			var other *otherGameError
+			if errors.As(err, &other) {
+				return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, other.got, hint)
+			}
 			return strategies.Strategy{}, nil, "", err
 		}
 		return r.Strategy, r.Genome, r.Variant.Label(), nil
