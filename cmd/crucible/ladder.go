@@ -52,11 +52,9 @@ A new version of an entrant plays a regression test (a pentanomial SPRT)
 against its previous version; ladder run exits with status 3 while a
 version stands found weaker (see ladder run --help).`,
 	}
-	def := os.Getenv(envDB)
-	if def == "" {
-		def = "ladder.db"
-	}
-	cmd.PersistentFlags().StringVar(&o.db, "db", def, "ladder database: an SQLite file, or a postgres:// URL (default $"+envDB+", else ladder.db)")
+	// The default is resolved when the database is opened, so that the
+	// help states it once.
+	cmd.PersistentFlags().StringVar(&o.db, "db", "", "ladder database: an SQLite file, or a postgres:// URL (default $"+envDB+", else ladder.db)")
 	cmd.AddCommand(
 		newLadderInitCmd(&o),
 		newLadderAddCmd(&o),
@@ -72,15 +70,61 @@ version stands found weaker (see ladder run --help).`,
 	return cmd
 }
 
-// openLadder opens the database of --db.
+// open opens the ladder database of --db, which must exist: a command
+// other than init never creates one (an SQLite file missing or empty is
+// refused before it is touched).
 func (o *ladderOpts) open(ctx context.Context) (*ladder.Store, error) {
-	if o.db == "" {
-		return nil, errors.New("--db: empty (give an SQLite file or a postgres:// URL)")
+	path, err := o.path()
+	if err != nil {
+		return nil, err
 	}
-	if !ladder.IsPostgres(o.db) && strings.Contains(o.db, "://") {
-		return nil, fmt.Errorf("--db %s: not a postgres:// URL nor a file name", o.db)
+	if !ladder.IsPostgres(path) {
+		file := strings.TrimPrefix(path, "sqlite:")
+		info, err := os.Stat(file)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("--db %s: no such file, so no ladder yet (crucible ladder init --game acb|kindling --db %s creates one)", file, file)
+		case err == nil && info.Mode().IsRegular() && info.Size() == 0:
+			return nil, fmt.Errorf("--db %s: the file is empty, so it holds no ladder yet (crucible ladder init --game acb|kindling --db %s makes one in it)", file, file)
+		}
 	}
-	s, err := ladder.Open(ctx, o.db)
+	return openLadderDB(ctx, path)
+}
+
+// create opens the ladder database of --db for ladder init, creating an
+// SQLite file that is missing.
+func (o *ladderOpts) create(ctx context.Context) (*ladder.Store, error) {
+	path, err := o.path()
+	if err != nil {
+		return nil, err
+	}
+	return openLadderDB(ctx, path)
+}
+
+// path is --db, else $CRUCIBLE_DB, else ladder.db.
+func (o *ladderOpts) path() (string, error) {
+	path := o.db
+	if path == "" {
+		path = os.Getenv(envDB)
+	}
+	if path == "" {
+		path = "ladder.db"
+	}
+	if !ladder.IsPostgres(path) && strings.Contains(path, "://") {
+		return "", fmt.Errorf("--db %s: not a postgres:// URL nor a file name", path)
+	}
+	return path, nil
+}
+
+// where is the database --db names (see path), "" for a bad one.
+func (o *ladderOpts) where() string {
+	path, _ := o.path()
+	return path
+}
+
+// openLadderDB opens the ladder database at path.
+func openLadderDB(ctx context.Context, path string) (*ladder.Store, error) {
+	s, err := ladder.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}
@@ -103,7 +147,7 @@ make it a ladder of --game. Running it again on the same game changes nothing.
 			if _, err := lookupGame(game); err != nil {
 				return fmt.Errorf("--game: %w", err)
 			}
-			s, err := o.open(cmd.Context())
+			s, err := o.create(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -669,3 +669,73 @@ func TestLadderRegressionAlarm(t *testing.T) {
 		})
 	}
 }
+
+// Defects of issue 20 (low): ladder list, run and standings on a missing
+// or empty --db created a database there before failing; they refuse it
+// and leave the directory as it was. ladder init still creates one.
+func TestLadderCommandsNeverCreateADatabase(t *testing.T) {
+	dir := t.TempDir()
+	missing, empty := filepath.Join(dir, "typo.db"), filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	for _, sub := range [][]string{{"list"}, {"run", "--budget", "0"}, {"standings"}, {"history", "x"}, {"export", "--out", filepath.Join(dir, "e.jsonl")}} {
+		for _, db := range []string{missing, empty} {
+			_, _, err := execRoot(t, append(append([]string{"ladder"}, sub...), "--db", db)...)
+			if err == nil || !strings.Contains(err.Error(), "--db "+db) || !strings.Contains(err.Error(), "crucible ladder init") {
+				t.Errorf("ladder %s on %s: %v", sub[0], filepath.Base(db), err)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "empty.db" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("the commands left %v in the directory; want only empty.db", names)
+	}
+	if info, _ := os.Stat(empty); info.Size() != 0 {
+		t.Fatalf("empty.db was written to (%d bytes)", info.Size())
+	}
+	lad(t, empty, "init", "--game", "kindling")
+	lad(t, empty, "list")
+}
+
+// Defect of issue 20 (low): the --db help stated its default twice,
+// "(default $CRUCIBLE_DB, else ladder.db) (default "ladder.db")"; and
+// $CRUCIBLE_DB still names the database when --db is left out.
+func TestLadderDBDefaultStatedOnce(t *testing.T) {
+	help, _, err := execRoot(t, "ladder", "list", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dbLine, _ := strings.Cut(help, "--db string")
+	dbLine, _, _ = strings.Cut(dbLine, "\n")
+	if n := strings.Count(dbLine, "default"); n != 1 || !strings.Contains(dbLine, "(default $CRUCIBLE_DB, else ladder.db)") {
+		t.Fatalf("--db help states its default %d times:\n%s", n, help)
+	}
+	db := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv(envDB, db)
+	if _, _, err := execRoot(t, "ladder", "init", "--game", "kindling"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("ladder init without --db did not use $%s: %v", envDB, err)
+	}
+}
+
+// Defect of issue 20 (low): ladder run said "night ... rated as one
+// Glicko-2 period" and then, under the standings, "Rated by the Glicko-2
+// ratings given, not updated by these matches". The standings now say
+// whose ratings they are, after which night.
+func TestLadderRunMessagesAgree(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	setupLadder(t, db, "normal", "easy")
+	out, errOut, err := execRoot(t, "ladder", "run", "--night", "n1", "--seeds-per-night", "1", "--budget", "0", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "rated as one Glicko-2 period") || strings.Contains(out, "not updated by these matches") ||
+		!strings.Contains(out, "Rated by the ladder's Glicko-2 ratings, one rating period per night, as they stand after night n1") {
+		t.Fatalf("the night's messages:\n%s\n%s", errOut, out)
+	}
+}
