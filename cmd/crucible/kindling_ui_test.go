@@ -104,6 +104,9 @@ func TestKindlingServeBotVariant(t *testing.T) {
 	}{
 		{kindlingServeOptions{botVariant: path, botVariantAt: "hard"}, `--bot-variant-level "hard" is not normal or easy`},
 		{kindlingServeOptions{botVariant: filepath.Join(t.TempDir(), "none.json")}, "--bot-variant: "},
+		// Issue 20 (low): a level without a variant was silently accepted.
+		{kindlingServeOptions{botVariantAt: "hard"}, `--bot-variant-level "hard" without --bot-variant`},
+		{kindlingServeOptions{botVariantAt: "easy"}, `--bot-variant-level "easy" without --bot-variant`},
 	} {
 		if _, _, err := serveHouseBots(reg, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: %v, want %q", tt.o, err, tt.want)
