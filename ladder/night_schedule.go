@@ -126,21 +126,8 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 // activeVersions are the current versions of the entrants not removed,
 // by id.
 func (s *Store) activeVersions(ctx context.Context, q querier) ([]Version, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+prefixed("v.", versionCols)+` FROM versions v JOIN entrants e ON e.name = v.entrant
-		WHERE e.removed_at IS NULL AND v.number = (SELECT MAX(w.number) FROM versions w WHERE w.entrant = v.entrant) ORDER BY v.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Version
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return scanVersions(q.QueryContext(ctx, `SELECT `+prefixed("v.", versionCols)+` FROM versions v JOIN entrants e ON e.name = v.entrant
+		WHERE e.removed_at IS NULL AND v.number = (SELECT MAX(w.number) FROM versions w WHERE w.entrant = v.entrant) ORDER BY v.id`))
 }
 
 // prefixed puts p before every column of a comma-separated list.
