@@ -197,7 +197,7 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 	// ones are played again (their error lines stay for the readers to
 	// skip).
 	col, todo, w := &res.Done, res.Todo, res.ResultsWriter
-	res.Records = nil
+	res.Prev.Records = nil
 	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
 	bar := newProgressBar(stderr, len(todo))
 	if bar != nil {

@@ -62,8 +62,8 @@ func playArenaDB(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, en
 	}
 	defer res.Discard()
 	col, todo := &res.Done, res.Todo
-	seen := queue.NewSeen(res.Records)
-	res.Records = nil
+	seen := queue.NewSeen(res.Prev.Records)
+	res.Prev.Records = nil
 	played := 0
 	if len(todo) > 0 {
 		ctx := cmd.Context()

@@ -77,7 +77,7 @@ func openRunResults(stderr io.Writer, path string, resume bool, game engine.Game
 	case err != nil:
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	for _, warn := range r.Warnings {
+	for _, warn := range r.Prev.Warnings {
 		fmt.Fprintln(stderr, "warning:", warn)
 	}
 	switch {
