@@ -95,6 +95,9 @@ func decodeRecord(text []byte) (Record, error) {
 				return Record{}, fmt.Errorf("result record of job %s: rank %d of seat %d is outside [1, %d]", r.Job, k, i, n)
 			}
 		}
+		if err := checkScores(r); err != nil {
+			return Record{}, err
+		}
 	}
 	return r, nil
 }

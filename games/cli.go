@@ -145,18 +145,39 @@ func StrategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint s
 		}
 		return s, s.Schema.Defaults(), s.Name, nil
 	case variant != "":
-		v, err := strategies.LoadVariant(variant)
+		r, err := LoadVariant(reg, game, variant)
 		if err != nil {
-			return strategies.Strategy{}, nil, "", err
-		}
-		if v.Game != game {
-			return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, v.Game, hint)
-		}
-		r, err := reg.Check(v)
-		if err != nil {
+			var other *OtherGameError
+			if errors.As(err, &other) {
+				return strategies.Strategy{}, nil, "", fmt.Errorf("variant %s is for game %s; %s", variant, other.Got, hint)
+			}
 			return strategies.Strategy{}, nil, "", err
 		}
 		return r.Strategy, r.Genome, r.Variant.Label(), nil
 	}
 	return strategies.Strategy{}, nil, "", errors.New("give --strategy NAME or --variant FILE")
+}
+
+// OtherGameError is LoadVariant's error for a variant of another game.
+type OtherGameError struct{ Got, Want string }
+
+func (e *OtherGameError) Error() string {
+	return fmt.Sprintf("a variant of game %s, but the game played is %s", e.Got, e.Want)
+}
+
+// LoadVariant reads a variant file of game and resolves it, the one way the
+// commands read a variant file: a hand-written file may leave out the id
+// and any parameter, which take their computed value and defaults; every
+// parameter must be known and legal. A variant of another game is an
+// *OtherGameError. The resolved variant's Notice says when its id was
+// computed by an earlier version.
+func LoadVariant(reg *strategies.Registry, game, path string) (strategies.Resolved, error) {
+	v, err := strategies.LoadVariant(path)
+	if err != nil {
+		return strategies.Resolved{}, err
+	}
+	if v.Game != game {
+		return strategies.Resolved{}, &OtherGameError{Got: v.Game, Want: game}
+	}
+	return reg.Check(v)
 }

@@ -274,6 +274,24 @@ func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
 	return v, err
 }
 
+// scanVersions reads the versions of a query's rows, given with the
+// query's error, and closes them.
+func scanVersions(rows *sql.Rows, err error) ([]Version, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // currentVersion is the entrant's newest version (sql.ErrNoRows if none).
 func (s *Store) currentVersion(ctx context.Context, q querier, name string) (Version, error) {
 	return scanVersion(q.QueryRowContext(ctx, s.rebind("SELECT "+versionCols+" FROM versions WHERE entrant = ? ORDER BY number DESC LIMIT 1"), name))
@@ -345,20 +363,8 @@ func (s *Store) Entrants(ctx context.Context, all bool) ([]Entrant, error) {
 
 // Versions lists every version of entrant name, oldest first.
 func (s *Store) Versions(ctx context.Context, name string) ([]Version, error) {
-	rows, err := s.db.QueryContext(ctx, s.rebind("SELECT "+versionCols+" FROM versions WHERE entrant = ? ORDER BY number"), name)
+	out, err := scanVersions(s.db.QueryContext(ctx, s.rebind("SELECT "+versionCols+" FROM versions WHERE entrant = ? ORDER BY number"), name))
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Version
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {

@@ -77,7 +77,16 @@ func (s *Store) Standings(ctx context.Context) (Standings, error) {
 		names = append(names, v.Label)
 	}
 	st.Summary, err = rating.Leaderboard(names, matches, rating.Options{Model: rating.ModelGlicko2, Periods: rating.PriorIsRating, Prior: ratings})
-	return st, err
+	if err != nil {
+		return st, err
+	}
+	// The ratings are the ladder's own, each night one rating period; the
+	// leaderboard only shows them (it does not rate the night again).
+	st.Summary.Method = "the ladder's Glicko-2 ratings, one rating period per night (no night closed yet: the starting ratings)"
+	if st.Night.ID != 0 {
+		st.Summary.Method = fmt.Sprintf("the ladder's Glicko-2 ratings, one rating period per night, as they stand after night %s (its matches between the current versions give the score columns)", st.Night.Label)
+	}
+	return st, nil
 }
 
 // HistoryPoint is an entrant's rating after one night.

@@ -50,7 +50,10 @@ func TestWorkerProcessesMatchLocalArena(t *testing.T) {
 			if distinct < 2 {
 				t.Errorf("results came from %d workers of %d", distinct, n)
 			}
-			// SIGTERM stops a worker cleanly.
+			// SIGTERM stops a worker cleanly (once it serves: on a loaded
+			// machine the run can end before a worker is ready, and one
+			// stopped while it upgrades the schema fails instead).
+			workers[0].waitFor(t, "ready", 2*time.Minute)
 			workers[0].cmd.Process.Signal(syscall.SIGTERM)
 			workers[0].waitFor(t, "stopped", 20*time.Second)
 		})

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"crucible/arena"
 )
 
 // RunInfo is a run's state and progress.
@@ -168,4 +171,87 @@ func Cancel(ctx context.Context, db *DB, id int64) error {
 		}
 	}
 	return tx.Commit(ctx)
+}
+
+// Holder is a run of the queue that holds jobs of a schedule (see Holding).
+type Holder struct {
+	ID int64
+	// Jobs are the ids of the schedule's jobs the run holds and no older
+	// holder does.
+	Jobs []string
+}
+
+// Holding finds the runs that already hold jobs of r, so that a submitter
+// killed while it followed its run re-attaches to it rather than
+// submitting the same matches again: runs of the same game, configuration
+// and entrants (by their stored specs), neither cancelled nor with a batch
+// given up, whose batches hold a job with the same id, round, seed and
+// seats as one of r.Jobs (those play the same match to the byte). It
+// returns them oldest first, each job counted for the oldest run that
+// holds it, and the jobs of r no run holds, in r's order: what is left to
+// submit.
+func Holding(ctx context.Context, db *DB, r Run) ([]Holder, []arena.Job, error) {
+	cfgID, err := arena.ConfigID(r.Game, r.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	ents, err := json.Marshal(r.Entrants)
+	if err != nil {
+		return nil, nil, err
+	}
+	want := make(map[string]int, len(r.Jobs)) // a job's line in queue_batches -> its index
+	for i, j := range r.Jobs {
+		line, err := encodeJobs([]arena.Job{j})
+		if err != nil {
+			return nil, nil, err
+		}
+		want[strings.TrimSuffix(line, "\n")] = i
+	}
+	rows, err := db.Pool.Query(ctx, `SELECT r.id FROM queue_runs r WHERE r.game = $1 AND r.config_id = $2 AND r.entrants = $3
+		AND r.state = 'open' ORDER BY r.id`, r.Game.Name(), cfgID, string(ents))
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, nil, err
+	}
+	held := make([]bool, len(r.Jobs))
+	var out []Holder
+	for _, id := range ids {
+		info, err := Status(ctx, db, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		if info.Lost > 0 {
+			continue // its lost matches would never arrive: submit them again
+		}
+		rows, err := db.Pool.Query(ctx, "SELECT jobs FROM queue_batches WHERE run = $1 ORDER BY batch", id)
+		if err != nil {
+			return nil, nil, err
+		}
+		texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return nil, nil, err
+		}
+		h := Holder{ID: id}
+		for _, text := range texts {
+			for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				if i, ok := want[line]; ok && !held[i] {
+					held[i] = true
+					h.Jobs = append(h.Jobs, r.Jobs[i].ID)
+				}
+			}
+		}
+		if len(h.Jobs) > 0 {
+			out = append(out, h)
+		}
+	}
+	var rest []arena.Job
+	for i, j := range r.Jobs {
+		if !held[i] {
+			rest = append(rest, j)
+		}
+	}
+	return out, rest, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/engine"
+	"crucible/internal/atomicfile"
 	"crucible/reports"
 	"crucible/strategies"
 )
@@ -173,6 +175,11 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		if err := os.MkdirAll(f.replays, 0o755); err != nil {
 			return fmt.Errorf("--replays: %w", err)
 		}
+		if f.resume {
+			if err := removeReplayTemps(stderr, f.replays, jobs); err != nil {
+				return err
+			}
+		}
 	}
 	return playArena(cmd, f, game, cfg, entrants, jobs, format)
 }
@@ -181,50 +188,15 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 // --resume) and prints the leaderboard.
 func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entrants []arena.Entrant, jobs []arena.Job, format reports.Format) error {
 	stderr := cmd.ErrOrStderr()
-	_, statErr := os.Stat(f.out)
-	created := errors.Is(statErr, os.ErrNotExist)
-	w, prev, err := arena.OpenResults(f.out, f.resume)
-	if errors.Is(err, arena.ErrResultsExist) {
-		return fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue it, or choose another --out", err)
-	}
+	res, err := openRunResults(stderr, f.out, f.resume, game, cfg, jobs, entrants)
 	if err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	for _, warn := range prev.Warnings {
-		fmt.Fprintln(stderr, "warning:", warn)
-	}
-	// discard removes a results file this run created but never wrote to.
-	discard := func() {
-		w.Close()
-		if created && w.Written() == 0 {
-			os.Remove(f.out)
-		}
-	}
-	todo, err := arena.Remaining(game, cfg, jobs, entrants, prev.Records)
-	if err != nil {
-		discard()
-		return fmt.Errorf("--resume %s: %w", f.out, err)
+		return err
 	}
 	// The finished matches of the file count in the ratings; its failed
 	// ones are played again (their error lines stay for the readers to
 	// skip).
-	var col arena.Collector
-	retry := 0
-	for _, r := range prev.Records {
-		if r.Error == "" {
-			col.Add(r)
-		} else {
-			retry++
-		}
-	}
-	if len(prev.Records) > 0 {
-		again := ""
-		if retry > 0 {
-			again = fmt.Sprintf(" (%d failed matches skipped: their jobs are played again)", retry)
-		}
-		fmt.Fprintf(stderr, "resuming %s: %d of %d matches done%s, %d to play\n", f.out, col.Matches, len(jobs), again, len(todo))
-	}
-	prev.Records = nil
+	col, todo, w := &res.Done, res.Todo, res.ResultsWriter
+	res.Prev.Records = nil
 	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
 	bar := newProgressBar(stderr, len(todo))
 	if bar != nil {
@@ -252,7 +224,7 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 	}
 	elapsed := time.Since(start)
 	played := w.Written()
-	discard()
+	res.Discard()
 	if runErr != nil {
 		if cmd.Context().Err() != nil {
 			fmt.Fprintf(stderr, "interrupted: %d of %d matches are in %s; run the same command with --resume to finish\n",
@@ -269,7 +241,7 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 			return err
 		}
 	}
-	return printArenaSummary(cmd, f, &col, entrants, played, format)
+	return printArenaSummary(cmd, f, col, entrants, played, format)
 }
 
 // checkNoReplays refuses a fresh run whose replay directory already holds
@@ -291,6 +263,33 @@ func checkNoReplays(dir string, jobs []arena.Job) error {
 		if name := j.ID + ".json"; have[name] {
 			return fmt.Errorf("--replays %s already holds %s (a replay of job %s); refusing to overwrite it: choose another directory, or add --resume to continue the run it belongs to", dir, name, j.ID)
 		}
+	}
+	return nil
+}
+
+// removeReplayTemps removes from the replay directory the temporary files
+// of replays and viewer pages of the run's jobs that a killed run left
+// half-written (see atomicfile.TempOf), and says how many.
+func removeReplayTemps(stderr io.Writer, dir string, jobs []arena.Job) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--replays: %w", err)
+	}
+	ours := make(map[string]bool, 2*len(jobs))
+	for _, j := range jobs {
+		ours[j.ID+".json"], ours[j.ID+".html"] = true, true
+	}
+	removed := 0
+	for _, e := range entries {
+		if dest, ok := atomicfile.TempOf(e.Name()); ok && ours[dest] && e.Type().IsRegular() {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("--replays: removing a temporary file: %w", err)
+			}
+			removed++
+		}
+	}
+	if removed > 0 {
+		fmt.Fprintf(stderr, "removed %d temporary files a killed run left half-written in %s\n", removed, dir)
 	}
 	return nil
 }

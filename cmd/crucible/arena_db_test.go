@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -155,5 +159,83 @@ func TestArenaDBFlagErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// Defect 20.8: a submitter killed with SIGKILL while its run plays is
+// followed again by the same command with --resume: it re-attaches to the
+// run still playing its matches instead of submitting them again, and the
+// file ends as a local run's. Real processes: the worker and the killed
+// submitter are crucible processes (this test binary), the database is
+// PostgreSQL; the worker is paused (SIGSTOP) for the kill, so the run is
+// unfinished whatever the machine's speed.
+func TestArenaResumeReattachesToItsRun(t *testing.T) {
+	url := pgtest.DB(t)
+	dir := t.TempDir()
+	local, out := filepath.Join(dir, "local.jsonl"), filepath.Join(dir, "queue.jsonl")
+	// 3 pairs x 2 seat orders x 8 seeds = 48 matches, 24 batches.
+	args := []string{"arena", "--game", "acb", "--players", "gatherer,swarm,random", "--seeds", "8", "--matrix=false", "--format", "csv"}
+	if _, _, err := execRoot(t, append(args, "--out", local)...); err != nil {
+		t.Fatal(err)
+	}
+	worker := child(t, "worker", "--db", url, "--workers", "1")
+	t.Cleanup(func() {
+		worker.Process.Signal(syscall.SIGCONT)
+		worker.Process.Kill()
+		worker.Wait()
+	})
+	sub := child(t, append(args, "--out", out, "--db", url, "--batch", "2")...)
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		if data, _ := os.ReadFile(out); bytes.Count(data, []byte("\n")) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the submitter wrote no result in 5 minutes:\n%s\nworker:\n%s", sub.Stderr, worker.Stderr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	worker.Process.Signal(syscall.SIGSTOP)
+	sub.Process.Signal(syscall.SIGKILL)
+	sub.Wait()
+	db, err := queue.Open(context.Background(), url, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := queue.Status(context.Background(), db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Complete() {
+		t.Logf("run 1 was complete when its submitter was killed (%d batches): the resume re-attaches to a finished run", st.Batches)
+	}
+
+	type result struct {
+		errOut string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, errOut, err := execRoot(t, append(args, "--out", out, "--db", url, "--batch", "2", "--resume")...)
+		done <- result{errOut, err}
+	}()
+	worker.Process.Signal(syscall.SIGCONT)
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("--resume after the kill: %v\n%s", r.err, r.errOut)
+	}
+	if !strings.Contains(r.errOut, "run 1 already holds") || strings.Contains(r.errOut, "run 2:") {
+		t.Errorf("--resume did not re-attach to run 1:\n%s", r.errOut)
+	}
+	runs, err := queue.List(context.Background(), db, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Matches != 48 {
+		t.Errorf("%d runs on the queue (the first of %d matches); want the one run of 48", len(runs), runs[0].Matches)
+	}
+	if got, want := resultLines(t, out), resultLines(t, local); !slices.Equal(got, want) {
+		t.Errorf("the resumed file has %d result lines unlike the local run's %d", len(got), len(want))
 	}
 }

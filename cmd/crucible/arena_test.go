@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/renameio/v2"
+
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/strategies"
@@ -384,4 +386,56 @@ func countReplays(t *testing.T, dir string) (replays, pages int) {
 		}
 	}
 	return replays, pages
+}
+
+// Defect 20 (low): --resume of a missing results file started a fresh run
+// without saying so.
+func TestArenaResumeOfMissingFileSaysSo(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "typo.jsonl")
+	_, stderr, err := execRoot(t, "arena", "--players", "normal,easy", "--seeds", "1", "--format", "csv", "--out", out, "--resume")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--resume: " + out + " holds no results yet; starting a fresh run of 2 matches"; !strings.Contains(stderr, want) {
+		t.Fatalf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// Defect 20 (low): a kill -9 leaves the temporary files of the replays
+// and pages being written in --replays (renameio's ".<file><digits>",
+// made here by renameio itself and left open as a killed process leaves
+// them); --resume removes those of its jobs and says so, and leaves other
+// files alone.
+func TestArenaResumeRemovesReplayTemps(t *testing.T) {
+	dir := t.TempDir()
+	replays, out := filepath.Join(dir, "replays"), filepath.Join(dir, "r.jsonl")
+	args := []string{"arena", "--players", "normal,easy", "--format", "csv", "--replays", replays, "--out", out}
+	if _, _, err := execRoot(t, append(args, "--seeds", "1")...); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"r0-0v1.json", "r0-1v0.html", "notes.txt"} {
+		f, err := renameio.NewPendingFile(filepath.Join(replays, name), renameio.WithTempDir(replays))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte("half"))
+		f.File.Close()
+	}
+	_, stderr, err := execRoot(t, append(args, "--seeds", "2", "--resume")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "removed 2 temporary files a killed run left half-written in "+replays) {
+		t.Fatalf("stderr does not report the removal:\n%s", stderr)
+	}
+	entries, _ := os.ReadDir(replays)
+	var hidden []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			hidden = append(hidden, e.Name())
+		}
+	}
+	if len(hidden) != 1 || !strings.HasPrefix(hidden[0], ".notes.txt") {
+		t.Fatalf("hidden files left: %v; want only the one that is not a replay's", hidden)
+	}
 }

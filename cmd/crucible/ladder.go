@@ -52,11 +52,9 @@ A new version of an entrant plays a regression test (a pentanomial SPRT)
 against its previous version; ladder run exits with status 3 while a
 version stands found weaker (see ladder run --help).`,
 	}
-	def := os.Getenv(envDB)
-	if def == "" {
-		def = "ladder.db"
-	}
-	cmd.PersistentFlags().StringVar(&o.db, "db", def, "ladder database: an SQLite file, or a postgres:// URL (default $"+envDB+", else ladder.db)")
+	// The default is resolved when the database is opened, so that the
+	// help states it once.
+	cmd.PersistentFlags().StringVar(&o.db, "db", "", "ladder database: an SQLite file, or a postgres:// URL (default $"+envDB+", else ladder.db)")
 	cmd.AddCommand(
 		newLadderInitCmd(&o),
 		newLadderAddCmd(&o),
@@ -72,15 +70,61 @@ version stands found weaker (see ladder run --help).`,
 	return cmd
 }
 
-// openLadder opens the database of --db.
+// open opens the ladder database of --db, which must exist: a command
+// other than init never creates one (an SQLite file missing or empty is
+// refused before it is touched).
 func (o *ladderOpts) open(ctx context.Context) (*ladder.Store, error) {
-	if o.db == "" {
-		return nil, errors.New("--db: empty (give an SQLite file or a postgres:// URL)")
+	path, err := o.path()
+	if err != nil {
+		return nil, err
 	}
-	if !ladder.IsPostgres(o.db) && strings.Contains(o.db, "://") {
-		return nil, fmt.Errorf("--db %s: not a postgres:// URL nor a file name", o.db)
+	if !ladder.IsPostgres(path) {
+		file := strings.TrimPrefix(path, "sqlite:")
+		info, err := os.Stat(file)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, fmt.Errorf("--db %s: no such file, so no ladder yet (crucible ladder init --game acb|kindling --db %s creates one)", file, file)
+		case err == nil && info.Mode().IsRegular() && info.Size() == 0:
+			return nil, fmt.Errorf("--db %s: the file is empty, so it holds no ladder yet (crucible ladder init --game acb|kindling --db %s makes one in it)", file, file)
+		}
 	}
-	s, err := ladder.Open(ctx, o.db)
+	return openLadderDB(ctx, path)
+}
+
+// create opens the ladder database of --db for ladder init, creating an
+// SQLite file that is missing.
+func (o *ladderOpts) create(ctx context.Context) (*ladder.Store, error) {
+	path, err := o.path()
+	if err != nil {
+		return nil, err
+	}
+	return openLadderDB(ctx, path)
+}
+
+// path is --db, else $CRUCIBLE_DB, else ladder.db.
+func (o *ladderOpts) path() (string, error) {
+	path := o.db
+	if path == "" {
+		path = os.Getenv(envDB)
+	}
+	if path == "" {
+		path = "ladder.db"
+	}
+	if !ladder.IsPostgres(path) && strings.Contains(path, "://") {
+		return "", fmt.Errorf("--db %s: not a postgres:// URL nor a file name", path)
+	}
+	return path, nil
+}
+
+// where is the database --db names (see path), "" for a bad one.
+func (o *ladderOpts) where() string {
+	path, _ := o.path()
+	return path
+}
+
+// openLadderDB opens the ladder database at path.
+func openLadderDB(ctx context.Context, path string) (*ladder.Store, error) {
+	s, err := ladder.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("--db: %w", err)
 	}
@@ -103,7 +147,7 @@ make it a ladder of --game. Running it again on the same game changes nothing.
 			if _, err := lookupGame(game); err != nil {
 				return fmt.Errorf("--game: %w", err)
 			}
-			s, err := o.open(cmd.Context())
+			s, err := o.create(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -155,7 +199,7 @@ nothing; a removed entrant comes back.
 			if err != nil {
 				return err
 			}
-			src, err := ladderSource(info.Game, strategy, variant, url)
+			src, err := ladderSource(info.Game, strategy, variant, url, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -186,7 +230,7 @@ nothing; a removed entrant comes back.
 
 // ladderSource checks the --strategy / --variant / --url of ladder add
 // (exactly one) against game and the registry.
-func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
+func ladderSource(game, strategy, variant, url string, warn io.Writer) (ladder.Source, error) {
 	given := 0
 	for _, v := range []string{strategy, variant, url} {
 		if v != "" {
@@ -209,25 +253,25 @@ func ladderSource(game, strategy, variant, url string) (ladder.Source, error) {
 	if err != nil {
 		return ladder.Source{}, err
 	}
-	s, _, _, err := strategyOrVariant(reg, game, strategy, variant, "this ladder plays "+game)
-	if err != nil {
-		if strategy != "" {
+	if strategy != "" {
+		s, err := reg.Lookup(game, strategy)
+		if err != nil {
 			return ladder.Source{}, fmt.Errorf("--strategy: %w", err)
 		}
-		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
-	}
-	if strategy != "" {
 		return ladder.Source{Kind: ladder.KindStrategy, Strategy: s.Name}, nil
 	}
-	data, err := os.ReadFile(variant)
+	// The variant as it plays is stored: every parameter and its id, as
+	// crucible arena resolves the file (a hand-written one may leave
+	// fields out).
+	r, err := loadVariant(reg, game, variant, warn)
 	if err != nil {
 		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
 	}
-	v, err := strategies.ParseVariant(data, variant)
+	data, err := json.MarshalIndent(r.Variant, "", "  ")
 	if err != nil {
 		return ladder.Source{}, fmt.Errorf("--variant: %w", err)
 	}
-	return ladder.Source{Kind: ladder.KindVariant, Strategy: v.Base, VariantID: v.ID, Content: string(data)}, nil
+	return ladder.Source{Kind: ladder.KindVariant, Strategy: r.Variant.Base, VariantID: r.Variant.ID, Content: string(data) + "\n"}, nil
 }
 
 // ladderBuilder makes the arena entrant of a ladder version: a strategy at

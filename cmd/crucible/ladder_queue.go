@@ -27,8 +27,8 @@ func checkLadderQueue(o *ladderOpts, f ladderRunFlags) error {
 	if err := queue.CheckQueue(f.queue); err != nil {
 		return fmt.Errorf("--queue: %w", err)
 	}
-	if !queue.IsURL(o.db) {
-		return fmt.Errorf("--queue needs the ladder in PostgreSQL, where the workers find the queue; --db is %q", o.db)
+	if db := o.where(); !queue.IsURL(db) {
+		return fmt.Errorf("--queue needs the ladder in PostgreSQL, where the workers find the queue; --db is %q", db)
 	}
 	if f.replays != "" {
 		return errors.New("--replays cannot be kept with --queue: the matches play on the workers' machines")
@@ -42,7 +42,7 @@ func ladderQueue(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) (func(ctx 
 	if f.queue == "" {
 		return nil, func() {}, nil
 	}
-	db, err := queue.Open(cmd.Context(), o.db, 4)
+	db, err := queue.Open(cmd.Context(), o.where(), 4)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--queue: %w", err)
 	}

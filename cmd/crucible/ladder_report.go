@@ -41,8 +41,8 @@ regression is flagged at the top. The same ladder gives the same bytes.
 			if err := checkOutPath("--out", out); err != nil {
 				return err
 			}
-			if !ladder.IsPostgres(o.db) {
-				if err := checkNotInput("--out", out, "--db", o.db); err != nil {
+			if db := o.where(); !ladder.IsPostgres(db) {
+				if err := checkNotInput("--out", out, "--db", db); err != nil {
 					return err
 				}
 			}

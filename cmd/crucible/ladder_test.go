@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -290,17 +291,30 @@ func child(t *testing.T, args ...string) *exec.Cmd {
 // version).
 func TestLadderKill9(t *testing.T) {
 	if testing.Short() {
-		t.Skip("kill -9 tests play about a million matches; -short leaves them out")
+		t.Skip("kill -9 tests play about 100,000 matches; -short leaves them out")
 	}
 	names := []string{"normal", "sniper", "greedy", "contrarian", "easy", "even"}
 	even2 := variantFile(t, "even", map[string]float64{"width": 2})
-	// 15 pairs x 2x700 seeds x 2 seat orders = 42,000 rated matches a
-	// night, and 2000 pairs of the regression test of even@v2.
-	// Chunks of 500 jobs (not the default of about 150 ms of play, which
-	// is the whole night's 32768 at most) so that kills fall between many.
-	run := []string{"ladder", "run", "--night", "n", "--seeds-per-night", "700", "--budget", "0", "--workers", "2", "--format", "csv", "--chunk", "500"}
+	// 15 pairs x 2x100 seeds x 2 seat orders = 6,000 rated matches a
+	// night, and 600 pairs of the regression test of even@v2: 7,200
+	// matches. Chunks of 200 jobs (not the default of about 150 ms of
+	// play, which is the whole night at most) so that the kills fall
+	// between 36 of them. (The night was 46,000 matches once: at load 40
+	// on 2 cores the campaign alone took most of the package's 10-minute
+	// limit; the kills see as many chunk boundaries with a sixth of it.)
+	// The two stores' campaigns run side by side.
+	const seeds, sprtPairs = 100, 600
+	run := []string{"ladder", "run", "--night", "n", "--seeds-per-night", strconv.Itoa(seeds), "--budget", "0", "--workers", "2", "--format", "csv",
+		"--chunk", "200", "--sprt-pairs", strconv.Itoa(sprtPairs)}
+	const planned = 15*2*seeds*2 + 2*sprtPairs
+	// stepLimit bounds one run of the night, so that a hung run fails
+	// here, naming itself, rather than at the package's limit: an idle
+	// machine plays the whole night in a few seconds, load 40 on 2 cores
+	// in under a minute.
+	const stepLimit = 4 * time.Minute
 	for _, b := range ladderDBs {
 		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
 			seed := uint64(time.Now().UnixNano())
 			rng := rand.New(rand.NewPCG(seed, 1))
 			t.Logf("kill moments drawn with seed %d", seed)
@@ -313,7 +327,7 @@ func TestLadderKill9(t *testing.T) {
 			// The reference night, timed, uninterrupted.
 			start := time.Now()
 			c := child(t, append(run, "--db", ref)...)
-			if err := nightEnd(c.Wait()); err != nil {
+			if err := nightEnd(waitChild(t, c, stepLimit)); err != nil {
 				t.Fatalf("reference night: %v\n%s", err, c.Stderr)
 			}
 			whole := time.Since(start)
@@ -323,7 +337,6 @@ func TestLadderKill9(t *testing.T) {
 			// the night is recorded (watched from here), one once every
 			// match is recorded (around the closing); then a run to the
 			// end.
-			const planned = 42000 + 2*ladder.DefaultRegressionPairs
 			watch, err := ladder.Open(context.Background(), killed)
 			if err != nil {
 				t.Fatal(err)
@@ -338,14 +351,15 @@ func TestLadderKill9(t *testing.T) {
 			kills, lastCount, midway := 0, 0, 0
 			for i := 0; i <= len(targets); i++ {
 				c := child(t, append(run, "--db", killed)...)
-				done := make(chan error, 1)
-				go func() { done <- c.Wait() }()
 				if i == len(targets) {
-					if err := nightEnd(<-done); err != nil {
+					if err := nightEnd(waitChild(t, c, stepLimit)); err != nil {
 						t.Fatalf("last run: %v\n%s", err, c.Stderr)
 					}
 					break
 				}
+				done := make(chan error, 1)
+				go func() { done <- c.Wait() }()
+				limit := time.After(stepLimit)
 				target := int(targets[i] * planned)
 				finished := false
 				if target == 0 {
@@ -359,6 +373,9 @@ func TestLadderKill9(t *testing.T) {
 						}
 						finished = true
 						done <- nil
+					case <-limit:
+						c.Process.Kill()
+						t.Fatalf("run %d did not reach %d recorded matches in %s:\n%s", i, target, stepLimit, c.Stderr)
 					case <-time.After(2 * time.Millisecond):
 						n, err := watch.MatchCount(context.Background(), 0)
 						if err != nil {
@@ -396,6 +413,23 @@ func TestLadderKill9(t *testing.T) {
 			t.Logf("night finished after %d kill -9 (uninterrupted night: %s)", kills, whole.Round(time.Millisecond))
 			compareLadders(t, ref, killed, names)
 		})
+	}
+}
+
+// waitChild waits for the child process c to end, at most limit: past it
+// the child is killed and the test fails, naming the limit.
+func waitChild(t *testing.T, c *exec.Cmd, limit time.Duration) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		c.Process.Kill()
+		<-done
+		t.Fatalf("%s did not end within %s:\n%s", strings.Join(c.Args, " "), limit, c.Stderr)
+		return nil
 	}
 }
 
@@ -667,5 +701,75 @@ func TestLadderRegressionAlarm(t *testing.T) {
 				t.Fatalf("bot's test after the fix: %+v", bot4)
 			}
 		})
+	}
+}
+
+// Defects of issue 20 (low): ladder list, run and standings on a missing
+// or empty --db created a database there before failing; they refuse it
+// and leave the directory as it was. ladder init still creates one.
+func TestLadderCommandsNeverCreateADatabase(t *testing.T) {
+	dir := t.TempDir()
+	missing, empty := filepath.Join(dir, "typo.db"), filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	for _, sub := range [][]string{{"list"}, {"run", "--budget", "0"}, {"standings"}, {"history", "x"}, {"export", "--out", filepath.Join(dir, "e.jsonl")}} {
+		for _, db := range []string{missing, empty} {
+			_, _, err := execRoot(t, append(append([]string{"ladder"}, sub...), "--db", db)...)
+			if err == nil || !strings.Contains(err.Error(), "--db "+db) || !strings.Contains(err.Error(), "crucible ladder init") {
+				t.Errorf("ladder %s on %s: %v", sub[0], filepath.Base(db), err)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "empty.db" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("the commands left %v in the directory; want only empty.db", names)
+	}
+	if info, _ := os.Stat(empty); info.Size() != 0 {
+		t.Fatalf("empty.db was written to (%d bytes)", info.Size())
+	}
+	lad(t, empty, "init", "--game", "kindling")
+	lad(t, empty, "list")
+}
+
+// Defect of issue 20 (low): the --db help stated its default twice,
+// "(default $CRUCIBLE_DB, else ladder.db) (default "ladder.db")"; and
+// $CRUCIBLE_DB still names the database when --db is left out.
+func TestLadderDBDefaultStatedOnce(t *testing.T) {
+	help, _, err := execRoot(t, "ladder", "list", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dbLine, _ := strings.Cut(help, "--db string")
+	dbLine, _, _ = strings.Cut(dbLine, "\n")
+	if n := strings.Count(dbLine, "default"); n != 1 || !strings.Contains(dbLine, "(default $CRUCIBLE_DB, else ladder.db)") {
+		t.Fatalf("--db help states its default %d times:\n%s", n, help)
+	}
+	db := filepath.Join(t.TempDir(), "env.db")
+	t.Setenv(envDB, db)
+	if _, _, err := execRoot(t, "ladder", "init", "--game", "kindling"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("ladder init without --db did not use $%s: %v", envDB, err)
+	}
+}
+
+// Defect of issue 20 (low): ladder run said "night ... rated as one
+// Glicko-2 period" and then, under the standings, "Rated by the Glicko-2
+// ratings given, not updated by these matches". The standings now say
+// whose ratings they are, after which night.
+func TestLadderRunMessagesAgree(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ladder.db")
+	setupLadder(t, db, "normal", "easy")
+	out, errOut, err := execRoot(t, "ladder", "run", "--night", "n1", "--seeds-per-night", "1", "--budget", "0", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "rated as one Glicko-2 period") || strings.Contains(out, "not updated by these matches") ||
+		!strings.Contains(out, "Rated by the ladder's Glicko-2 ratings, one rating period per night, as they stand after night n1") {
+		t.Fatalf("the night's messages:\n%s\n%s", errOut, out)
 	}
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"crucible/arena"
+	"crucible/engine"
 	"crucible/internal/atomicfile"
 )
 
@@ -56,4 +59,32 @@ func checkNotInput(outFlag, out, inFlag, in string) error {
 		return fmt.Errorf("%s %s is the %s file; choose another file to write", outFlag, out, inFlag)
 	}
 	return nil
+}
+
+// openRunResults opens --out (path) for the run of jobs, resuming it when
+// resume is set, and tells stderr what it found: the warnings of a
+// half-written last line, what a resumed file held, or that --resume found
+// no file and starts afresh. It is the one way crucible arena, local or on
+// the queue, opens its results file.
+func openRunResults(stderr io.Writer, path string, resume bool, game engine.Game, cfg any, jobs []arena.Job, entrants []arena.Entrant) (*arena.Resumed, error) {
+	r, err := arena.ResumeResults(path, resume, game, cfg, jobs, entrants)
+	var other *arena.NotThisRunError
+	switch {
+	case errors.Is(err, arena.ErrResultsExist):
+		return nil, fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue it, or choose another --out", err)
+	case errors.As(err, &other):
+		return nil, fmt.Errorf("--resume %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	for _, warn := range r.Prev.Warnings {
+		fmt.Fprintln(stderr, "warning:", warn)
+	}
+	switch {
+	case resume && r.Fresh:
+		fmt.Fprintf(stderr, "--resume: %s holds no results yet; starting a fresh run of %d matches\n", path, len(jobs))
+	case !r.Fresh:
+		fmt.Fprintf(stderr, "resuming %s: %s\n", path, r.Summary(len(jobs)))
+	}
+	return r, nil
 }

@@ -86,18 +86,11 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.W
 	}
 }
 
-// loadVariant reads a variant file of game and resolves it: every
-// parameter known and legal, its id that of its full genome. The notice of
-// an id computed by an earlier version goes to warn (nil: dropped).
+// loadVariant reads a variant file of game as every command does
+// (games.LoadVariant); the notice of an id computed by an earlier version
+// goes to warn (nil: dropped).
 func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (strategies.Resolved, error) {
-	v, err := strategies.LoadVariant(path)
-	if err != nil {
-		return strategies.Resolved{}, err
-	}
-	if v.Game != game {
-		return strategies.Resolved{}, fmt.Errorf("a variant of game %s, but the game played is %s", v.Game, game)
-	}
-	r, err := reg.Check(v)
+	r, err := games.LoadVariant(reg, game, path)
 	if err != nil {
 		return strategies.Resolved{}, err
 	}

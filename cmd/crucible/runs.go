@@ -16,11 +16,12 @@ func newRunsCmd() *cobra.Command {
 	var dbURL string
 	cmd := &cobra.Command{
 		Use:   "runs",
-		Short: "List, watch and cancel the runs of the PostgreSQL work queue",
+		Short: "List, watch and cancel the runs of the PostgreSQL work queue; list local runs",
 		Long: `The runs that crucible arena --db (and other --db commands) enqueued on the
 work queue, which crucible worker processes play:
 
   crucible runs list --db URL                      every run with its progress
+  crucible runs list --local DIR                   the arena results files and evolve runs under DIR
   crucible runs watch RUN --db URL --out FILE      re-attach: append the run's results FILE lacks, until it is complete
   crucible runs cancel RUN --db URL                drop the run's batches not yet taken`,
 	}
@@ -52,13 +53,27 @@ func runID(arg string) (int64, error) {
 
 func newRunsListCmd(dbURL *string) *cobra.Command {
 	var limit int
+	var local string
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the runs, newest first, with their progress",
+		Short: "List the runs, newest first, with their progress (--local DIR: the arena and evolve runs on disk)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
 				return fmt.Errorf("--limit %d is negative", limit)
+			}
+			if local != "" {
+				if *dbURL != "" {
+					return errors.New("give --db (the queue's runs) or --local DIR (the runs on disk), not both")
+				}
+				runs, err := listLocalRuns(local)
+				if err != nil {
+					return err
+				}
+				if limit > 0 && len(runs) > limit {
+					runs = runs[:limit]
+				}
+				return writeLocalRuns(cmd.OutOrStdout(), local, runs)
 			}
 			db, err := openQueue(cmd, *dbURL)
 			if err != nil {
@@ -83,6 +98,7 @@ func newRunsListCmd(dbURL *string) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 20, "most runs listed (0: all)")
+	cmd.Flags().StringVar(&local, "local", "", "list instead the runs on disk under this directory: arena (and sprt) results files and evolve run directories")
 	return cmd
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -103,6 +104,10 @@ that one outcome, so repeating it does not narrow the interval.
 	return cmd
 }
 
+// maxSPRTElo bounds --elo0 and --elo1: beyond it the hypotheses say one
+// player (nearly) always wins, which a test decides from its first games.
+const maxSPRTElo = 800
+
 // sprtTest checks the test's flags and builds it.
 func sprtTest(o sprtOptions) (stats.SPRT, error) {
 	if o.format != "table" && o.format != "json" {
@@ -113,6 +118,9 @@ func sprtTest(o sprtOptions) (stats.SPRT, error) {
 		return stats.SPRT{}, fmt.Errorf("--model: %w", err)
 	}
 	switch {
+	case !(math.Abs(o.elo0) <= maxSPRTElo && math.Abs(o.elo1) <= maxSPRTElo):
+		return stats.SPRT{}, fmt.Errorf("--elo0 %v and --elo1 %v must lie in [-%d, %d]: an SPRT's hypotheses are Elo differences a match can tell apart (%d logistic Elo is already an expected score of 99%%; tests usually use bounds within ±20)",
+			o.elo0, o.elo1, maxSPRTElo, maxSPRTElo, maxSPRTElo)
 	case o.elo0 >= o.elo1:
 		return stats.SPRT{}, fmt.Errorf("--elo0 %v must be below --elo1 %v", o.elo0, o.elo1)
 	case !(o.alpha > 0 && o.alpha < 1):

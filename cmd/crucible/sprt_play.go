@@ -190,28 +190,20 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 
 	emit := func(arena.Record) error { return nil }
 	var prev arena.Results
-	var w *arena.ResultsWriter
-	created := false
 	if p.out != "" {
-		_, statErr := os.Stat(p.out)
-		created = errors.Is(statErr, os.ErrNotExist)
-		w, prev, err = arena.OpenResults(p.out, p.resume)
+		f, err := arena.OpenRunFile(p.out, p.resume)
 		if errors.Is(err, arena.ErrResultsExist) {
 			return fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue the test, or choose another --out", err)
 		}
 		if err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
+		prev = f.Prev
 		for _, warn := range prev.Warnings {
 			fmt.Fprintln(stderr, "warning:", warn)
 		}
-		defer func() {
-			w.Close()
-			if created && w.Written() == 0 {
-				os.Remove(p.out)
-			}
-		}()
-		emit = w.Write
+		defer f.Discard()
+		emit = f.Write
 	}
 	opt := arena.SPRTOptions{Test: test, Level: sprtLevel, MaxPairs: p.maxPairs, Seed: p.seed,
 		Run: arena.Options{Workers: p.workers, Config: cfg}}

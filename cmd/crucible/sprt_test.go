@@ -111,6 +111,10 @@ func TestSPRTBadInput(t *testing.T) {
 		{[]string{"--elo0", "0", "--elo1", "2", "--trinomial", "0,0,0"}, `--trinomial "0,0,0" counts no game`},
 		{[]string{"--elo0", "2", "--elo1", "2", "--trinomial", "1,2,3"}, "--elo0 2 must be below --elo1 2"},
 		{[]string{"--elo0", "3", "--elo1", "2", "--trinomial", "1,2,3"}, "--elo0 3 must be below --elo1 2"},
+		// Issue 20 (low): absurd bounds were accepted.
+		{[]string{"--elo0", "-5000", "--elo1", "5000", "--trinomial", "1,2,3"}, "--elo0 -5000 and --elo1 5000 must lie in [-800, 800]"},
+		{[]string{"--elo0", "0", "--elo1", "801", "--trinomial", "1,2,3"}, "--elo0 0 and --elo1 801 must lie in [-800, 800]"},
+		{[]string{"--elo0", "NaN", "--elo1", "2", "--trinomial", "1,2,3"}, "--elo0 NaN and --elo1 2 must lie in [-800, 800]"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--alpha", "1.5", "--trinomial", "1,2,3"}, "--alpha 1.5 is not in (0, 1)"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--beta", "0", "--trinomial", "1,2,3"}, "--beta 0 is not in (0, 1)"},
 		{[]string{"--elo0", "0", "--elo1", "2", "--alpha", "0.5", "--beta", "0.5", "--trinomial", "1,2,3"}, "--alpha 0.5 + --beta 0.5 must be below 1"},

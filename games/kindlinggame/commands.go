@@ -103,7 +103,7 @@ SIGTERM or Ctrl-C stops it gracefully.
 	f.DurationVar(&o.lobbyExpiry, "lobby-expiry", kindlingapi.DefaultLobbyExpiry, "how long a lobby may wait for its start before it is deleted, positive")
 	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once, at least 1; creates beyond it get 429")
 	f.StringVar(&o.botVariant, "bot-variant", "", "kindling variant file the house bots of --bot-variant-level play (default: the strategy of that name)")
-	f.StringVar(&o.botVariantAt, "bot-variant-level", "normal", "bot level that plays --bot-variant: normal or easy")
+	f.StringVar(&o.botVariantAt, "bot-variant-level", "", "bot level that plays --bot-variant: normal (the default) or easy")
 	return cmd
 }
 
@@ -169,6 +169,9 @@ func serveHouseBots(reg *strategies.Registry, o serveOptions) (kindlingapi.House
 		return nil, nil, err
 	}
 	if o.botVariant == "" {
+		if o.botVariantAt != "" {
+			return nil, nil, fmt.Errorf("--bot-variant-level %q without --bot-variant: it names the level that plays the variant file", o.botVariantAt)
+		}
 		return house, nil, nil
 	}
 	if o.botVariantAt == "" {

@@ -104,6 +104,9 @@ func TestKindlingServeBotVariant(t *testing.T) {
 	}{
 		{serveOptions{botVariant: path, botVariantAt: "hard"}, `--bot-variant-level "hard" is not normal or easy`},
 		{serveOptions{botVariant: filepath.Join(t.TempDir(), "none.json")}, "--bot-variant: "},
+		// Issue 20 (low): a level without a variant was silently accepted.
+		{serveOptions{botVariantAt: "hard"}, `--bot-variant-level "hard" without --bot-variant`},
+		{serveOptions{botVariantAt: "easy"}, `--bot-variant-level "easy" without --bot-variant`},
 	} {
 		if _, _, err := serveHouseBots(reg, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: %v, want %q", tt.o, err, tt.want)

@@ -51,7 +51,7 @@ range.
 // matchFlags defines the flags of `crucible match kindling`.
 func matchFlags(f *pflag.FlagSet) games.MatchFunc {
 	var o matchOptions
-	f.StringVar(&o.players, "players", "", "comma-separated strategy names in seat order, 2 to 4 of them (required)")
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2 to 4 of them: strategy names or variant files (.json) (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the players' random generators and the match code")
 	f.StringArrayVar(&o.params, "param", nil, "NAME.KEY=VALUE: set parameter KEY of strategy NAME for every seat playing it (repeatable)")
 	f.StringVar(&o.logPath, "log", "", "write the match log (the JSON of GET /api/matches/{code}/log) to this file")
@@ -74,9 +74,18 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 	}
 	genomes := map[string]strategies.Genome{}
 	strats := map[string]strategies.Strategy{}
+	labels := map[string]string{} // the seat's name: the strategy's, or a variant's base#id
 	for _, name := range names {
 		if name == "" {
 			return nil, fmt.Errorf("--players %q has an empty name", o.players)
+		}
+		if strings.HasSuffix(name, ".json") { // a variant file, read as crucible arena reads it
+			r, err := games.LoadVariant(reg, Name, name)
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", name, err)
+			}
+			strats[name], genomes[name], labels[name] = r.Strategy, r.Genome, r.Variant.Label()
+			continue
 		}
 		s, err := reg.Lookup(Name, name)
 		if err != nil {
@@ -84,6 +93,7 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 		}
 		strats[name] = s
 		genomes[name] = s.Schema.Defaults()
+		labels[name] = name
 	}
 	for _, p := range o.params {
 		target, value, ok := strings.Cut(p, "=")
@@ -114,7 +124,7 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 	seats := make([]engine.Seat, len(names))
 	for i, name := range names {
 		s, g := strats[name], slices.Clone(genomes[name])
-		seats[i] = engine.Seat{Name: name, Strategy: name, Params: s.Schema.Map(g),
+		seats[i] = engine.Seat{Name: labels[name], Strategy: s.Name, Params: s.Schema.Map(g),
 			Player: s.New(g, engine.SeatSeed(o.seed, i), i)}
 	}
 	return seats, nil

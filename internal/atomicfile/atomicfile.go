@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/google/renameio/v2"
 )
@@ -49,4 +50,21 @@ func checkNotDir(path string) error {
 		return fmt.Errorf("%s %w", path, ErrIsDir)
 	}
 	return nil
+}
+
+// TempOf tells whether name (a base name) is the temporary file of a
+// WriteFile in progress, and which file it was to become: renameio names
+// it "." + the destination's base name + random digits, beside it. A
+// process killed in the middle of a write leaves it behind; TempOf is how
+// the writer's next run recognises what to remove.
+func TempOf(name string) (dest string, ok bool) {
+	rest, found := strings.CutPrefix(name, ".")
+	if !found {
+		return "", false
+	}
+	base := strings.TrimRight(rest, "0123456789")
+	if base == "" || len(base) == len(rest) {
+		return "", false
+	}
+	return base, true
 }

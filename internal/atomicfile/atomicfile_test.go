@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/renameio/v2"
+
 	"crucible/internal/atomicfile"
 )
 
@@ -61,5 +63,30 @@ func TestWriteFileMissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none", "out.json")
 	if err := atomicfile.WriteFile(path, []byte("x")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("error %v, want a missing directory", err)
+	}
+}
+
+// TempOf recognises the temporary file a write in progress leaves beside
+// its destination (here one left open, as by a killed process), and
+// nothing else.
+func TestTempOf(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "r0-0v1.json")
+	f, err := renameio.NewPendingFile(dest, renameio.WithTempDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Cleanup()
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d files in the directory, want the temporary one", len(entries))
+	}
+	if got, ok := atomicfile.TempOf(entries[0].Name()); !ok || got != "r0-0v1.json" {
+		t.Fatalf("TempOf(%q) = %q, %v; want r0-0v1.json", entries[0].Name(), got, ok)
+	}
+	for _, name := range []string{"r0-0v1.json", ".hidden", ".123", "r0.json123"} {
+		if got, ok := atomicfile.TempOf(name); ok {
+			t.Errorf("TempOf(%q) = %q, want no temporary file", name, got)
+		}
 	}
 }

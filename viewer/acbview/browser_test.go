@@ -215,6 +215,10 @@ func TestACBPageInChromium(t *testing.T) {
 	checkLegend(t, b, &r, 1)
 	b.Do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("slider"); s.value = "17"; s.dispatchEvent(new Event("input")); })()`))
 	checkLegend(t, b, &r, 17)
+	// Issue 20: the jump box stayed at 0; it follows the turn shown.
+	if got := viewertest.Eval[string](b, `document.getElementById("jump").value`); got != "17" {
+		t.Errorf("at turn 17 the jump box reads %q", got)
+	}
 	b.Do(chromedp.SetValue(chromedp.ID("jump"), "44"), chromedp.Click(chromedp.ID("go")))
 	checkLegend(t, b, &r, 44)
 	if h := viewertest.Eval[string](b, `location.hash`); h != "#t=44" {
@@ -264,6 +268,55 @@ func TestACBPageInChromium(t *testing.T) {
 		}
 	}
 	b.Screenshot(shots, "acb-end.png")
+
+	// Issue 20: energy tiles (#ffd54a) and player 3's units (#f2c230) were
+	// yellow squares of about one size. No seat's colour is near energy's,
+	// and an energy tile is a diamond: its centre is energy's colour, its
+	// corner the floor's.
+	for p := 0; p < 6; p++ {
+		c := viewertest.Eval[string](b, fmt.Sprintf(`colour(%d)`, p))
+		var pr, pg, pb int
+		fmt.Sscanf(c, "#%02x%02x%02x", &pr, &pg, &pb)
+		if d := abs(pr-0xff) + abs(pg-0xd5) + abs(pb-0x4a); d < 90 {
+			t.Errorf("player %d's colour %s is %d from energy's #ffd54a (RGB distance); want at least 90 (#f2c230 was 58)", p, c, d)
+		}
+	}
+	// (The zone's overlay off, so that the pixels are the tiles'.)
+	b.Do(chromedp.Evaluate[chromedp.Void](`viewer.goTo(0); document.getElementById("zone").checked = false; viewer.redraw()`))
+	if cell := viewertest.Eval[int](b, `viewer.canvas.width / DATA.map.cols`); cell >= 6 {
+		e := r.Map.Energy[0]
+		centre := pixel(b, e[0], e[1])
+		corner := viewertest.Eval[[4]int](b, fmt.Sprintf(`Array.from(viewer.canvas.getContext("2d").getImageData(%d * %d + 1, %d * %d + 1, 1, 1).data)`, e[1], cell, e[0], cell))
+		if centre != [4]int{0xff, 0xd5, 0x4a, 255} || corner == centre {
+			t.Errorf("energy tile %v: centre %v, corner %v; want a diamond of #ffd54a on the floor", e, centre, corner)
+		}
+	}
+	b.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById("zone").checked = true; viewer.redraw()`))
+	// Issue 20: the energy chart was the energy held, a 0-2 zigzag; it is
+	// the energy collected so far, which never falls, and at the end is
+	// the replay's collections.
+	collected := make([]int, len(r.Players))
+	for _, turn := range r.Turns {
+		for _, ev := range turn.Events {
+			if ev.Type == "collected" {
+				collected[ev.Player]++
+			}
+		}
+	}
+	for p := range r.Players {
+		ys := viewertest.Eval[[]float64](b, fmt.Sprintf(`(() => {
+			const fig = [...document.querySelectorAll("#charts figure")].find((f) => f.querySelector(".ctitle").textContent === "energy collected");
+			return fig.querySelectorAll("polyline")[%d].getAttribute("points").trim().split(" ").map((xy) => Number(xy.split(",")[1]));
+		})()`, p))
+		for i := 1; i < len(ys); i++ {
+			if ys[i] > ys[i-1] {
+				t.Fatalf("player %d's energy collected falls at turn %d", p, i)
+			}
+		}
+	}
+	if collected[0] == 0 {
+		t.Errorf("player 0 collected no energy in the replay: the chart is not checked")
+	}
 
 	// The fog of player 0 at turn mid: a tile it did not see is darker, an
 	// enemy unit it did not see is not drawn, a tile it saw is unchanged.

@@ -9,7 +9,10 @@ const DATA = JSON.parse(document.getElementById("data").textContent);
 const DERIVED = JSON.parse(document.getElementById("derived").textContent);
 window.viewerParsed = performance.now();
 
-const PALETTE = ["#e8554e", "#3d9df2", "#4cc06b", "#f2c230", "#b06ce8", "#f08a3c", "#3cd6d0", "#e85bb0",
+// Player 3 is teal, not yellow: yellow is energy's on the AI Code Battle
+// map (the two were taken for one another), so it comes after the six
+// seats a match has at most.
+const PALETTE = ["#e8554e", "#3d9df2", "#4cc06b", "#3cd6d0", "#b06ce8", "#f08a3c", "#f2c230", "#e85bb0",
   "#9aa63a", "#8c8cff", "#c9895f", "#58b0a0", "#d0d0d0", "#ff9e9e", "#7fd0ff", "#b8e986"];
 
 function colour(p) { return PALETTE[p % PALETTE.length]; }
@@ -58,6 +61,8 @@ function Timeline(max, draw, turnsPerSecond) {
     draw(t);
     turnEl.textContent = String(t);
     slider.value = String(t);
+    // The jump box follows the turn shown, unless it is being typed in.
+    if (document.activeElement !== jump) jump.value = String(t);
     if (!playing || performance.now() - lastHash > 250) writeHash();
   }
   function frame(now) {

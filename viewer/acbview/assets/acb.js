@@ -10,7 +10,8 @@
 
   // Per-turn figures, built once: index t*np+p, t = 0 the initial position.
   const units = new Int32Array((T + 1) * np), score = new Int32Array((T + 1) * np),
-    energy = new Int32Array((T + 1) * np), coresUp = new Int32Array((T + 1) * np);
+    energy = new Int32Array((T + 1) * np), coresUp = new Int32Array((T + 1) * np),
+    collected = new Int32Array((T + 1) * np); // energy collected so far
   const inactiveFrom = new Array(np).fill(-1);
   const owned = new Int32Array(np);
   for (const c of cores) owned[c.owner]++;
@@ -24,7 +25,11 @@
     if (t > 0) {
       const ps = R.turns[t - 1].players;
       for (let p = 0; p < np; p++) { score[t * np + p] = ps[p].score; energy[t * np + p] = ps[p].energy; }
-      for (const e of R.turns[t - 1].events) if (e.type === "bot_inactive" && inactiveFrom[e.player] < 0) inactiveFrom[e.player] = t;
+      for (let p = 0; p < np; p++) collected[t * np + p] = collected[(t - 1) * np + p];
+      for (const e of R.turns[t - 1].events) {
+        if (e.type === "bot_inactive" && inactiveFrom[e.player] < 0) inactiveFrom[e.player] = t;
+        else if (e.type === "collected") collected[t * np + e.player]++;
+      }
     }
   }
   const series = (arr, p) => { const v = new Array(T + 1); for (let t = 0; t <= T; t++) v[t] = arr[t * np + p]; return v; };
@@ -147,14 +152,19 @@
     const fogOf = Number(fogSel.value);
     const sees = fogOf >= 0 ? vision(fogOf, t) : null;
     ctx.drawImage(bg, 0, 0);
-    // Energy.
+    // Energy: yellow diamonds (no player is yellow, and units are
+    // squares), a square dot where tiles are too small for a shape.
     ctx.fillStyle = "#ffd54a";
-    const e = Math.max(2, Math.round(cell * 0.5)), eo = (cell - e) / 2;
+    const e = Math.max(2, Math.round(cell * 0.5)), eo = (cell - e) / 2, hr = cell * 0.32;
+    ctx.beginPath();
     for (const p of energyAt(t)) {
       const i = p[0] * cols + p[1];
       if (sees && !sees(i)) continue;
-      ctx.fillRect(p[1] * cell + eo, p[0] * cell + eo, e, e);
+      if (cell < 6) { ctx.rect(p[1] * cell + eo, p[0] * cell + eo, e, e); continue; }
+      const cx = p[1] * cell + cell / 2, cy = p[0] * cell + cell / 2;
+      ctx.moveTo(cx, cy - hr); ctx.lineTo(cx + hr, cy); ctx.lineTo(cx, cy + hr); ctx.lineTo(cx - hr, cy); ctx.closePath();
     }
+    ctx.fill();
     // Cores: the owner's colour, a dark cross when razed.
     const razed = new Set(razedAt(t));
     const lw = Math.max(1, Math.round(cell / 6));
@@ -325,7 +335,9 @@
     lineChart(charts, "win probability", wpSeries, T, 1, pick, (v) => Math.round(v * 100) + "%"),
     lineChart(charts, "score", per(score), T, 0, pick),
     lineChart(charts, "units", per(units), T, 0, pick),
-    lineChart(charts, "energy", per(energy), T, 0, pick),
+    // The energy held zigzags between 0 and the spawn cost (each spawn
+    // spends it): the chart shows the energy collected so far instead.
+    lineChart(charts, "energy collected", per(collected), T, 0, pick),
   ];
 
   // Draw timings, read by the benchmark: frames drawn, total and longest
