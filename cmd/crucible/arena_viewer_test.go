@@ -87,7 +87,7 @@ func TestArenaReplaysLinkViewerPagesFromTheReport(t *testing.T) {
 	}
 
 	// From the report, a link opens the viewer page, which plays.
-	ctx := browsertest.New(t, 60*time.Second)
+	ctx := browsertest.New(t, 4*time.Minute)
 	for _, out := range reports {
 		u := (&url.URL{Scheme: "file", Path: out}).String()
 		if err := chromedp.Do(ctx, chromedp.Navigate(u), chromedp.Click(chromedp.CSS(`a.viewer`))); err != nil {
@@ -106,18 +106,26 @@ func TestArenaReplaysLinkViewerPagesFromTheReport(t *testing.T) {
 	}
 }
 
-// pollPage waits up to 10 s for a JavaScript condition; a poll begun in a
-// document that a navigation replaced is begun again in the new one.
+// pollPage waits for a JavaScript condition, up to a minute (a page on a
+// loaded machine can take long to load and run its script); a poll begun in
+// a document that a navigation replaced ("Cannot find context", "target
+// navigated or closed") is begun again in the new one.
 func pollPage(ctx context.Context, cond string) error {
-	var err error
-	for range 5 {
-		_, err = chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(10*time.Second)))
-		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			left = time.Second
+		}
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(left)))
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		if msg := err.Error(); !strings.Contains(msg, "Cannot find context") && !strings.Contains(msg, "navigated or closed") {
 			return err
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return err
 }
 
 // viewerPages keeps a page newer than its replay, rewrites a stale one,
