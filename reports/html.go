@@ -288,7 +288,7 @@ func newFieldView(s rating.Summary) (*fieldView, error) {
 			continue
 		}
 		v.Rows = append(v.Rows, fieldRow{Rank: st.Rank, Name: st.Name,
-			Alpha: fmt.Sprintf("%.3f", *st.AlphaRank), Nash: fmt.Sprintf("%.3f", st.Nash.Mass), Payoff: signed(100*st.Nash.Payoff, 1),
+			Alpha: fmt.Sprintf("%.3f", *st.AlphaRank), Nash: fmt.Sprintf("%.3f", st.Nash.Mass), Payoff: rating.Signed(100*st.Nash.Payoff, 1),
 			AlphaW: bar(*st.AlphaRank), NashW: bar(st.Nash.Mass), InSupport: st.Nash.Mass > 0})
 	}
 	for _, c := range f.Cycles {

@@ -444,7 +444,7 @@ func TestArenaHTMLField(t *testing.T) {
 // TestTablesNameTheirModel checks that every model's table says what
 // orders it, with the model's own columns.
 func TestTablesNameTheirModel(t *testing.T) {
-	for _, m := range rating.Models {
+	for _, m := range rating.Models() {
 		s := clusteredSample(m)
 		var buf bytes.Buffer
 		if err := WriteSummary(&buf, Table, s, SummaryOptions{}); err != nil {
@@ -454,7 +454,7 @@ func TestTablesNameTheirModel(t *testing.T) {
 		if !strings.Contains(out, "Leaderboard, ordered by "+m.Title()) {
 			t.Errorf("%s: the title does not name the model:\n%s", m, out)
 		}
-		for _, h := range modelHeader(m) {
+		for _, h := range modelHeader(s) {
 			if !strings.Contains(out, h) {
 				t.Errorf("%s: the table lacks the column %q", m, h)
 			}

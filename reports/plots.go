@@ -21,7 +21,6 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"crucible/arena/rating"
-	"crucible/stats"
 )
 
 // The plots' look: a sans-serif face (the page's CSS names fallbacks with
@@ -140,46 +139,18 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-// ratingsPlot draws each player's rating in the summary's model with its
-// bar, one line per player in leaderboard order (top to bottom), and a
-// dashed reference line; it returns the plot and its caption. α-Rank and
-// Nash leaderboards have no such plot (their masses are in the field
-// section), and nor does a player without the model's figure.
+// ratingsPlot draws each player's figure in the summary's model with its
+// interval (the model's Plot), one line per player in leaderboard order
+// (top to bottom), and a dashed reference line; it returns the plot and
+// its caption. A model without a plot (α-Rank and Nash leaderboards,
+// whose masses are in the field section) draws none.
 func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
-	type row struct {
-		name      string
-		x, lo, hi float64
+	spec := modelSpec(s)
+	if spec == nil || spec.Plot == nil {
+		return "", "", nil
 	}
-	var rows []row
-	var label, caption string
-	var ref float64
-	switch s.Model {
-	case rating.ModelGlicko2, "":
-		for _, st := range s.Standings {
-			rows = append(rows, row{st.Name, st.Rating.Rating, st.Rating.Rating - 2*st.RD, st.Rating.Rating + 2*st.RD})
-		}
-		ref = rating.Default().Initial.Rating
-		label = "Glicko-2 rating: point ± 2 RD (the left end, rating − 2 RD, orders the leaderboard)"
-		caption = "Each player's Glicko-2 rating (dot) with a bar of ± 2 rating deviations, in leaderboard order. The dashed line is the initial rating, 1500."
-	case rating.ModelBT:
-		for _, st := range s.Standings {
-			if st.BT != nil {
-				rows = append(rows, row{st.Name, st.BT.Elo, st.BT.Lo, st.BT.Hi})
-			}
-		}
-		label = "Bradley–Terry Elo: point with its 95% interval (the field's mean is 0)"
-		caption = "Each player's Bradley–Terry Elo (dot) with its 95% cluster-robust interval, in leaderboard order. The dashed line is the field's mean, 0; two players differ by D Elo when the stronger is expected to score 1/(1+10^(−D/400))."
-	case rating.ModelWengLin:
-		for _, st := range s.Standings {
-			if st.WengLin != nil {
-				w := st.WengLin
-				rows = append(rows, row{st.Name, w.Mu, w.Mu - 3*w.Sigma, w.Mu + 3*w.Sigma})
-			}
-		}
-		ref = stats.DefaultWengLin().Mu
-		label = "Weng–Lin skill: μ ± 3σ (the left end, μ − 3σ, orders the leaderboard)"
-		caption = "Each player's Weng–Lin skill μ (dot) with a bar of ± 3σ, in leaderboard order. The dashed line is a new player's μ, 25."
-	}
+	pl := spec.Plot(s)
+	rows, label, caption, ref := pl.Points, pl.Label, pl.Caption, pl.Ref
 	n := len(rows)
 	if n == 0 {
 		return "", "", nil
@@ -191,11 +162,11 @@ func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range rows {
 		y := float64(n - 1 - i)
-		pts[i] = plotter.XY{X: r.x, Y: y}
+		pts[i] = plotter.XY{X: r.X, Y: y}
 		bars.XYs[i] = pts[i]
-		bars.errs[i].Low, bars.errs[i].High = r.x-r.lo, r.hi-r.x
-		names[n-1-i] = r.name
-		lo, hi = math.Min(lo, r.lo), math.Max(hi, r.hi)
+		bars.errs[i].Low, bars.errs[i].High = r.X-r.Lo, r.Hi-r.X
+		names[n-1-i] = r.Name
+		lo, hi = math.Min(lo, r.Lo), math.Max(hi, r.Hi)
 	}
 	line, err := plotter.NewLine(plotter.XYs{{X: ref, Y: -0.5}, {X: ref, Y: float64(n) - 0.5}})
 	if err != nil {
@@ -217,10 +188,7 @@ func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
 	p.Add(grd, line, eb, sc)
 	p.NominalY(names...)
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	pad := math.Max(20, (hi-lo)*0.04)
-	if s.Model == rating.ModelWengLin {
-		pad = math.Max(1, (hi-lo)*0.04)
-	}
+	pad := math.Max(pl.Pad, (hi-lo)*0.04)
 	p.X.Min, p.X.Max = math.Min(lo, ref)-pad, math.Max(hi, ref)+pad
 	p.X.Tick.Marker = niceTicks{N: 8}
 	h := vg.Points(float64(22*n + 60))

@@ -111,8 +111,8 @@ func Leaderboard(names []string, matches []Match, opt Options) (Summary, error) 
 	if !(opt.Level > 0 && opt.Level < 1) {
 		return Summary{}, fmt.Errorf("confidence level %v is not in (0, 1)", opt.Level)
 	}
-	if !slices.Contains(Models, opt.Model) {
-		_, err := ParseModel(string(opt.Model), Models)
+	if Lookup(opt.Model) == nil {
+		_, err := ParseModel(string(opt.Model), Models())
 		return Summary{}, err
 	}
 	switch opt.Periods {

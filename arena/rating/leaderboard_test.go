@@ -435,7 +435,7 @@ func TestLeaderboardFreeForAll(t *testing.T) {
 // change a byte of the summary, and that bad input is refused by name.
 func TestLeaderboardCanonical(t *testing.T) {
 	names, ms := syntheticField(6, 5, rand.New(rand.NewPCG(9, 9)))
-	for _, m := range Models {
+	for _, m := range Models() {
 		a, err := Leaderboard(names, ms, Options{Model: m, Field: true})
 		if err != nil {
 			t.Fatal(err)

@@ -129,8 +129,8 @@ state:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "results file to rate (JSON lines from crucible arena); required")
-	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models)+" (glicko2 when --prior or --out is given)")
-	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models())+" (glicko2 when --prior or --out is given)")
+	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--method glicko2: "one" rates the whole file as one period, "rounds" one period per round`)
 	fl.StringVar(&f.prior, "prior", "", "Glicko-2 ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
 	fl.StringVar(&f.out, "out", "", "write the new Glicko-2 ratings to this file (replaced atomically; may be the --prior file)")
@@ -147,12 +147,12 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
-	flag, model, allowed := "--method", f.method, rating.Models
+	flag, model, allowed := "--method", f.method, rating.Models()
 	if f.rating != "" {
 		if cmd.Flags().Changed("method") {
 			return errors.New("give --method or --rating, not both (--rating is --method for the rating models)")
 		}
-		flag, model, allowed = "--rating", f.rating, rating.RatingModels
+		flag, model, allowed = "--rating", f.rating, rating.RatingModels()
 	} else if !cmd.Flags().Changed("method") && (f.prior != "" || f.out != "") {
 		// Ratings files are Glicko-2's: with one, Glicko-2 is the default.
 		model = string(rating.ModelGlicko2)
@@ -197,7 +197,7 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	if len(tally.Finished) == 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match\n", f.results)
 	}
-	field := f.field || opt.Model == rating.ModelAlphaRank || opt.Model == rating.ModelNash
+	field := f.field || rating.Lookup(opt.Model).Field
 	opt.Field = field
 	sum, err := arena.Leaderboard(names, tally.Finished, opt)
 	if err != nil {
