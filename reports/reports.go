@@ -1,7 +1,8 @@
 // Package reports renders the lab's results for people and scripts: the
 // leaderboard and pairwise statistics of a rating.Summary as a terminal
 // table, Markdown, JSON or CSV, and self-contained HTML pages with SVG plots
-// of an arena's results or an evolution run (html.go, plots.go).
+// of an arena's results or an evolution run (arena_page.go, evolve_page.go,
+// ladder.go; their templates in templates.go, the plots in plot_*.go).
 package reports
 
 import (
