@@ -19,6 +19,9 @@ type board struct {
 	Matrix  template.HTML
 	// EloScale is the Elo difference at either end of the bars.
 	EloScale float64
+	// Title names the model the table is ordered by and Method says how
+	// it rated (the summary's).
+	Title, Method string
 }
 
 // boardRow is one leaderboard line: the same figures as the terminal
@@ -37,7 +40,7 @@ type boardRow struct {
 const eloBarW = 160.0
 
 func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
-	var b board
+	b := board{Title: s.Model.Title(), Method: s.Method}
 	var err error
 	if b.Ratings, b.Caption, err = ratingsPlot(s); err != nil {
 		return b, err

@@ -64,6 +64,11 @@ type EvolvePage struct {
 	Leaderboard *rating.Summary
 	Base        string
 	Evolved     []string
+	// HeadToHead is the finalists' round robin (reported, it does not
+	// choose the champion) and HeadToHeadSeeds its seeds; nil when it did
+	// not run.
+	HeadToHead      *rating.Summary
+	HeadToHeadSeeds int
 	// Archive is the MAP-Elites archive of a map-elites run, nil for
 	// other runs.
 	Archive *Archive
@@ -78,13 +83,13 @@ func WriteEvolveHTML(w io.Writer, pg EvolvePage) error {
 	if err != nil {
 		return err
 	}
-	var b *board
-	if pg.Leaderboard != nil {
-		bb, err := newBoard(*pg.Leaderboard, pg.Base, pg.Evolved)
-		if err != nil {
-			return err
-		}
-		b = &bb
+	b, err := optBoard(pg.Leaderboard, pg.Base, pg.Evolved)
+	if err != nil {
+		return err
+	}
+	h2h, err := optBoard(pg.HeadToHead, pg.Base, pg.Evolved)
+	if err != nil {
+		return err
 	}
 	var params []paramView
 	for _, p := range pg.Params {
@@ -103,7 +108,8 @@ func WriteEvolveHTML(w io.Writer, pg EvolvePage) error {
 			label string
 			g     Generation
 		}{{"first", first}, {"highest fitness", best}, {"last", last}} {
-			gens = append(gens, genView{g.label, g.g.Generation, num3(g.g.Best), num3(g.g.Mean),
+			// Generations are shown from 1, as crucible evolve prints them.
+			gens = append(gens, genView{g.label, g.g.Generation + 1, num3(g.g.Best), num3(g.g.Mean),
 				num3(g.g.Min) + "–" + num3(g.g.Max), num3(g.g.Base)})
 		}
 	}
@@ -116,7 +122,22 @@ func WriteEvolveHTML(w io.Writer, pg EvolvePage) error {
 		Holdout  *holdoutView
 		Board    *board
 		HasBoard bool
-	}{"Evolution report: " + pg.Dir, pg, fit, gens, params, newHoldoutView(pg.Holdout), b, b != nil})
+		H2H      *board
+	}{"Evolution report: " + pg.Dir, pg, fit, gens, params, newHoldoutView(pg.Holdout), b, b != nil, h2h})
+}
+
+// HeadToHeadNote says why the champion may rank low, even last, in the
+// finalists' head-to-head; crucible evolve prints it under that table and
+// the report shows it.
+const HeadToHeadNote = "The champion is the finalist strongest against the field (the selection above), not the winner of this round robin, so its place here, even last, is expected: a variant bred against the search's latest leaders can beat the other finalists and still score less against the field the champion must face."
+
+// optBoard is the board of s, nil for none.
+func optBoard(s *rating.Summary, base string, evolved []string) (*board, error) {
+	if s == nil {
+		return nil, nil
+	}
+	b, err := newBoard(*s, base, evolved)
+	return &b, err
 }
 
 func num3(v float64) string { return fmt.Sprintf("%.3f", v) }

@@ -15,7 +15,8 @@ import (
 // Generation is one line of an evolution run's progress, as the fitness
 // plot reads it.
 type Generation struct {
-	// Generation numbers it from 0.
+	// Generation numbers it from 0; the page shows it from 1, as
+	// crucible evolve prints it.
 	Generation int
 	// Best is the champion's fitness after the generation; Base the base
 	// defaults' running score rate.
@@ -39,7 +40,7 @@ func fitnessPlot(gens []Generation) (template.HTML, error) {
 	ring := make(plotter.XYs, 0, 2*len(gens))
 	lo, hi := 0.0, 1.0
 	for i, g := range gens {
-		x := float64(g.Generation)
+		x := float64(g.Generation + 1) // from 1, as crucible evolve prints them
 		best[i] = plotter.XY{X: x, Y: g.Best}
 		mean[i] = plotter.XY{X: x, Y: g.Mean}
 		base[i] = plotter.XY{X: x, Y: g.Base}
@@ -49,7 +50,7 @@ func fitnessPlot(gens []Generation) (template.HTML, error) {
 		}
 	}
 	for i := len(gens) - 1; i >= 0; i-- {
-		ring = append(ring, plotter.XY{X: float64(gens[i].Generation), Y: gens[i].Min})
+		ring = append(ring, plotter.XY{X: float64(gens[i].Generation + 1), Y: gens[i].Min})
 	}
 	spread, err := plotter.NewPolygon(ring)
 	if err != nil {
@@ -101,7 +102,7 @@ func fitnessPlot(gens []Generation) (template.HTML, error) {
 	leg.Add("base's score rate", bl)
 	p.X.Tick.Marker = integerTicks{}
 	p.Y.Tick.Marker = niceTicks{N: 5}
-	first, last := float64(gens[0].Generation), float64(gens[len(gens)-1].Generation)
+	first, last := float64(gens[0].Generation+1), float64(gens[len(gens)-1].Generation+1)
 	if last == first {
 		first, last = first-0.5, last+0.5
 	}

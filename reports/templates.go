@@ -6,10 +6,11 @@ import (
 )
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
-	"add":   func(a, b float64) float64 { return a + b },
-	"neg":   func(a float64) float64 { return -a },
-	"signf": func(v float64) string { return fmt.Sprintf("%+.2f", v) },
-	"half":  func() float64 { return eloBarW / 2 },
+	"add":            func(a, b float64) float64 { return a + b },
+	"neg":            func(a float64) float64 { return -a },
+	"signf":          func(v float64) string { return fmt.Sprintf("%+.2f", v) },
+	"half":           func() float64 { return eloBarW / 2 },
+	"headToHeadNote": func() string { return HeadToHeadNote },
 }).Parse(pageTemplates))
 
 const pageTemplates = `
@@ -28,10 +29,10 @@ dl.facts { display: grid; grid-template-columns: max-content auto; gap: 0.25em 1
 dl.facts dt { color: #555; }
 dl.facts dd { margin: 0; word-break: break-word; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5em 0; }
-th, td { padding: 0.3em 0.5em; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: middle; white-space: nowrap; }
+th, td { padding: 0.3em 0.4em; border-bottom: 1px solid #e4e4e4; text-align: right; vertical-align: middle; white-space: nowrap; }
 td.wrap { white-space: normal; text-align: left; min-width: 14em; max-width: 28em; }
 .scroll { overflow-x: auto; }
-th { background: #f4f4f4; font-weight: 600; border-bottom: 1px solid #bbb; }
+th { background: #f4f4f4; font-weight: 600; border-bottom: 1px solid #bbb; white-space: normal; }
 td.name, th.name, td.text, th.text { text-align: left; }
 td.name { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.92em; }
 tbody tr:nth-child(even) { background: #fafafa; }
@@ -186,9 +187,15 @@ Grey dashes: the base strategy's running score rate; it plays every generation a
 {{end}}{{if .HasBoard}}<section id="tournament">
 <h2>Ranking of the champion among the reference strategies</h2>
 {{template "board" .Board}}
-<p class="note">A round robin of the evolved finalists and the reference strategies, every pair on every tournament seed in both seat orders, one Glicko-2 rating period per seed; ordered by the conservative rating (rating − 2 RD).
+<p class="note">A round robin of the champion and the reference strategies, every pair on every ranking seed in both seat orders{{with .Board.Method}}, rated by {{.}}{{end}}; ordered by {{.Board.Title}}.
 Orange rows are evolved variants (the champion in bold), the blue row the base strategy at its defaults.</p>
 {{template "boardplots" .Board}}
+</section>{{end}}
+{{with .H2H}}<section id="head-to-head">
+<h2>Finalists head-to-head</h2>
+{{template "board" .}}
+<p class="note">The finalists against one another, every pair on {{$.Page.HeadToHeadSeeds}} fresh seeds in both seat orders{{with .Method}}, rated by {{.}}{{end}}; ordered by {{.Title}}. Reported only: it does not choose the champion.</p>
+<p class="note">{{headToHeadNote}}</p>
 </section>{{end}}
 <footer>Written by crucible report from the run directory {{.Page.Dir}}.</footer>
 </body>

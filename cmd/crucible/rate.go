@@ -183,6 +183,12 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	if err != nil {
 		return err
 	}
+	if tally.Matches() == 0 {
+		// As crucible report: an empty file is refused, not rated as an
+		// empty leaderboard (a file of failed matches is rated, with a
+		// warning).
+		return fmt.Errorf("--results %s holds no match to rate", f.results)
+	}
 	var names []string
 	if f.prior != "" {
 		data, err := os.ReadFile(f.prior)

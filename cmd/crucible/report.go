@@ -311,6 +311,9 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		for _, v := range rep.Ranked {
 			pg.Evolved = append(pg.Evolved, v.Label())
 		}
+		if rep.HeadToHead != nil && rep.Plan.HeadToHead > 0 {
+			pg.HeadToHead, pg.HeadToHeadSeeds = rep.HeadToHead, rep.Plan.HeadToHead
+		}
 		if h := rep.Holdout; h != nil {
 			pg.Holdout = &reports.Holdout{A: h.A, B: h.B, Opponents: h.Opponents, Seeds: h.Seeds, GamesPerSide: h.GamesPerSide,
 				RateA: h.RateA, RateB: h.RateB, Diff: h.Diff, Lo: h.Lo, Hi: h.Hi}
