@@ -55,7 +55,7 @@ func (b *batch) summary(opt Options) (Summary, error) {
 		}
 	}
 	spec := Lookup(opt.Model)
-	view := &Batch{Names: b.names, Played: played, Matches: b.matches, Games: b.games, Matrix: m, index: b.index}
+	view := &Batch{Names: b.names, Played: played, Games: b.games, Matrix: m, index: b.index, ms: b.ms, order: b.order}
 	if opt.Field || spec.Field {
 		f, notes, err := b.field(m, pairIv, played, st, opt)
 		switch {

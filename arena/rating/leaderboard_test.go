@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -217,7 +218,11 @@ func TestLeaderboardModels(t *testing.T) {
 		skill[n] = w.Initial()
 	}
 	sorted := slices.Clone(ms)
-	slices.SortStableFunc(sorted, func(x, y Match) int { return compareMatches(&x, &y) })
+	// The canonical order: round, seed, players, ranks, result.
+	slices.SortStableFunc(sorted, func(x, y Match) int {
+		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Seed, y.Seed), slices.Compare(x.Players, y.Players),
+			slices.Compare(x.Ranks, y.Ranks), cmp.Compare(x.Result, y.Result))
+	})
 	for _, m := range sorted {
 		out, err := w.RateFFA([]stats.Skill{skill[m.Players[0]], skill[m.Players[1]]}, []float64{float64(m.Ranks[0]), float64(m.Ranks[1])})
 		if err != nil {

@@ -2,6 +2,7 @@ package rating
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -209,8 +210,6 @@ type Batch struct {
 	// those with at least one game.
 	Names  []string
 	Played []bool
-	// Matches are the matches in canonical order (round, seed, players).
-	Matches []Match
 	// Games are the pairwise games (A and B index Names), Unit the
 	// independent unit with exact repeats merged.
 	Games []stats.PairGame
@@ -220,7 +219,17 @@ type Batch struct {
 	// (always for a Spec with Field).
 	Field *Field
 	index map[string]int
+	ms    *Matches
+	order []int32
 }
+
+// Matches yields the batch's matches in canonical order (round, seed,
+// players). A yielded match's Players and Ranks are only valid until the
+// next one.
+func (b *Batch) Matches() iter.Seq[Match] { return b.ms.in(b.order) }
+
+// MatchCount is the number of matches in the batch.
+func (b *Batch) MatchCount() int { return b.ms.Len() }
 
 // Index is the position of the named player in Names, -1 for none.
 func (b *Batch) Index(name string) int {

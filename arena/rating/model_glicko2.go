@@ -2,6 +2,7 @@ package rating
 
 import (
 	"fmt"
+	"iter"
 
 	"crucible/stats"
 )
@@ -72,18 +73,18 @@ func rateGlicko(b *Batch, st []Standing, opt Options) (string, []string, error) 
 		after = start
 		method = "the Glicko-2 ratings given, not updated by these matches"
 	case OnePeriod:
-		after = g.RatePeriod(start, outcomes(b.Matches, func(Match) bool { return true }))
+		after = g.RatePeriod(start, outcomes(b.Matches(), func(Match) bool { return true }))
 		method = "one Glicko-2 rating period for the whole batch"
 	case RoundPeriods:
 		var rounds []int
-		for _, m := range b.Matches {
+		for m := range b.Matches() {
 			if len(rounds) == 0 || rounds[len(rounds)-1] != m.Round {
 				rounds = append(rounds, m.Round)
 			}
 		}
 		periods := make([][]Outcome, len(rounds))
 		for i, r := range rounds {
-			periods[i] = outcomes(b.Matches, func(m Match) bool { return m.Round == r })
+			periods[i] = outcomes(b.Matches(), func(m Match) bool { return m.Round == r })
 		}
 		after = g.RatePeriods(start, periods)
 		method = "one Glicko-2 rating period per round of the schedule"
@@ -96,9 +97,9 @@ func rateGlicko(b *Batch, st []Standing, opt Options) (string, []string, error) 
 }
 
 // outcomes are the pairwise outcomes of the matches keep accepts.
-func outcomes(matches []Match, keep func(Match) bool) []Outcome {
+func outcomes(matches iter.Seq[Match], keep func(Match) bool) []Outcome {
 	var out []Outcome
-	for _, m := range matches {
+	for m := range matches {
 		if keep(m) {
 			out = append(out, Pairwise(m.Players, m.Ranks)...)
 		}

@@ -75,7 +75,7 @@ func rateWengLin(b *Batch, st []Standing, opt Options) (string, []string, error)
 	var seats []int
 	var in []stats.Skill
 	var ranks []float64
-	for _, m := range b.Matches {
+	for m := range b.Matches() {
 		seats, in, ranks = seats[:0], in[:0], ranks[:0]
 		for s, p := range m.Players {
 			i := b.Index(p)
@@ -104,5 +104,5 @@ func rateWengLin(b *Batch, st []Standing, opt Options) (string, []string, error)
 			st[p].WengLin = &WengLinSkill{Mu: s.Mu, Sigma: s.Sigma, Ordinal: s.Ordinal()}
 		}
 	}
-	return fmt.Sprintf("Weng–Lin (Plackett–Luce) rating of the %d matches' full rankings, one after another in schedule order", len(b.Matches)), nil, nil
+	return fmt.Sprintf("Weng–Lin (Plackett–Luce) rating of the %d matches' full rankings, one after another in schedule order", b.MatchCount()), nil, nil
 }

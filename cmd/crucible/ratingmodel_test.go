@@ -31,7 +31,7 @@ var winShare = &rating.Spec{
 			lo, hi := stats.Wilson(float64(s.Wins), float64(s.Games), opt.Level)
 			s.SetFigures("win-share", rating.Figures{"share": float64(s.Wins) / float64(s.Games), "lo": lo, "hi": hi})
 		}
-		return fmt.Sprintf("the share of the %d matches' pairwise games each player won outright", len(b.Matches)), nil, nil
+		return fmt.Sprintf("the share of the %d matches' pairwise games each player won outright", b.MatchCount()), nil, nil
 	},
 	Key: func(s rating.Standing) ([]float64, bool) {
 		f, ok := s.Figures["win-share"]
