@@ -179,7 +179,8 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 			}
 		}
 	}
-	tally, err := loadTally(cmd.ErrOrStderr(), f.results)
+	var matches arena.Collector
+	tally, err := streamTally(cmd.ErrOrStderr(), f.results, &matches)
 	if err != nil {
 		return err
 	}
@@ -200,12 +201,12 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 		}
 		names = slices.Sorted(maps.Keys(opt.Prior))
 	}
-	if len(tally.Finished) == 0 {
+	if matches.Matches == 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match\n", f.results)
 	}
 	field := f.field || rating.Lookup(opt.Model).Field
 	opt.Field = field
-	sum, err := arena.Leaderboard(names, tally.Finished, opt)
+	sum, err := matches.Leaderboard(names, opt)
 	if err != nil {
 		return fmt.Errorf("--results %s: %w", f.results, err)
 	}
@@ -225,19 +226,24 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: field})
 }
 
-// loadTally reads a results file (--results) for rating: its warnings (a
-// half-written last line) and what it skips (failed matches) go to warn.
-func loadTally(warn io.Writer, path string) (arena.Tally, error) {
-	res, err := arena.LoadResults(path)
-	if err != nil {
+// streamTally reads a results file (--results) for rating line by line
+// into c, holding a few words a match rather than the records: its
+// warnings (a half-written last line) and what it skips (failed matches)
+// go to warn.
+func streamTally(warn io.Writer, path string, c *arena.Collector) (arena.Tally, error) {
+	tally, warnings, err := arena.StreamTally(path, func(r arena.Record) error {
+		c.Add(r)
+		return nil
+	})
+	var terr *arena.TallyError
+	switch {
+	case errors.As(err, &terr):
+		return arena.Tally{}, fmt.Errorf("--results %s: %w", path, terr.Err)
+	case err != nil:
 		return arena.Tally{}, fmt.Errorf("--results: %w", err)
 	}
-	for _, w := range res.Warnings {
+	for _, w := range warnings {
 		fmt.Fprintln(warn, "warning:", w)
-	}
-	tally, err := arena.NewTally(res.Records)
-	if err != nil {
-		return arena.Tally{}, fmt.Errorf("--results %s: %w", path, err)
 	}
 	if note := tally.Note(path); note != "" {
 		fmt.Fprintln(warn, "warning:", note)
