@@ -133,6 +133,11 @@ func StreamTally(path string, finished func(Record) error) (Tally, []string, err
 	}
 	defer f.Close()
 	var a tallier
+	if info, err := f.Stat(); err == nil {
+		// About one match per 256 bytes of file: the set of keys is made
+		// once instead of growing (and rehashing) a million times over.
+		a.finished = make(map[[16]byte]struct{}, min(info.Size()/256, 1<<24))
+	}
 	var failure error // an error of the tally or of finished, not of reading
 	got, err := jsonl.DecodeReader(f, path, func(_ int, line []byte) error {
 		rec, err := decodeRecord(line)

@@ -215,11 +215,17 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 		unknown bool
 	}
 	groupID := map[string]int32{}
-	unitID := map[string]int32{}
+	type unitKey struct {
+		group int32
+		seed  uint64
+	}
+	unitID := map[unitKey]int32{}
 	var units []unitInfo
 	pairs := 0
-	for _, r := range ms.recs {
-		pairs += int(r.n) * (int(r.n) - 1) / 2
+	for _, block := range ms.recs {
+		for _, r := range block {
+			pairs += int(r.n) * (int(r.n) - 1) / 2
+		}
 	}
 	b.games = make([]stats.PairGame, 0, pairs)
 	rawOfGame := make([]int32, 0, pairs)
@@ -227,7 +233,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 	seats := make([]int32, 0, 8)
 	group := make([]int32, 0, 8)
 	for _, k := range b.order {
-		m := &ms.recs[k]
+		m := ms.rec(int(k))
 		ranks := ms.ranks[m.off : m.off+m.n]
 		seats = seats[:0]
 		for _, p := range ms.seats[m.off : m.off+m.n] {
@@ -245,11 +251,10 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 			gid = int32(len(groupID))
 			groupID[string(key)] = gid
 		}
-		key = binary.BigEndian.AppendUint64(key, m.seed)
-		uid, ok := unitID[string(key)]
+		uid, ok := unitID[unitKey{gid, m.seed}]
 		if !ok {
 			uid = int32(len(units))
-			unitID[string(key)] = uid
+			unitID[unitKey{gid, m.seed}] = uid
 			units = append(units, unitInfo{group: gid})
 		}
 		u := &units[uid]
@@ -314,37 +319,59 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 			b.repeated++
 		}
 	}
-	// Each player's games by opponent and merged unit.
-	b.entries = make([][]entry, n)
-	at := make(map[int64]int, 2*len(b.games)/max(1, n))
-	nm := int64(len(b.copies))
+	// Each player's games by opponent and merged unit: the games grouped
+	// by merged unit (a stable counting sort), then each unit's summed by
+	// player and opponent, so the entries come sorted by unit, then
+	// opponent.
+	nm := len(b.copies)
+	start := make([]int32, nm+1)
 	for k := range b.games {
 		u := mergedOf[rawOfGame[k]]
 		b.games[k].Unit = int64(u)
-		g := b.games[k]
-		for _, side := range [2]struct {
-			p, o int
-			s    float64
-		}{{g.A, g.B, g.Score}, {g.B, g.A, 1 - g.Score}} {
-			key := (int64(side.p)*int64(n)+int64(side.o))*nm + int64(u)
-			i, ok := at[key]
-			if !ok {
-				i = len(b.entries[side.p])
-				at[key] = i
-				b.entries[side.p] = append(b.entries[side.p], entry{opp: int32(side.o), unit: u})
-			}
-			e := &b.entries[side.p][i]
-			e.pts += side.s
-			e.games++
-		}
+		start[u+1]++
 	}
-	for _, es := range b.entries {
-		slices.SortFunc(es, func(x, y entry) int {
-			if c := cmp.Compare(x.unit, y.unit); c != 0 {
-				return c
+	for u := range nm {
+		start[u+1] += start[u]
+	}
+	byUnit := make([]int32, len(b.games))
+	fill := slices.Clone(start[:nm])
+	for k := range b.games {
+		u := b.games[k].Unit
+		byUnit[fill[u]] = int32(k)
+		fill[u]++
+	}
+	b.entries = make([][]entry, n)
+	from := make([]int, n)   // where p's entries of the current unit begin
+	mark := make([]int32, n) // 1 + the unit from[p] is of
+	var touched []int
+	for u := range nm {
+		touched = touched[:0]
+		for _, k := range byUnit[start[u]:start[u+1]] {
+			g := b.games[k]
+			for _, side := range [2]struct {
+				p, o int
+				s    float64
+			}{{g.A, g.B, g.Score}, {g.B, g.A, 1 - g.Score}} {
+				p := side.p
+				if mark[p] != int32(u+1) {
+					mark[p], from[p] = int32(u+1), len(b.entries[p])
+					touched = append(touched, p)
+				}
+				i := from[p]
+				for i < len(b.entries[p]) && b.entries[p][i].opp != int32(side.o) {
+					i++
+				}
+				if i == len(b.entries[p]) {
+					b.entries[p] = append(b.entries[p], entry{opp: int32(side.o), unit: int32(u)})
+				}
+				e := &b.entries[p][i]
+				e.pts += side.s
+				e.games++
 			}
-			return cmp.Compare(x.opp, y.opp)
-		})
+		}
+		for _, p := range touched {
+			slices.SortFunc(b.entries[p][from[p]:], func(x, y entry) int { return cmp.Compare(x.opp, y.opp) })
+		}
 	}
 	return b, nil
 }

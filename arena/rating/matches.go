@@ -16,7 +16,11 @@ import (
 type Matches struct {
 	names []string
 	index map[string]int32
-	recs  []matchRec
+	// recs are the matches in blocks of recBlock, so that adding one
+	// never copies those before it (a growing slice of a million would
+	// copy and clear tens of megabytes at every doubling).
+	recs  [][]matchRec
+	count int
 	// seats and ranks hold every match's players (interned) and ranks in
 	// seat order, at recs[k].off.
 	seats []int32
@@ -30,13 +34,19 @@ type matchRec struct {
 	off, n       uint32
 }
 
+// recBlock is the number of matches in a block of Matches.recs.
+const recBlock = 1 << 12
+
+// rec is match k.
+func (ms *Matches) rec(k int) *matchRec { return &ms.recs[k/recBlock][k%recBlock] }
+
 // Len is the number of matches added.
-func (ms *Matches) Len() int { return len(ms.recs) }
+func (ms *Matches) Len() int { return ms.count }
 
 // Add checks one match and adds it: as many ranks as players, every seat
 // named, every rank at least 1. The slices are copied.
 func (ms *Matches) Add(m Match) error {
-	k := len(ms.recs)
+	k := ms.count
 	if len(m.Players) != len(m.Ranks) {
 		return fmt.Errorf("match %d (round %d, seed %d) has %d players but %d ranks", k, m.Round, m.Seed, len(m.Players), len(m.Ranks))
 	}
@@ -62,7 +72,12 @@ func (ms *Matches) Add(m Match) error {
 		ms.seats = append(ms.seats, i)
 		ms.ranks = append(ms.ranks, int32(m.Ranks[s]))
 	}
-	ms.recs = append(ms.recs, matchRec{round: m.Round, seed: m.Seed, result: m.Result, off: off, n: uint32(len(m.Players))})
+	if k%recBlock == 0 {
+		ms.recs = append(ms.recs, make([]matchRec, 0, recBlock))
+	}
+	last := &ms.recs[len(ms.recs)-1]
+	*last = append(*last, matchRec{round: m.Round, seed: m.Seed, result: m.Result, off: off, n: uint32(len(m.Players))})
+	ms.count++
 	return nil
 }
 
@@ -89,7 +104,7 @@ func (ms *Matches) in(order []int32) iter.Seq[Match] {
 	return func(yield func(Match) bool) {
 		var players []string
 		var ranks []int
-		for i := range ms.recs {
+		for i := range ms.count {
 			k := i
 			if order != nil {
 				if i >= len(order) {
@@ -97,7 +112,7 @@ func (ms *Matches) in(order []int32) iter.Seq[Match] {
 				}
 				k = int(order[i])
 			}
-			r := ms.recs[k]
+			r := ms.rec(k)
 			players, ranks = players[:0], ranks[:0]
 			for s := r.off; s < r.off+r.n; s++ {
 				players = append(players, ms.names[ms.seats[s]])
@@ -125,12 +140,12 @@ func (ms *Matches) canonical() []int32 {
 	for r, i := range byName {
 		nameRank[i] = int32(r)
 	}
-	order := make([]int32, len(ms.recs))
+	order := make([]int32, ms.count)
 	for i := range order {
 		order[i] = int32(i)
 	}
 	less := func(x, y int32) int {
-		a, b := &ms.recs[x], &ms.recs[y]
+		a, b := ms.rec(int(x)), ms.rec(int(y))
 		if c := cmp.Compare(a.round, b.round); c != 0 {
 			return c
 		}

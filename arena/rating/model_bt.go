@@ -82,9 +82,12 @@ func rateBT(b *Batch, st []Standing, opt Options) (string, []string, error) {
 	if len(sub) < 2 {
 		return method, nil, nil
 	}
-	games := make([]stats.PairGame, len(b.Games))
-	for k, g := range b.Games {
-		games[k] = stats.PairGame{A: at[g.A], B: at[g.B], Score: g.Score, Unit: g.Unit}
+	games := b.Games // FitGames only reads them
+	if len(sub) < len(b.Names) {
+		games = make([]stats.PairGame, len(b.Games))
+		for k, g := range b.Games {
+			games[k] = stats.PairGame{A: at[g.A], B: at[g.B], Score: g.Score, Unit: g.Unit}
+		}
 	}
 	bt := stats.BradleyTerry{Level: opt.Level, MergedRepeats: true}
 	fit, err := bt.FitGames(names, games)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -178,6 +179,11 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 				return fmt.Errorf("--%s is a Glicko-2 ratings file: it applies to %s glicko2 only, not %s", fl, flag, opt.Model)
 			}
 		}
+	}
+	if os.Getenv("GOGC") == "" {
+		// Unlike a match, rating keeps what it reads alive (a few words a
+		// match): main's heap goal of 5x the live heap would hold 5x that.
+		defer debug.SetGCPercent(debug.SetGCPercent(100))
 	}
 	var matches arena.Collector
 	tally, err := streamTally(cmd.ErrOrStderr(), f.results, &matches)
