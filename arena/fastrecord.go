@@ -34,40 +34,23 @@ func fastRecord(line []byte) (Record, bool) {
 			break
 		}
 	}
-	ok = ok && p.lit(`],"scores":[`)
-	for ok && !p.peek(']') {
+	ok = ok && p.lit(`],"scores":[`) && p.list(func() bool {
 		var v float64
-		ok = p.float(&v)
 		r.Scores = append(r.Scores, v)
-		if ok && !p.peek(']') {
-			ok = p.lit(`,`)
-		}
-	}
-	ok = ok && p.lit(`],"ranks":[`)
-	for ok && !p.peek(']') {
+		return p.float(&r.Scores[len(r.Scores)-1])
+	})
+	ok = ok && p.lit(`],"ranks":[`) && p.list(func() bool {
 		var v int
-		ok = p.int(&v)
 		r.Ranks = append(r.Ranks, v)
-		if ok && !p.peek(']') {
-			ok = p.lit(`,`)
-		}
-	}
+		return p.int(&r.Ranks[len(r.Ranks)-1])
+	})
 	ok = ok && p.lit(`],"turns":`) && p.int(&r.Turns) && p.lit(`,"reason":`) && p.str(&r.Reason)
 	if ok && p.try(`,"crashed":[`) {
-		for ok && !p.peek(']') {
-			switch {
-			case p.try("true"):
-				r.Crashed = append(r.Crashed, true)
-			case p.try("false"):
-				r.Crashed = append(r.Crashed, false)
-			default:
-				ok = false
-			}
-			if ok && !p.peek(']') {
-				ok = p.lit(`,`)
-			}
-		}
-		ok = ok && len(r.Crashed) > 0 && p.lit(`]`)
+		ok = p.list(func() bool {
+			t := p.try("true")
+			r.Crashed = append(r.Crashed, t)
+			return t || p.try("false")
+		}) && len(r.Crashed) > 0 && p.lit(`]`)
 	}
 	if ok && p.try(`,"error":`) {
 		ok = p.str(&r.Error) && r.Error != ""
@@ -88,6 +71,17 @@ func fastRecord(line []byte) (Record, bool) {
 type fastParser struct {
 	b []byte
 	i int
+}
+
+// list reads the elements of an array up to (not including) its "]",
+// each with elem, separated by commas.
+func (p *fastParser) list(elem func() bool) bool {
+	for !p.peek(']') {
+		if !elem() || (!p.peek(']') && !p.lit(`,`)) {
+			return false
+		}
+	}
+	return true
 }
 
 // lit consumes s.

@@ -20,10 +20,8 @@ import (
 // distinct)").
 func wideBoard(t *testing.T) rating.Summary {
 	t.Helper()
-	names := []string{"zone-driver#0123456789", "zone-driver#abcdef0123", "zone-driver#fedcba9876"}
-	for _, n := range []string{"gatherer", "rusher", "hunter", "swarm", "siege", "turtle", "zone-driver", "harvester", "raider", "sentinel", "scout", "defender", "random", "greedy-expander"} {
-		names = append(names, n)
-	}
+	names := []string{"zone-driver#0123456789", "zone-driver#abcdef0123", "zone-driver#fedcba9876",
+		"gatherer", "rusher", "hunter", "swarm", "siege", "turtle", "zone-driver", "harvester", "raider", "sentinel", "scout", "defender", "random", "greedy-expander"}
 	var ms []rating.Match
 	for seed := range 24 {
 		for i, a := range names {

@@ -274,14 +274,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 				if seats[s] == seats[t] {
 					continue
 				}
-				sc := 0.5
-				switch {
-				case ranks[s] < ranks[t]:
-					sc = 1
-				case ranks[s] > ranks[t]:
-					sc = 0
-				}
-				b.games = append(b.games, stats.PairGame{A: int(seats[s]), B: int(seats[t]), Score: sc})
+				b.games = append(b.games, stats.PairGame{A: int(seats[s]), B: int(seats[t]), Score: pairScore(ranks[s], ranks[t])})
 				rawOfGame = append(rawOfGame, uid)
 			}
 		}

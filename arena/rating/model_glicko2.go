@@ -107,6 +107,18 @@ func outcomes(matches iter.Seq[Match], keep func(Match) bool) []Outcome {
 	return out
 }
 
+// pairScore is the score of a seat ranked a against one ranked b: the
+// better rank (lower) wins, equal ranks draw.
+func pairScore[T int | int32](a, b T) float64 {
+	switch {
+	case a < b:
+		return 1
+	case a > b:
+		return 0
+	}
+	return 0.5
+}
+
 // Pairwise turns the ranking of one match into pairwise outcomes: for every
 // two seats the better-ranked one wins, equal ranks draw. players and ranks
 // are in seat order (ranks: 1 is best). Seats held by the same name are not
@@ -118,14 +130,7 @@ func Pairwise(players []string, ranks []int) []Outcome {
 			if players[i] == players[j] {
 				continue
 			}
-			s := 0.5
-			switch {
-			case ranks[i] < ranks[j]:
-				s = 1
-			case ranks[i] > ranks[j]:
-				s = 0
-			}
-			out = append(out, Outcome{A: players[i], B: players[j], Score: s})
+			out = append(out, Outcome{A: players[i], B: players[j], Score: pairScore(ranks[i], ranks[j])})
 		}
 	}
 	return out
