@@ -1,13 +1,11 @@
 package arena
 
 import (
-	"cmp"
 	"encoding/binary"
 	"hash/fnv"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"crucible/arena/rating"
 )
@@ -67,10 +65,10 @@ func (r Record) Match() rating.Match {
 // is ready to use; it is not safe for concurrent use (feed it from Run's
 // emit, which is called from one goroutine).
 type Collector struct {
-	matches []rating.Match
-	// seatings interns the matches' players in seat order: a schedule
-	// has few distinct seatings, shared by many matches.
-	seatings map[string][]string
+	ms rating.Matches
+	// err is the first match the leaderboard refuses (a seat without a
+	// name), reported by Leaderboard.
+	err error
 	// Matches counts the records added, Failed those with an Error, and
 	// FirstError is "job: error" of the first failed one.
 	Matches, Failed int
@@ -87,31 +85,20 @@ func (c *Collector) Add(r Record) {
 		c.Failed++
 		return
 	}
-	m := r.Match()
-	if c.seatings == nil {
-		c.seatings = map[string][]string{}
+	if err := c.ms.Add(r.Match()); err != nil && c.err == nil {
+		c.err = err
 	}
-	key := strings.Join(m.Players, "\x00")
-	if p, ok := c.seatings[key]; ok {
-		m.Players = p
-	} else {
-		c.seatings[key] = m.Players
-	}
-	c.matches = append(c.matches, m)
 }
 
 // Periods returns the pairwise outcomes as rating periods, one per round
-// that has a finished match, in increasing round order.
+// that has a finished match, in increasing round order (the order inside
+// a period does not change a rating period).
 func (c *Collector) Periods() [][]rating.Outcome {
 	byRound := map[int][]rating.Outcome{}
-	for _, m := range c.sorted() {
+	for m := range c.ms.All() {
 		byRound[m.Round] = append(byRound[m.Round], rating.Pairwise(m.Players, m.Ranks)...)
 	}
-	rounds := make([]int, 0, len(byRound))
-	for r := range byRound {
-		rounds = append(rounds, r)
-	}
-	slices.Sort(rounds)
+	rounds := slices.Sorted(maps.Keys(byRound))
 	out := make([][]rating.Outcome, len(rounds))
 	for i, r := range rounds {
 		out[i] = byRound[r]
@@ -119,21 +106,17 @@ func (c *Collector) Periods() [][]rating.Outcome {
 	return out
 }
 
-// sorted returns the matches in round order (then seed, then players), so
-// that what is computed from them does not depend on the order they were
-// added in.
-func (c *Collector) sorted() []rating.Match {
-	out := slices.Clone(c.matches)
-	slices.SortStableFunc(out, func(a, b rating.Match) int {
-		if a.Round != b.Round {
-			return cmp.Compare(a.Round, b.Round)
+// leaderboard is rating.Leaderboard of the collected matches.
+func (c *Collector) leaderboard(names []string, opt rating.Options) (rating.Summary, error) {
+	if c.err != nil {
+		// The options and the names are checked first, as
+		// rating.Leaderboard does.
+		if _, err := rating.Leaderboard(names, nil, opt); err != nil {
+			return rating.Summary{}, err
 		}
-		if a.Seed != b.Seed {
-			return cmp.Compare(a.Seed, b.Seed)
-		}
-		return slices.Compare(a.Players, b.Players)
-	})
-	return out
+		return rating.Summary{}, c.err
+	}
+	return c.ms.Leaderboard(names, opt)
 }
 
 // Leaderboard ranks the collected matches of the named players by the
@@ -141,7 +124,7 @@ func (c *Collector) sorted() []rating.Match {
 // independent units. The order in which records were added does not
 // matter.
 func (c *Collector) Leaderboard(names []string, opt rating.Options) (rating.Summary, error) {
-	return rating.Leaderboard(names, c.matches, opt)
+	return c.leaderboard(names, opt)
 }
 
 // Summary rates the collected matches as a tournament of the named
@@ -159,7 +142,7 @@ func (c *Collector) Summary(g *rating.Glicko2, names []string, prior map[string]
 			all = append(all, n)
 		}
 	}
-	s, err := rating.Leaderboard(all, c.matches, rating.Options{Model: rating.ModelGlicko2, Glicko2: g, Periods: rating.RoundPeriods, Prior: prior})
+	s, err := c.leaderboard(all, rating.Options{Model: rating.ModelGlicko2, Glicko2: g, Periods: rating.RoundPeriods, Prior: prior})
 	if err != nil {
 		// Only names listed twice can fail here: rate as before, over
 		// games.

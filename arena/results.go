@@ -50,8 +50,22 @@ func ParseResults(data []byte, name string) (Results, error) {
 	return res, nil
 }
 
-// decodeRecord decodes and checks one line.
+// decodeRecord decodes and checks one line: in the writer's own form by
+// fastRecord, any other with encoding/json.
 func decodeRecord(text []byte) (Record, error) {
+	if r, ok := fastRecord(text); ok {
+		return checkRecord(r)
+	}
+	r, err := decodeJSONRecord(text)
+	if err != nil {
+		return Record{}, err
+	}
+	return checkRecord(r)
+}
+
+// decodeJSONRecord decodes one line with encoding/json and refuses what
+// it lets through (checkLine).
+func decodeJSONRecord(text []byte) (Record, error) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	var r Record
@@ -64,6 +78,11 @@ func decodeRecord(text []byte) (Record, error) {
 	if err := checkLine(text); err != nil {
 		return Record{}, fmt.Errorf("not a result record: %w", err)
 	}
+	return r, nil
+}
+
+// checkRecord checks a decoded record's fields.
+func checkRecord(r Record) (Record, error) {
 	if r.Job == "" {
 		return Record{}, errors.New("result record has no job id")
 	}

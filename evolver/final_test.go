@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"crucible/strategies"
 )
 
 // Rule: the held-out interval is Student's t on the paired differences:
@@ -112,5 +115,22 @@ func TestFinalSeedsNeverTrained(t *testing.T) {
 				t.Fatalf("run seed %d: ranking seed %d was played by %s", seed, s, by)
 			}
 		}
+	}
+}
+
+// TestReplanKeepsTheAnnouncedPlan checks that a stage the budget warning
+// announced with fewer seeds (none for the head-to-head, say) does not
+// get more later, when the stages before it ran faster than measured:
+// the run does what it said.
+func TestReplanKeepsTheAnnouncedPlan(t *testing.T) {
+	f := &finals{cfg: &Config{TournamentSeeds: 8, Holdout: 10}, ev: &arenaEvaluator{Pool: make([]opponent, 4)},
+		rep: &Report{Ranked: make([]strategies.Variant, 4), Selection: &Selection{Finalists: make([]FinalistScore, 4)}}, deadline: time.Now().Add(time.Hour), spm: 1e-9}
+	ask := FinalPlan{Rank: 8, HeadToHead: 8}
+	if got := f.replan(ask); got != ask {
+		t.Fatalf("with time to spare and nothing announced, replan gave %+v, want %+v", got, ask)
+	}
+	f.announced = &FinalPlan{Select: 8, Holdout: 2, Rank: 3, HeadToHead: 0}
+	if got, want := f.replan(ask), (FinalPlan{Rank: 3, HeadToHead: 0}); got != want {
+		t.Fatalf("after announcing %+v, replan gave %+v, want %+v", *f.announced, got, want)
 	}
 }

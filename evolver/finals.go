@@ -86,6 +86,10 @@ type finals struct {
 	rep      *Report
 	deadline time.Time // zero without a budget
 	spm      float64   // measured seconds per match
+	// announced is the plan the run's warning stated: a later stage may
+	// get fewer seeds than it, never more, so a stage announced with none
+	// does not run.
+	announced *FinalPlan
 }
 
 // stageCtx is ctx with the run's deadline, if any.
@@ -110,7 +114,11 @@ func (f *finals) replan(p FinalPlan) FinalPlan {
 	if f.deadline.IsZero() || f.spm <= 0 {
 		return p
 	}
-	return p.fit(time.Until(f.deadline), f.spm, len(f.rep.Ranked), len(f.ev.Pool), f.cfg.seats())
+	p = p.fit(time.Until(f.deadline), f.spm, len(f.rep.Ranked), len(f.ev.Pool), f.cfg.seats())
+	if a := f.announced; a != nil {
+		p.Holdout, p.Rank, p.HeadToHead = min(p.Holdout, a.Holdout), min(p.Rank, a.Rank), min(p.HeadToHead, a.HeadToHead)
+	}
+	return p
 }
 
 // measure updates the seconds per match from a stage's matches and time.
@@ -130,6 +138,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		plan = plan.fit(time.Until(f.deadline), f.spm, len(finalists), len(f.ev.Pool), seats)
 	}
 	if plan != cfg.fullPlan() {
+		f.announced = &plan
 		emit(cfg.Progress, Warning{Message: fmt.Sprintf("the budget leaves time for %d selection, %d held-out, %d ranking and %d head-to-head seeds (asked: %d, %d, %d, %d)",
 			plan.Select, plan.Holdout, plan.Rank, plan.HeadToHead, cfg.TournamentSeeds, cfg.Holdout, cfg.TournamentSeeds, min(cfg.TournamentSeeds, headToHeadSeeds))})
 	}

@@ -12,8 +12,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/palette"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -21,7 +19,6 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"crucible/arena/rating"
-	"crucible/stats"
 )
 
 // The plots' look: a sans-serif face (the page's CSS names fallbacks with
@@ -140,46 +137,18 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-// ratingsPlot draws each player's rating in the summary's model with its
-// bar, one line per player in leaderboard order (top to bottom), and a
-// dashed reference line; it returns the plot and its caption. α-Rank and
-// Nash leaderboards have no such plot (their masses are in the field
-// section), and nor does a player without the model's figure.
+// ratingsPlot draws each player's figure in the summary's model with its
+// interval (the model's Plot), one line per player in leaderboard order
+// (top to bottom), and a dashed reference line; it returns the plot and
+// its caption. A model without a plot (α-Rank and Nash leaderboards,
+// whose masses are in the field section) draws none.
 func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
-	type row struct {
-		name      string
-		x, lo, hi float64
+	spec := modelSpec(s)
+	if spec == nil || spec.Plot == nil {
+		return "", "", nil
 	}
-	var rows []row
-	var label, caption string
-	var ref float64
-	switch s.Model {
-	case rating.ModelGlicko2, "":
-		for _, st := range s.Standings {
-			rows = append(rows, row{st.Name, st.Rating.Rating, st.Rating.Rating - 2*st.RD, st.Rating.Rating + 2*st.RD})
-		}
-		ref = rating.Default().Initial.Rating
-		label = "Glicko-2 rating: point ± 2 RD (the left end, rating − 2 RD, orders the leaderboard)"
-		caption = "Each player's Glicko-2 rating (dot) with a bar of ± 2 rating deviations, in leaderboard order. The dashed line is the initial rating, 1500."
-	case rating.ModelBT:
-		for _, st := range s.Standings {
-			if st.BT != nil {
-				rows = append(rows, row{st.Name, st.BT.Elo, st.BT.Lo, st.BT.Hi})
-			}
-		}
-		label = "Bradley–Terry Elo: point with its 95% interval (the field's mean is 0)"
-		caption = "Each player's Bradley–Terry Elo (dot) with its 95% cluster-robust interval, in leaderboard order. The dashed line is the field's mean, 0; two players differ by D Elo when the stronger is expected to score 1/(1+10^(−D/400))."
-	case rating.ModelWengLin:
-		for _, st := range s.Standings {
-			if st.WengLin != nil {
-				w := st.WengLin
-				rows = append(rows, row{st.Name, w.Mu, w.Mu - 3*w.Sigma, w.Mu + 3*w.Sigma})
-			}
-		}
-		ref = stats.DefaultWengLin().Mu
-		label = "Weng–Lin skill: μ ± 3σ (the left end, μ − 3σ, orders the leaderboard)"
-		caption = "Each player's Weng–Lin skill μ (dot) with a bar of ± 3σ, in leaderboard order. The dashed line is a new player's μ, 25."
-	}
+	pl := spec.Plot(s)
+	rows, label, caption, ref := pl.Points, pl.Label, pl.Caption, pl.Ref
 	n := len(rows)
 	if n == 0 {
 		return "", "", nil
@@ -191,11 +160,11 @@ func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range rows {
 		y := float64(n - 1 - i)
-		pts[i] = plotter.XY{X: r.x, Y: y}
+		pts[i] = plotter.XY{X: r.X, Y: y}
 		bars.XYs[i] = pts[i]
-		bars.errs[i].Low, bars.errs[i].High = r.x-r.lo, r.hi-r.x
-		names[n-1-i] = r.name
-		lo, hi = math.Min(lo, r.lo), math.Max(hi, r.hi)
+		bars.errs[i].Low, bars.errs[i].High = r.X-r.Lo, r.Hi-r.X
+		names[n-1-i] = r.Name
+		lo, hi = math.Min(lo, r.Lo), math.Max(hi, r.Hi)
 	}
 	line, err := plotter.NewLine(plotter.XYs{{X: ref, Y: -0.5}, {X: ref, Y: float64(n) - 0.5}})
 	if err != nil {
@@ -217,10 +186,7 @@ func ratingsPlot(s rating.Summary) (template.HTML, string, error) {
 	p.Add(grd, line, eb, sc)
 	p.NominalY(names...)
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	pad := math.Max(20, (hi-lo)*0.04)
-	if s.Model == rating.ModelWengLin {
-		pad = math.Max(1, (hi-lo)*0.04)
-	}
+	pad := math.Max(pl.Pad, (hi-lo)*0.04)
 	p.X.Min, p.X.Max = math.Min(lo, ref)-pad, math.Max(hi, ref)+pad
 	p.X.Tick.Marker = niceTicks{N: 8}
 	h := vg.Points(float64(22*n + 60))
@@ -238,280 +204,3 @@ type xErrs struct {
 }
 
 func (x xErrs) XError(i int) (float64, float64) { return x.errs.XError(i) }
-
-// scoreGrid is the score matrix as a heat map grid: column c, row r (from
-// the bottom) hold the score % of player n-1-r against player c; NaN where
-// no game was played.
-type scoreGrid struct{ m rating.Matrix }
-
-func (g scoreGrid) Dims() (c, r int) { return len(g.m.Players), len(g.m.Players) }
-func (g scoreGrid) X(c int) float64  { return float64(c) }
-func (g scoreGrid) Y(r int) float64  { return float64(r) }
-func (g scoreGrid) Z(c, r int) float64 {
-	i := len(g.m.Players) - 1 - r
-	t := g.m.Cells[i][c]
-	if i == c || t.Games() == 0 {
-		return math.NaN()
-	}
-	return 100 * t.Rate()
-}
-
-// struckCells draws the unit squares centred on its points struck
-// through from corner to corner: the matrix's diagonal, where a player
-// would meet itself.
-type struckCells plotter.XYs
-
-// Plot strikes the squares through.
-func (cs struckCells) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	sty := draw.LineStyle{Color: light, Width: vg.Points(0.75)}
-	for _, xy := range cs {
-		c.StrokeLine2(sty, trX(xy.X-0.5), trY(xy.Y-0.5), trX(xy.X+0.5), trY(xy.Y+0.5))
-	}
-}
-
-// keyBands is the colour key: a column of bands from 0 (bottom) to 100
-// (top) in the palette's colours. Each band reaches into the next one, so
-// no hairline of the background shows between them.
-type keyBands struct{ pal palette.Palette }
-
-// Plot fills the bands over the unit width of the x axis.
-func (k keyBands) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	cols := k.pal.Colors()
-	step := 100 / float64(len(cols))
-	for i, col := range cols {
-		lo, hi := float64(i)*step, math.Min(100, float64(i+2)*step)
-		var pa vg.Path
-		pa.Move(vg.Point{X: trX(0), Y: trY(lo)})
-		pa.Line(vg.Point{X: trX(1), Y: trY(lo)})
-		pa.Line(vg.Point{X: trX(1), Y: trY(hi)})
-		pa.Line(vg.Point{X: trX(0), Y: trY(hi)})
-		pa.Close()
-		c.SetColor(col)
-		c.Fill(pa)
-	}
-}
-
-// scorePalette maps a score % (0 to 100) to a diverging colour: blue below
-// 50 (the row player scores less than its opponent), red above.
-func scorePalette(n int) palette.Palette {
-	cm := moreland.SmoothBlueRed()
-	cm.SetMin(0)
-	cm.SetMax(100)
-	return cm.Palette(n)
-}
-
-// matrixPlot draws the pairwise score matrix as a heat map with the score
-// % in every cell, rows and columns in leaderboard order (row 1 on top),
-// and a colour key on the right.
-func matrixPlot(m rating.Matrix) (template.HTML, error) {
-	n := len(m.Players)
-	if n < 2 {
-		return "", nil
-	}
-	cell, size := 26.0, vg.Length(8.5)
-	if n > 24 {
-		cell, size = 18, 6.5
-	}
-	pal := scorePalette(101)
-	hm := plotter.NewHeatMap(scoreGrid{m}, pal)
-	hm.Min, hm.Max = 0, 100
-	hm.NaN = color.White
-	p := newPlot("", "column (opponent)", "row (player)")
-	p.Add(hm)
-
-	// The diagonal struck through, the figures in the cells, a dash where
-	// the pair did not play.
-	var diag plotter.XYs
-	var labels plotter.XYLabels
-	var styles []text.Style
-	for i := range n {
-		r := float64(n - 1 - i)
-		diag = append(diag, plotter.XY{X: float64(i), Y: r})
-		for j := range n {
-			t := m.Cells[i][j]
-			if i == j {
-				continue
-			}
-			labels.XYs = append(labels.XYs, plotter.XY{X: float64(j), Y: r})
-			if t.Games() == 0 {
-				labels.Labels = append(labels.Labels, "–")
-				styles = append(styles, textStyle(size, grey))
-				continue
-			}
-			v := 100 * t.Rate()
-			labels.Labels = append(labels.Labels, fmt.Sprintf("%.0f", v))
-			styles = append(styles, textStyle(size, labelColour(pal.Colors()[int(math.Round(v))])))
-		}
-	}
-	p.Add(struckCells(diag))
-	lb, err := plotter.NewLabels(labels)
-	if err != nil {
-		return "", err
-	}
-	lb.TextStyle = styles
-	lb.Offset = vg.Point{Y: vg.Points(1)} // the figures' visual centre sits a little above the text box's
-	p.Add(lb)
-
-	cols := append([]string(nil), m.Players...)
-	rows := make([]string, n)
-	for i, name := range m.Players {
-		rows[n-1-i] = name
-	}
-	p.NominalX(cols...)
-	p.NominalY(rows...)
-	p.X.Tick.Label.Rotation = math.Pi / 4
-	p.X.Tick.Label.XAlign = text.XRight
-	p.X.Tick.Label.YAlign = text.YTop // the rotated label hangs below its column
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
-	p.X.Padding, p.Y.Padding = vg.Points(3), vg.Points(3)
-
-	// Size the canvas so that cells come out square.
-	tick := p.X.Tick.Label
-	var longest vg.Length
-	for _, name := range m.Players {
-		longest = max(longest, tick.Width(name))
-	}
-	left := longest + vg.Points(30)                           // tick labels and the axis label
-	bottom := longest*vg.Length(math.Sqrt2)/2 + vg.Points(34) // rotated labels and the axis label
-	keyW := vg.Points(70)
-	side := vg.Points(cell * float64(n))
-	w := left + side + vg.Points(16) + keyW
-	h := bottom + side + vg.Points(10)
-	return svgOf(w, h, func(c draw.Canvas) error {
-		main := draw.Crop(c, 0, -keyW-vg.Points(16), 0, 0)
-		p.Draw(main)
-		// The key: the plot's data area spans the same rows as the matrix.
-		k := newPlot("", "", "score %")
-		k.Add(keyBands{pal})
-		k.HideX()
-		k.X.Min, k.X.Max = 0, 1
-		k.Y.Min, k.Y.Max = 0, 100
-		k.Y.Padding = 0
-		k.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 25, Label: "25"},
-			{Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}}
-		dc := p.DataCanvas(main)
-		key := draw.Crop(c, c.Max.X-c.Min.X-keyW, 0, dc.Min.Y-c.Min.Y, -(c.Max.Y - dc.Max.Y))
-		k.Draw(key)
-		return nil
-	})
-}
-
-// labelColour is white on dark cells and near-black on light ones.
-func labelColour(bg color.Color) color.Color {
-	r, g, b, _ := bg.RGBA()
-	lum := (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
-	if lum < 0.5 {
-		return color.White
-	}
-	return ink
-}
-
-// Generation is one line of an evolution run's progress, as the fitness
-// plot reads it.
-type Generation struct {
-	// Generation numbers it from 0.
-	Generation int
-	// Best is the champion's fitness after the generation; Base the base
-	// defaults' running score rate.
-	Best, Base float64
-	// Mean, Min and Max describe the score rates of the generation's
-	// candidates.
-	Mean, Min, Max float64
-}
-
-// fitnessPlot draws the champion's fitness, the candidates' mean score
-// rate with their min-max band, and the base's running score rate over
-// the generations, with the legend on the right.
-func fitnessPlot(gens []Generation) (template.HTML, error) {
-	if len(gens) == 0 {
-		return "", nil
-	}
-	p := newPlot("", "generation", "score rate against the opponents")
-	best := make(plotter.XYs, len(gens))
-	mean := make(plotter.XYs, len(gens))
-	base := make(plotter.XYs, len(gens))
-	ring := make(plotter.XYs, 0, 2*len(gens))
-	lo, hi := 0.0, 1.0
-	for i, g := range gens {
-		x := float64(g.Generation)
-		best[i] = plotter.XY{X: x, Y: g.Best}
-		mean[i] = plotter.XY{X: x, Y: g.Mean}
-		base[i] = plotter.XY{X: x, Y: g.Base}
-		ring = append(ring, plotter.XY{X: x, Y: g.Max})
-		for _, v := range []float64{g.Best, g.Mean, g.Base, g.Min, g.Max} {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
-	for i := len(gens) - 1; i >= 0; i-- {
-		ring = append(ring, plotter.XY{X: float64(gens[i].Generation), Y: gens[i].Min})
-	}
-	spread, err := plotter.NewPolygon(ring)
-	if err != nil {
-		return "", err
-	}
-	spread.Color = band
-	spread.LineStyle.Width = 0
-	bl, err := plotter.NewLine(base)
-	if err != nil {
-		return "", err
-	}
-	bl.Color, bl.Width, bl.Dashes = grey, vg.Points(1.25), []vg.Length{vg.Points(4), vg.Points(3)}
-	ml, err := plotter.NewLine(mean)
-	if err != nil {
-		return "", err
-	}
-	ml.Color, ml.Width = blue, vg.Points(1.25)
-	bs, err := plotter.NewLine(best)
-	if err != nil {
-		return "", err
-	}
-	bs.Color, bs.Width = orange, vg.Points(2.25)
-	grd := plotter.NewGrid()
-	grd.Vertical.Color, grd.Horizontal.Color = grid, grid
-	p.Add(grd, spread, bl, ml, bs)
-	if len(gens) == 1 {
-		// One generation draws no line: mark the points.
-		for _, l := range []struct {
-			xy plotter.XYs
-			c  color.Color
-		}{{best, orange}, {mean, blue}, {base, grey}} {
-			sc, err := plotter.NewScatter(l.xy)
-			if err != nil {
-				return "", err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: l.c, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-			p.Add(sc)
-		}
-	}
-	// The legend goes beside the plot, not over the lines.
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = font.From(sansFont, 9)
-	leg.TextStyle.Color = ink
-	leg.Top, leg.Left = true, true
-	leg.Padding = vg.Points(4)
-	leg.Add("champion's fitness", bs)
-	leg.Add("candidates' mean", ml)
-	leg.Add("candidates' min–max", spread)
-	leg.Add("base's score rate", bl)
-	p.X.Tick.Marker = integerTicks{}
-	p.Y.Tick.Marker = niceTicks{N: 5}
-	first, last := float64(gens[0].Generation), float64(gens[len(gens)-1].Generation)
-	if last == first {
-		first, last = first-0.5, last+0.5
-	}
-	p.X.Min, p.X.Max = first, last
-	p.Y.Min, p.Y.Max = lo, hi
-	legendW := vg.Points(150)
-	return svgOf(vg.Points(640), vg.Points(300), func(c draw.Canvas) error {
-		plotArea := draw.Crop(c, 0, -legendW, 0, 0)
-		p.Draw(plotArea)
-		// The legend beside the plot, level with the top of its data area.
-		dc := p.DataCanvas(plotArea)
-		lc := draw.Crop(c, c.Max.X-c.Min.X-legendW+vg.Points(10), 0, 0, -(c.Max.Y - dc.Max.Y))
-		leg.Draw(lc)
-		return nil
-	})
-}

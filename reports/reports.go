@@ -1,7 +1,8 @@
 // Package reports renders the lab's results for people and scripts: the
 // leaderboard and pairwise statistics of a rating.Summary as a terminal
 // table, Markdown, JSON or CSV, and self-contained HTML pages with SVG plots
-// of an arena's results or an evolution run (html.go, plots.go).
+// of an arena's results or an evolution run (arena_page.go, evolve_page.go,
+// ladder.go; their templates in templates.go, the plots in plot_*.go).
 package reports
 
 import (
@@ -173,7 +174,7 @@ func writeField(w io.Writer, f Format, s rating.Summary) error {
 			continue
 		}
 		rows = append(rows, []string{strconv.Itoa(st.Rank), st.Name, fmt.Sprintf("%.3f", *st.AlphaRank),
-			fmt.Sprintf("%.3f", st.Nash.Mass), signed(100*st.Nash.Payoff, 1), fmt.Sprintf("%.1f", 100*st.Score)})
+			fmt.Sprintf("%.3f", st.Nash.Mass), rating.Signed(100*st.Nash.Payoff, 1), fmt.Sprintf("%.1f", 100*st.Score)})
 	}
 	if err := writeTable(w, f, "Non-transitive field: α-Rank and Nash averaging", []int{1},
 		[]string{"#", "player", "α-Rank mass", "Nash mass", "payoff vs Nash", "score %"}, rows); err != nil {
@@ -198,18 +199,6 @@ func writeField(w io.Writer, f Format, s rating.Summary) error {
 // cycleText writes a cycle as "a > b > c > a".
 func cycleText(c rating.Cycle) string {
 	return strings.Join([]string{c.Players[0], c.Players[1], c.Players[2], c.Players[0]}, " > ")
-}
-
-// signed formats v with a sign and the given decimals, without "-0".
-func signed(v float64, decimals int) string {
-	out := strconv.FormatFloat(v, 'f', decimals, 64)
-	if strings.Trim(out, "-0.") == "" {
-		return strconv.FormatFloat(0, 'f', decimals, 64)
-	}
-	if v > 0 {
-		out = "+" + out
-	}
-	return out
 }
 
 // writeTable renders one titled table in the terminal or Markdown style.
@@ -251,51 +240,35 @@ func aligns(cols int, left []int) []tw.Align {
 	return out
 }
 
-// modelHeader are the header cells of the ordering model's figures.
-func modelHeader(m rating.Model) []string {
-	switch m {
-	case rating.ModelBT:
-		return []string{"Elo (BT)", "Elo 95% interval"}
-	case rating.ModelWengLin:
-		return []string{"μ ± σ", "μ-3σ"}
-	case rating.ModelAlphaRank:
-		return []string{"α-Rank mass"}
-	case rating.ModelNash:
-		return []string{"payoff vs Nash", "Nash mass"}
+// modelSpec is the model a summary is ordered by; "" (a summary of an
+// earlier version) is Glicko-2.
+func modelSpec(s rating.Summary) *rating.Spec {
+	m := s.Model
+	if m == "" {
+		m = rating.ModelGlicko2
 	}
-	return []string{"rating ± RD", "rating-2RD"}
+	return rating.Lookup(m)
+}
+
+// modelHeader are the header cells of the ordering model's figures.
+func modelHeader(s rating.Summary) []string {
+	if spec := modelSpec(s); spec != nil {
+		return spec.Columns
+	}
+	return nil
 }
 
 // modelCells are a standing's figures of the ordering model, "-" where
 // the player has none (no game).
-func modelCells(m rating.Model, s rating.Standing) []string {
-	switch m {
-	case rating.ModelBT:
-		if s.BT == nil {
-			return []string{"-", "-"}
-		}
-		return []string{fmt.Sprintf("%s ± %.0f", signed(s.BT.Elo, 0), s.BT.SE), "[" + signed(s.BT.Lo, 0) + ", " + signed(s.BT.Hi, 0) + "]"}
-	case rating.ModelWengLin:
-		if s.WengLin == nil {
-			return []string{"-", "-"}
-		}
-		return []string{fmt.Sprintf("%.2f ± %.2f", s.WengLin.Mu, s.WengLin.Sigma), fmt.Sprintf("%.2f", s.WengLin.Ordinal)}
-	case rating.ModelAlphaRank:
-		if s.AlphaRank == nil {
-			return []string{"-"}
-		}
-		return []string{fmt.Sprintf("%.3f", *s.AlphaRank)}
-	case rating.ModelNash:
-		if s.Nash == nil {
-			return []string{"-", "-"}
-		}
-		return []string{signed(100*s.Nash.Payoff, 1), fmt.Sprintf("%.3f", s.Nash.Mass)}
+func modelCells(s rating.Summary, st rating.Standing) []string {
+	if spec := modelSpec(s); spec != nil {
+		return spec.Cells(st)
 	}
-	return []string{fmt.Sprintf("%.0f ± %.0f", s.Rating.Rating, s.RD), fmt.Sprintf("%.0f", s.Conservative)}
+	return nil
 }
 
 func leaderboardHeader(s rating.Summary) []string {
-	head := append([]string{"#", "player"}, modelHeader(s.Model)...)
+	head := append([]string{"#", "player"}, modelHeader(s)...)
 	head = append(head, "games")
 	if s.Clustered {
 		head = append(head, "units")
@@ -322,7 +295,7 @@ func leaderboardRows(s rating.Summary) [][]string {
 			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", st.Elo, st.EloLo, st.EloHi)
 			units = unitsCell(st.Units, st.Distinct)
 		}
-		row := append([]string{strconv.Itoa(st.Rank), st.Name}, modelCells(s.Model, st)...)
+		row := append([]string{strconv.Itoa(st.Rank), st.Name}, modelCells(s, st)...)
 		row = append(row, strconv.Itoa(st.Games))
 		if s.Clustered {
 			row = append(row, units)
@@ -374,13 +347,18 @@ func pairsRows(s rating.Summary) [][]string {
 	return rows
 }
 
-// writeCSV writes the leaderboard with full-precision numbers; the
-// figures of a model that did not rate the batch are empty.
+// writeCSV writes the leaderboard with full-precision numbers: the
+// standing's own columns (Glicko-2's first), then every registered
+// model's; the figures of a model that did not rate the batch are empty.
 func writeCSV(w io.Writer, st []rating.Standing) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "name", "rating", "rd", "volatility", "conservative", "games", "wins", "draws", "losses",
-		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi",
-		"units", "distinct", "bt_elo", "bt_se", "bt_lo", "bt_hi", "mu", "sigma", "ordinal", "alpharank", "nash_mass", "nash_payoff"})
+	head := []string{"rank", "name", "rating", "rd", "volatility", "conservative", "games", "wins", "draws", "losses",
+		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi", "units", "distinct"}
+	specs := rating.Specs()
+	for _, spec := range specs {
+		head = append(head, spec.CSV...)
+	}
+	cw.Write(head)
 	num := func(v float64) string {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
@@ -396,22 +374,13 @@ func writeCSV(w io.Writer, st []rating.Standing) error {
 		row = append(row, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
 			num(s.Score), num(s.ScoreLo), num(s.ScoreHi), num(s.Elo), num(s.EloLo), num(s.EloHi),
 			strconv.Itoa(s.Units), strconv.Itoa(s.Distinct))
-		bt, wl, ar, nash := make([]string, 4), make([]string, 3), "", make([]string, 2)
-		if s.BT != nil {
-			bt = []string{num(s.BT.Elo), num(s.BT.SE), num(s.BT.Lo), num(s.BT.Hi)}
+		for _, spec := range specs {
+			if len(spec.CSV) > 0 {
+				for _, v := range spec.CSVValues(s) {
+					row = append(row, num(v))
+				}
+			}
 		}
-		if s.WengLin != nil {
-			wl = []string{num(s.WengLin.Mu), num(s.WengLin.Sigma), num(s.WengLin.Ordinal)}
-		}
-		if s.AlphaRank != nil {
-			ar = num(*s.AlphaRank)
-		}
-		if s.Nash != nil {
-			nash = []string{num(s.Nash.Mass), num(s.Nash.Payoff)}
-		}
-		row = append(row, bt...)
-		row = append(row, wl...)
-		row = append(append(row, ar), nash...)
 		cw.Write(row)
 	}
 	cw.Flush()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -131,7 +132,7 @@ func TestFormatsCarryTheLeaderboard(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Standings) != 4 || back.Standings[0] != s.Standings[0] || len(back.Pairs) != len(s.Pairs) {
+	if len(back.Standings) != 4 || !reflect.DeepEqual(back.Standings[0], s.Standings[0]) || len(back.Pairs) != len(s.Pairs) {
 		t.Fatalf("JSON round trip lost data: %+v", back)
 	}
 

@@ -58,7 +58,7 @@ func TestParseRatingsErrorIsStable(t *testing.T) {
 // TestRatingsRoundTrip checks that MarshalRatings writes what ParseRatings
 // reads, in the documented shape.
 func TestRatingsRoundTrip(t *testing.T) {
-	in := map[string]Rating{"b": {1400.5, 60, 0.059}, "a": {1600, 80, 0.06}}
+	in := map[string]Rating{"b": {Rating: 1400.5, RD: 60, Volatility: 0.059}, "a": {Rating: 1600, RD: 80, Volatility: 0.06}}
 	data, err := MarshalRatings(in)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package rating
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -55,78 +54,38 @@ func (b *batch) summary(opt Options) (Summary, error) {
 				Score: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, Units: raw, Distinct: iv.Distinct})
 		}
 	}
-	if opt.Field || opt.Model == ModelAlphaRank || opt.Model == ModelNash {
+	spec := Lookup(opt.Model)
+	view := &Batch{Names: b.names, Played: played, Games: b.games, Matrix: m, index: b.index, ms: b.ms, order: b.order}
+	if opt.Field || spec.Field {
 		f, notes, err := b.field(m, pairIv, played, st, opt)
-		forced := opt.Model == ModelAlphaRank || opt.Model == ModelNash
 		switch {
-		case err != nil && forced:
+		case err != nil && spec.Field:
 			return Summary{}, err
 		case err != nil:
 			notes = append(notes, "the field analysis failed: "+err.Error())
-		case f == nil && forced:
+		case f == nil && spec.Field:
 			return Summary{}, fmt.Errorf("%s needs at least two players with games", opt.Model)
 		}
-		sum.Field = f
+		sum.Field, view.Field = f, f
 		sum.Notes = append(sum.Notes, notes...)
 	}
-	var key func(s Standing) []float64
-	var err error
-	var note string
-	switch opt.Model {
-	case ModelBT:
-		note, err = b.fitBT(st, played, opt)
-		key = func(s Standing) []float64 { return []float64{s.BT.Elo} }
-		sum.Method = "maximum-likelihood Bradley–Terry fit of the batch's pairwise results (a draw is half a win), with cluster-robust (sandwich) intervals over the units"
-	case ModelGlicko2:
-		err = b.rateGlicko(st, opt)
-		key = func(s Standing) []float64 { return []float64{s.Conservative, s.Rating.Rating} }
-		switch opt.Periods {
-		case OnePeriod:
-			sum.Method = "one Glicko-2 rating period for the whole batch"
-		case RoundPeriods:
-			sum.Method = "one Glicko-2 rating period per round of the schedule"
-		default:
-			sum.Method = "the Glicko-2 ratings given, not updated by these matches"
-		}
-	case ModelWengLin:
-		err = b.rateWengLin(st, opt)
-		key = func(s Standing) []float64 { return []float64{s.WengLin.Ordinal, s.WengLin.Mu} }
-		sum.Method = fmt.Sprintf("Weng–Lin (Plackett–Luce) rating of the %d matches' full rankings, one after another in schedule order", len(b.matches))
-	case ModelAlphaRank:
-		key = func(s Standing) []float64 { return []float64{*s.AlphaRank, s.Score} }
-		sum.Method = sum.Field.AlphaRank
-	case ModelNash:
-		key = func(s Standing) []float64 { return []float64{s.Nash.Payoff, s.Nash.Mass, s.Score} }
-		sum.Method = "Nash averaging: the payoff (score margin) against the maximum-entropy Nash equilibrium of the score matrix"
-	}
+	method, notes, err := spec.Rate(view, st, opt)
 	if err != nil {
 		return Summary{}, err
 	}
-	if note != "" {
-		sum.Notes = append(sum.Notes, note)
-	}
+	sum.Method = method
+	sum.Notes = append(sum.Notes, notes...)
 	// Order: the model's figures (to 1e-9, so rounding noise does not
-	// order equals), players without games last, then by name.
+	// order equals), players without them last, then by name.
 	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	hasKey := func(p int) bool {
-		switch opt.Model {
-		case ModelGlicko2:
-			return true
-		case ModelBT:
-			return st[p].BT != nil
-		case ModelWengLin:
-			return st[p].WengLin != nil
-		case ModelAlphaRank:
-			return st[p].AlphaRank != nil
-		default:
-			return st[p].Nash != nil
-		}
+	keys := make([][]float64, n)
+	has := make([]bool, n)
+	for p := range order {
+		order[p] = p
+		keys[p], has[p] = spec.Key(st[p])
 	}
 	slices.SortStableFunc(order, func(x, y int) int {
-		hx, hy := hasKey(x), hasKey(y)
+		hx, hy := has[x], has[y]
 		if hx != hy {
 			if hx {
 				return -1
@@ -134,7 +93,7 @@ func (b *batch) summary(opt Options) (Summary, error) {
 			return 1
 		}
 		if hx {
-			kx, ky := key(st[x]), key(st[y])
+			kx, ky := keys[x], keys[y]
 			for i := range kx {
 				a, c := math.Round(kx[i]*1e9), math.Round(ky[i]*1e9)
 				if a != c {
@@ -151,7 +110,7 @@ func (b *batch) summary(opt Options) (Summary, error) {
 		ordered[r] = b.names[p]
 	}
 	sum.Matrix = reorder(m, ordered)
-	if slices.Contains(RatingModels, opt.Model) {
+	if spec.Rating {
 		sum.Inversions = b.inversions(order, played, fieldIv, opt.Level)
 	}
 	if unmet := unmetPairs(m, played); unmet > 0 && sum.Field == nil {
@@ -201,150 +160,6 @@ func unmetPairs(m Matrix, played []bool) int {
 		}
 	}
 	return k
-}
-
-// fitBT sets the Bradley–Terry figures of the players with games. A field
-// without a finite maximum (a player who won or lost everything) is fitted
-// with one virtual draw per pair that met, and the note says so.
-func (b *batch) fitBT(st []Standing, played []bool, opt Options) (string, error) {
-	var sub []int
-	at := make([]int, len(b.names))
-	var names []string
-	for p, ok := range played {
-		at[p] = -1
-		if ok {
-			at[p] = len(sub)
-			sub = append(sub, p)
-			names = append(names, b.names[p])
-		}
-	}
-	if len(sub) < 2 {
-		return "", nil
-	}
-	games := make([]stats.PairGame, len(b.games))
-	for k, g := range b.games {
-		games[k] = stats.PairGame{A: at[g.A], B: at[g.B], Score: g.Score, Unit: g.Unit}
-	}
-	bt := stats.BradleyTerry{Level: opt.Level, MergedRepeats: true}
-	fit, err := bt.FitGames(names, games)
-	note := ""
-	if errors.Is(err, stats.ErrNoFiniteRatings) {
-		why := "a group of players never dropped a point against the rest"
-		var edge []string
-		for _, p := range sub {
-			if s := st[p]; s.Wins == s.Games || s.Losses == s.Games {
-				edge = append(edge, s.Name)
-			}
-		}
-		if len(edge) > 0 {
-			why = strings.Join(edge, ", ") + " won or lost every game"
-		}
-		note = fmt.Sprintf("No finite maximum-likelihood ratings (%s): the Bradley–Terry fit adds one virtual draw to every pair that met (BayesElo's prior), which keeps the order of the scores on a round robin", why)
-		bt.Prior = 1
-		fit, err = bt.FitGames(names, games)
-	}
-	if err != nil {
-		return "", fmt.Errorf("bradley-terry fit: %w", err)
-	}
-	for _, r := range fit.Ratings {
-		st[sub[r.Index]].BT = &Elo{Elo: r.Elo, SE: r.SE, Lo: r.Lo, Hi: r.Hi}
-	}
-	return note, nil
-}
-
-// rateGlicko sets the Glicko-2 ratings of every player.
-func (b *batch) rateGlicko(st []Standing, opt Options) error {
-	g := opt.Glicko2
-	if g == nil {
-		g = Default()
-	}
-	start := g.Initials(b.names)
-	for n, r := range opt.Prior {
-		if _, ok := start[n]; ok {
-			start[n] = r
-		}
-	}
-	var after map[string]Rating
-	switch opt.Periods {
-	case PriorIsRating:
-		after = start
-	case OnePeriod:
-		after = g.RatePeriod(start, b.outcomes(func(Match) bool { return true }))
-	case RoundPeriods:
-		var rounds []int
-		for _, m := range b.matches {
-			if len(rounds) == 0 || rounds[len(rounds)-1] != m.Round {
-				rounds = append(rounds, m.Round)
-			}
-		}
-		periods := make([][]Outcome, len(rounds))
-		for i, r := range rounds {
-			periods[i] = b.outcomes(func(m Match) bool { return m.Round == r })
-		}
-		after = g.RatePeriods(start, periods)
-	}
-	for p := range st {
-		r := after[b.names[p]]
-		st[p].Rating, st[p].Conservative = r, r.Conservative()
-	}
-	return nil
-}
-
-// outcomes are the pairwise outcomes of the matches keep accepts.
-func (b *batch) outcomes(keep func(Match) bool) []Outcome {
-	var out []Outcome
-	for _, m := range b.matches {
-		if keep(m) {
-			out = append(out, Pairwise(m.Players, m.Ranks)...)
-		}
-	}
-	return out
-}
-
-// rateWengLin rates the matches one after another in canonical order.
-func (b *batch) rateWengLin(st []Standing, opt Options) error {
-	w := stats.DefaultWengLin()
-	if opt.WengLin != nil {
-		w = *opt.WengLin
-	}
-	skill := make([]stats.Skill, len(b.names))
-	rated := make([]bool, len(b.names))
-	for i := range skill {
-		skill[i] = w.Initial()
-	}
-	var seats []int
-	var in []stats.Skill
-	var ranks []float64
-	for _, m := range b.matches {
-		seats, in, ranks = seats[:0], in[:0], ranks[:0]
-		for s, p := range m.Players {
-			i := b.index[p]
-			if slices.Contains(seats, i) {
-				return fmt.Errorf("weng-lin: the match of round %d on seed %d seats %s twice; a match rates each player once", m.Round, m.Seed, p)
-			}
-			seats = append(seats, i)
-			in = append(in, skill[i])
-			ranks = append(ranks, float64(m.Ranks[s]))
-		}
-		if len(seats) < 2 {
-			continue
-		}
-		out, err := w.RateFFA(in, ranks)
-		if err != nil {
-			return fmt.Errorf("weng-lin: the match of round %d on seed %d: %w", m.Round, m.Seed, err)
-		}
-		for k, i := range seats {
-			skill[i] = out[k]
-			rated[i] = true
-		}
-	}
-	for p := range st {
-		if rated[p] {
-			s := skill[p]
-			st[p].WengLin = &WengLinSkill{Mu: s.Mu, Sigma: s.Sigma, Ordinal: s.Ordinal()}
-		}
-	}
-	return nil
 }
 
 // field computes α-Rank, Nash averaging and the cycles over the players

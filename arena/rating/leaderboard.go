@@ -99,6 +99,23 @@ type Inversion struct {
 // same summary bytes. A match with a player seated twice is an error for
 // Weng–Lin and is otherwise rated pairwise without that pairing.
 func Leaderboard(names []string, matches []Match, opt Options) (Summary, error) {
+	if err := checkOptions(&opt); err != nil {
+		return Summary{}, err
+	}
+	if err := checkNames(names); err != nil {
+		return Summary{}, err
+	}
+	var ms Matches
+	for _, m := range matches {
+		if err := ms.Add(m); err != nil {
+			return Summary{}, err
+		}
+	}
+	return ms.Leaderboard(names, opt)
+}
+
+// checkOptions fills in opt's defaults and checks it.
+func checkOptions(opt *Options) error {
 	if opt.Model == "" {
 		opt.Model = ModelBT
 	}
@@ -109,22 +126,30 @@ func Leaderboard(names []string, matches []Match, opt Options) (Summary, error) 
 		opt.Level = Confidence
 	}
 	if !(opt.Level > 0 && opt.Level < 1) {
-		return Summary{}, fmt.Errorf("confidence level %v is not in (0, 1)", opt.Level)
+		return fmt.Errorf("confidence level %v is not in (0, 1)", opt.Level)
 	}
-	if !slices.Contains(Models, opt.Model) {
-		_, err := ParseModel(string(opt.Model), Models)
-		return Summary{}, err
+	if Lookup(opt.Model) == nil {
+		_, err := ParseModel(string(opt.Model), Models())
+		return err
 	}
 	switch opt.Periods {
 	case OnePeriod, RoundPeriods, PriorIsRating:
 	default:
-		return Summary{}, fmt.Errorf("periods %q is not one of %s, %s, %s", opt.Periods, OnePeriod, RoundPeriods, PriorIsRating)
+		return fmt.Errorf("periods %q is not one of %s, %s, %s", opt.Periods, OnePeriod, RoundPeriods, PriorIsRating)
 	}
-	b, err := newBatch(names, matches)
-	if err != nil {
-		return Summary{}, err
+	return nil
+}
+
+// checkNames refuses a list of players that names one twice.
+func checkNames(names []string) error {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return fmt.Errorf("player %s is listed twice", n)
+		}
+		seen[n] = true
 	}
-	return b.summary(opt)
+	return nil
 }
 
 // entry is one player's games against one opponent in one (merged) unit.
@@ -135,9 +160,13 @@ type entry struct {
 
 // batch is a set of matches reduced to pairwise games by units.
 type batch struct {
-	names   []string
-	index   map[string]int
-	matches []Match // in canonical order
+	names []string
+	index map[string]int
+	// ms are the matches, order their canonical order and at the final
+	// index of each of ms's interned players.
+	ms    *Matches
+	order []int32
+	at    []int32
 	// games are the pairwise games with Unit the merged unit.
 	games []stats.PairGame
 	// copies[u] is the number of raw units merged into unit u.
@@ -150,33 +179,21 @@ type batch struct {
 	groups, repeated, rawUnits int
 }
 
-// newBatch checks the matches, orders them canonically, finds their
-// units and merges exact repeats.
-func newBatch(names []string, matches []Match) (*batch, error) {
-	b := &batch{index: map[string]int{}}
+// newBatch orders the matches canonically, finds their units and merges
+// exact repeats.
+func newBatch(names []string, ms *Matches) (*batch, error) {
+	if err := checkNames(names); err != nil {
+		return nil, err
+	}
+	b := &batch{index: map[string]int{}, ms: ms}
 	for _, n := range names {
-		if _, dup := b.index[n]; dup {
-			return nil, fmt.Errorf("player %s is listed twice", n)
-		}
 		b.index[n] = len(b.names)
 		b.names = append(b.names, n)
 	}
 	var extra []string
-	for k, m := range matches {
-		if len(m.Players) != len(m.Ranks) {
-			return nil, fmt.Errorf("match %d (round %d, seed %d) has %d players but %d ranks", k, m.Round, m.Seed, len(m.Players), len(m.Ranks))
-		}
-		for s, p := range m.Players {
-			if p == "" {
-				return nil, fmt.Errorf("match %d (round %d, seed %d): seat %d has no player name", k, m.Round, m.Seed, s)
-			}
-			if m.Ranks[s] < 1 {
-				return nil, fmt.Errorf("match %d (round %d, seed %d): rank %d of seat %d, want >= 1", k, m.Round, m.Seed, m.Ranks[s], s)
-			}
-			if _, ok := b.index[p]; !ok {
-				b.index[p] = -1
-				extra = append(extra, p)
-			}
+	for _, n := range ms.names {
+		if _, ok := b.index[n]; !ok {
+			extra = append(extra, n)
 		}
 	}
 	sort.Strings(extra)
@@ -184,21 +201,11 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 		b.index[n] = len(b.names)
 		b.names = append(b.names, n)
 	}
-	// Sort indices, not the matches: moving 80-byte structs dominated.
-	// Matches that compare equal are equal in every field that counts, so
-	// an unstable sort is deterministic.
-	order := make([]int32, len(matches))
-	for i := range order {
-		order[i] = int32(i)
+	b.at = make([]int32, len(ms.names))
+	for i, n := range ms.names {
+		b.at[i] = int32(b.index[n])
 	}
-	less := func(x, y int32) int { return compareMatches(&matches[x], &matches[y]) }
-	if !slices.IsSortedFunc(order, less) {
-		slices.SortFunc(order, less)
-	}
-	b.matches = make([]Match, len(matches))
-	for i, k := range order {
-		b.matches[i] = matches[k]
-	}
+	b.order = ms.canonical()
 
 	n := len(b.names)
 	type unitInfo struct {
@@ -208,21 +215,29 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 		unknown bool
 	}
 	groupID := map[string]int32{}
-	unitID := map[string]int32{}
+	type unitKey struct {
+		group int32
+		seed  uint64
+	}
+	unitID := map[unitKey]int32{}
 	var units []unitInfo
 	pairs := 0
-	for _, m := range b.matches {
-		pairs += len(m.Players) * (len(m.Players) - 1) / 2
+	for _, block := range ms.recs {
+		for _, r := range block {
+			pairs += int(r.n) * (int(r.n) - 1) / 2
+		}
 	}
 	b.games = make([]stats.PairGame, 0, pairs)
 	rawOfGame := make([]int32, 0, pairs)
 	var key []byte
 	seats := make([]int32, 0, 8)
 	group := make([]int32, 0, 8)
-	for _, m := range b.matches {
+	for _, k := range b.order {
+		m := ms.rec(int(k))
+		ranks := ms.ranks[m.off : m.off+m.n]
 		seats = seats[:0]
-		for _, p := range m.Players {
-			seats = append(seats, int32(b.index[p]))
+		for _, p := range ms.seats[m.off : m.off+m.n] {
+			seats = append(seats, b.at[p])
 		}
 		group = append(group[:0], seats...)
 		slices.Sort(group)
@@ -236,21 +251,20 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 			gid = int32(len(groupID))
 			groupID[string(key)] = gid
 		}
-		key = binary.BigEndian.AppendUint64(key, m.Seed)
-		uid, ok := unitID[string(key)]
+		uid, ok := unitID[unitKey{gid, m.seed}]
 		if !ok {
 			uid = int32(len(units))
-			unitID[string(key)] = uid
+			unitID[unitKey{gid, m.seed}] = uid
 			units = append(units, unitInfo{group: gid})
 		}
 		u := &units[uid]
 		u.count++
-		if m.Result == 0 {
+		if m.result == 0 {
 			u.unknown = true
 		}
 		// The fingerprint of the unit is the sum of its matches', each
 		// mixed with its seat order, so it does not depend on their order.
-		h := m.Result
+		h := m.result
 		for _, p := range seats {
 			h = mix64(h ^ uint64(p+1))
 		}
@@ -260,14 +274,7 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 				if seats[s] == seats[t] {
 					continue
 				}
-				sc := 0.5
-				switch {
-				case m.Ranks[s] < m.Ranks[t]:
-					sc = 1
-				case m.Ranks[s] > m.Ranks[t]:
-					sc = 0
-				}
-				b.games = append(b.games, stats.PairGame{A: int(seats[s]), B: int(seats[t]), Score: sc})
+				b.games = append(b.games, stats.PairGame{A: int(seats[s]), B: int(seats[t]), Score: pairScore(ranks[s], ranks[t])})
 				rawOfGame = append(rawOfGame, uid)
 			}
 		}
@@ -305,57 +312,61 @@ func newBatch(names []string, matches []Match) (*batch, error) {
 			b.repeated++
 		}
 	}
-	// Each player's games by opponent and merged unit.
-	b.entries = make([][]entry, n)
-	at := make(map[int64]int, 2*len(b.games)/max(1, n))
-	nm := int64(len(b.copies))
+	// Each player's games by opponent and merged unit: the games grouped
+	// by merged unit (a stable counting sort), then each unit's summed by
+	// player and opponent, so the entries come sorted by unit, then
+	// opponent.
+	nm := len(b.copies)
+	start := make([]int32, nm+1)
 	for k := range b.games {
 		u := mergedOf[rawOfGame[k]]
 		b.games[k].Unit = int64(u)
-		g := b.games[k]
-		for _, side := range [2]struct {
-			p, o int
-			s    float64
-		}{{g.A, g.B, g.Score}, {g.B, g.A, 1 - g.Score}} {
-			key := (int64(side.p)*int64(n)+int64(side.o))*nm + int64(u)
-			i, ok := at[key]
-			if !ok {
-				i = len(b.entries[side.p])
-				at[key] = i
-				b.entries[side.p] = append(b.entries[side.p], entry{opp: int32(side.o), unit: u})
+		start[u+1]++
+	}
+	for u := range nm {
+		start[u+1] += start[u]
+	}
+	byUnit := make([]int32, len(b.games))
+	fill := slices.Clone(start[:nm])
+	for k := range b.games {
+		u := b.games[k].Unit
+		byUnit[fill[u]] = int32(k)
+		fill[u]++
+	}
+	b.entries = make([][]entry, n)
+	from := make([]int, n)   // where p's entries of the current unit begin
+	mark := make([]int32, n) // 1 + the unit from[p] is of
+	var touched []int
+	for u := range nm {
+		touched = touched[:0]
+		for _, k := range byUnit[start[u]:start[u+1]] {
+			g := b.games[k]
+			for _, side := range [2]struct {
+				p, o int
+				s    float64
+			}{{g.A, g.B, g.Score}, {g.B, g.A, 1 - g.Score}} {
+				p := side.p
+				if mark[p] != int32(u+1) {
+					mark[p], from[p] = int32(u+1), len(b.entries[p])
+					touched = append(touched, p)
+				}
+				i := from[p]
+				for i < len(b.entries[p]) && b.entries[p][i].opp != int32(side.o) {
+					i++
+				}
+				if i == len(b.entries[p]) {
+					b.entries[p] = append(b.entries[p], entry{opp: int32(side.o), unit: int32(u)})
+				}
+				e := &b.entries[p][i]
+				e.pts += side.s
+				e.games++
 			}
-			e := &b.entries[side.p][i]
-			e.pts += side.s
-			e.games++
+		}
+		for _, p := range touched {
+			slices.SortFunc(b.entries[p][from[p]:], func(x, y entry) int { return cmp.Compare(x.opp, y.opp) })
 		}
 	}
-	for _, es := range b.entries {
-		slices.SortFunc(es, func(x, y entry) int {
-			if c := cmp.Compare(x.unit, y.unit); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.opp, y.opp)
-		})
-	}
 	return b, nil
-}
-
-// compareMatches is the canonical order of matches: round, seed,
-// players, ranks, result.
-func compareMatches(x, y *Match) int {
-	if c := cmp.Compare(x.Round, y.Round); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.Seed, y.Seed); c != 0 {
-		return c
-	}
-	if c := slices.Compare(x.Players, y.Players); c != 0 {
-		return c
-	}
-	if c := slices.Compare(x.Ranks, y.Ranks); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.Result, y.Result)
 }
 
 // mix64 is the SplitMix64 finalizer: a fast, well-spread 64-bit hash step.

@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -217,7 +218,11 @@ func TestLeaderboardModels(t *testing.T) {
 		skill[n] = w.Initial()
 	}
 	sorted := slices.Clone(ms)
-	slices.SortStableFunc(sorted, func(x, y Match) int { return compareMatches(&x, &y) })
+	// The canonical order: round, seed, players, ranks, result.
+	slices.SortStableFunc(sorted, func(x, y Match) int {
+		return cmp.Or(cmp.Compare(x.Round, y.Round), cmp.Compare(x.Seed, y.Seed), slices.Compare(x.Players, y.Players),
+			slices.Compare(x.Ranks, y.Ranks), cmp.Compare(x.Result, y.Result))
+	})
 	for _, m := range sorted {
 		out, err := w.RateFFA([]stats.Skill{skill[m.Players[0]], skill[m.Players[1]]}, []float64{float64(m.Ranks[0]), float64(m.Ranks[1])})
 		if err != nil {
@@ -435,7 +440,7 @@ func TestLeaderboardFreeForAll(t *testing.T) {
 // change a byte of the summary, and that bad input is refused by name.
 func TestLeaderboardCanonical(t *testing.T) {
 	names, ms := syntheticField(6, 5, rand.New(rand.NewPCG(9, 9)))
-	for _, m := range Models {
+	for _, m := range Models() {
 		a, err := Leaderboard(names, ms, Options{Model: m, Field: true})
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,9 @@
 package rating
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"crucible/stats"
@@ -167,6 +169,9 @@ type Standing struct {
 	WengLin   *WengLinSkill `json:"weng_lin,omitempty"`
 	AlphaRank *float64      `json:"alpharank,omitempty"`
 	Nash      *NashShare    `json:"nash,omitempty"`
+	// Figures are the figures of the models registered beyond the
+	// built-in ones (Spec), by model.
+	Figures map[Model]Figures `json:"figures,omitempty"`
 	// Games counts pairwise games: an N-seat match is N-1 games for each
 	// of its players.
 	Games  int `json:"games"`
@@ -193,32 +198,6 @@ type Standing struct {
 	Elo   float64 `json:"elo"`
 	EloLo float64 `json:"elo_lo"`
 	EloHi float64 `json:"elo_hi"`
-}
-
-// Elo is a Bradley–Terry rating: the fitted Elo (the field's mean is 0),
-// its standard error and interval.
-type Elo struct {
-	Elo float64 `json:"elo"`
-	SE  float64 `json:"se"`
-	Lo  float64 `json:"lo"`
-	Hi  float64 `json:"hi"`
-}
-
-// WengLinSkill is a Weng–Lin rating: the skill's mean and deviation, and
-// the ordinal mu - 3 sigma the leaderboard is ordered by.
-type WengLinSkill struct {
-	Mu      float64 `json:"mu"`
-	Sigma   float64 `json:"sigma"`
-	Ordinal float64 `json:"ordinal"`
-}
-
-// NashShare is a player's place in the Nash averaging of the field: its
-// mass in the maximum-entropy Nash equilibrium of the score margins, and
-// its payoff against that equilibrium: its expected score against the
-// equilibrium mixture minus 1/2 (0 for the equilibrium's support).
-type NashShare struct {
-	Mass   float64 `json:"mass"`
-	Payoff float64 `json:"payoff"`
 }
 
 // Summary is a leaderboard with the pairwise statistics beside it.
@@ -262,8 +241,8 @@ type Summary struct {
 // Wilson's over games, every game taken as independent evidence (Summary
 // Clustered is false); Leaderboard computes them over independent units.
 func Summarize(ratings map[string]Rating, outcomes []Outcome) Summary {
-	all := withPlayers(ratings, outcomes, Default().Initial)
-	names := sortedNames(all)
+	all := Default().WithPlayers(ratings, outcomes)
+	names := slices.Sorted(maps.Keys(all))
 	sort.SliceStable(names, func(i, j int) bool {
 		a, b := all[names[i]], all[names[j]]
 		if a.Conservative() != b.Conservative() {

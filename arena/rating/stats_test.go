@@ -28,14 +28,14 @@ func TestEloDiff(t *testing.T) {
 // tallies against the field, the pair list and the Elo error bar.
 func TestSummarize(t *testing.T) {
 	ratings := map[string]Rating{
-		"sure":   {1600, 30, 0.06},  // conservative 1540
-		"lucky":  {1700, 100, 0.06}, // conservative 1500
-		"weak":   {1400, 30, 0.06},  // conservative 1340
-		"unseen": {1500, 350, 0.06}, // conservative 800, never played
+		"sure":   {Rating: 1600, RD: 30, Volatility: 0.06},  // conservative 1540
+		"lucky":  {Rating: 1700, RD: 100, Volatility: 0.06}, // conservative 1500
+		"weak":   {Rating: 1400, RD: 30, Volatility: 0.06},  // conservative 1340
+		"unseen": {Rating: 1500, RD: 350, Volatility: 0.06}, // conservative 800, never played
 	}
 	outs := []Outcome{
-		{"sure", "weak", 1}, {"sure", "weak", 1}, {"weak", "sure", 0.5},
-		{"lucky", "sure", 1}, {"lucky", "weak", 0},
+		{A: "sure", B: "weak", Score: 1}, {A: "sure", B: "weak", Score: 1}, {A: "weak", B: "sure", Score: 0.5},
+		{A: "lucky", B: "sure", Score: 1}, {A: "lucky", B: "weak", Score: 0},
 	}
 	s := Summarize(ratings, outs)
 	var order []string
@@ -78,7 +78,7 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 	// A perfect record still has a finite Elo figure.
-	perfect := Summarize(nil, []Outcome{{"a", "b", 1}, {"a", "b", 1}})
+	perfect := Summarize(nil, []Outcome{{A: "a", B: "b", Score: 1}, {A: "a", B: "b", Score: 1}})
 	if e := perfect.Standings[0]; math.IsInf(e.Elo, 0) || math.IsInf(e.EloLo, 0) || math.IsInf(e.EloHi, 0) || !(e.Elo > 0) {
 		t.Fatalf("perfect record gave Elo %v [%v, %v]", e.Elo, e.EloLo, e.EloHi)
 	}
@@ -93,12 +93,12 @@ func TestEloBarOfEdgeRecords(t *testing.T) {
 	standing := func(wins, losses int) Standing {
 		var outs []Outcome
 		for i := 0; i < wins; i++ {
-			outs = append(outs, Outcome{"a", "b", 1})
+			outs = append(outs, Outcome{A: "a", B: "b", Score: 1})
 		}
 		for i := 0; i < losses; i++ {
-			outs = append(outs, Outcome{"a", "b", 0})
+			outs = append(outs, Outcome{A: "a", B: "b", Score: 0})
 		}
-		for _, s := range Summarize(map[string]Rating{"a": {1500, 50, 0.06}, "b": {1400, 50, 0.06}}, outs).Standings {
+		for _, s := range Summarize(map[string]Rating{"a": {Rating: 1500, RD: 50, Volatility: 0.06}, "b": {Rating: 1400, RD: 50, Volatility: 0.06}}, outs).Standings {
 			if s.Name == "a" {
 				return s
 			}

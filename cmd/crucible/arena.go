@@ -102,7 +102,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
-	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
 	addArenaDBFlags(fl, &f)
 	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
@@ -115,7 +115,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
-	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods); err != nil {
+	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods); err != nil {
 		return err
 	}
 	if f.seeds < 1 || f.seeds > maxSeeds {

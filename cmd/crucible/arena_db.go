@@ -189,7 +189,7 @@ func printArenaSummary(cmd *cobra.Command, f arenaFlags, col *arena.Collector, e
 		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s; --resume plays them again); first: %s\n",
 			col.Failed, col.Matches, f.out, col.FirstError)
 	}
-	lopt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels, f.periods)
+	lopt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods)
 	if err != nil {
 		return err
 	}

@@ -108,6 +108,7 @@ func (p *evolvePrinter) event(e evolver.Event) {
 		if err := reports.WriteLeaderboard(p.out, reports.Table, e.Summary); err != nil && p.err == nil {
 			p.err = err
 		}
+		fmt.Fprintln(p.out, reports.HeadToHeadNote)
 	case evolver.HoldoutStarted:
 		fmt.Fprintf(p.errOut, "evolve: comparing the champion with the base on %d held-out seeds\n", e.Seeds)
 	case evolver.HoldoutDone:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -129,8 +130,8 @@ state:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "results file to rate (JSON lines from crucible arena); required")
-	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models)+" (glicko2 when --prior or --out is given)")
-	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.method, "method", string(rating.ModelBT), "ranking: "+modelList(rating.Models())+" (glicko2 when --prior or --out is given)")
+	fl.StringVar(&f.rating, "rating", "", "the same as --method, for the rating models: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--method glicko2: "one" rates the whole file as one period, "rounds" one period per round`)
 	fl.StringVar(&f.prior, "prior", "", "Glicko-2 ratings file to start from (default: everyone at 1500 / 350 / 0.06)")
 	fl.StringVar(&f.out, "out", "", "write the new Glicko-2 ratings to this file (replaced atomically; may be the --prior file)")
@@ -147,12 +148,12 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
-	flag, model, allowed := "--method", f.method, rating.Models
+	flag, model, allowed := "--method", f.method, rating.Models()
 	if f.rating != "" {
 		if cmd.Flags().Changed("method") {
 			return errors.New("give --method or --rating, not both (--rating is --method for the rating models)")
 		}
-		flag, model, allowed = "--rating", f.rating, rating.RatingModels
+		flag, model, allowed = "--rating", f.rating, rating.RatingModels()
 	} else if !cmd.Flags().Changed("method") && (f.prior != "" || f.out != "") {
 		// Ratings files are Glicko-2's: with one, Glicko-2 is the default.
 		model = string(rating.ModelGlicko2)
@@ -179,9 +180,21 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 			}
 		}
 	}
-	tally, err := loadTally(cmd.ErrOrStderr(), f.results)
+	if os.Getenv("GOGC") == "" {
+		// Unlike a match, rating keeps what it reads alive (a few words a
+		// match): main's heap goal of 5x the live heap would hold 5x that.
+		defer debug.SetGCPercent(debug.SetGCPercent(100))
+	}
+	var matches arena.Collector
+	tally, err := streamTally(cmd.ErrOrStderr(), f.results, &matches)
 	if err != nil {
 		return err
+	}
+	if tally.Matches() == 0 {
+		// As crucible report: an empty file is refused, not rated as an
+		// empty leaderboard (a file of failed matches is rated, with a
+		// warning).
+		return fmt.Errorf("--results %s holds no match to rate", f.results)
 	}
 	var names []string
 	if f.prior != "" {
@@ -194,12 +207,12 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 		}
 		names = slices.Sorted(maps.Keys(opt.Prior))
 	}
-	if len(tally.Finished) == 0 {
+	if matches.Matches == 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s holds no finished match\n", f.results)
 	}
-	field := f.field || opt.Model == rating.ModelAlphaRank || opt.Model == rating.ModelNash
+	field := f.field || rating.Lookup(opt.Model).Field
 	opt.Field = field
-	sum, err := arena.Leaderboard(names, tally.Finished, opt)
+	sum, err := matches.Leaderboard(names, opt)
 	if err != nil {
 		return fmt.Errorf("--results %s: %w", f.results, err)
 	}
@@ -219,19 +232,24 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: field})
 }
 
-// loadTally reads a results file (--results) for rating: its warnings (a
-// half-written last line) and what it skips (failed matches) go to warn.
-func loadTally(warn io.Writer, path string) (arena.Tally, error) {
-	res, err := arena.LoadResults(path)
-	if err != nil {
+// streamTally reads a results file (--results) for rating line by line
+// into c, holding a few words a match rather than the records: its
+// warnings (a half-written last line) and what it skips (failed matches)
+// go to warn.
+func streamTally(warn io.Writer, path string, c *arena.Collector) (arena.Tally, error) {
+	tally, warnings, err := arena.StreamTally(path, func(r arena.Record) error {
+		c.Add(r)
+		return nil
+	})
+	var terr *arena.TallyError
+	switch {
+	case errors.As(err, &terr):
+		return arena.Tally{}, fmt.Errorf("--results %s: %w", path, terr.Err)
+	case err != nil:
 		return arena.Tally{}, fmt.Errorf("--results: %w", err)
 	}
-	for _, w := range res.Warnings {
+	for _, w := range warnings {
 		fmt.Fprintln(warn, "warning:", w)
-	}
-	tally, err := arena.NewTally(res.Records)
-	if err != nil {
-		return arena.Tally{}, fmt.Errorf("--results %s: %w", path, err)
 	}
 	if note := tally.Note(path); note != "" {
 		fmt.Fprintln(warn, "warning:", note)

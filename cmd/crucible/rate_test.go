@@ -85,6 +85,7 @@ func TestRateBadInput(t *testing.T) {
 	half := write("half.jsonl", lines[0]+lines[1]+lines[2][:30])
 	badPrior := write("prior.json", `{"normal": {"rating": 1700, "rd": -3, "volatility": 0.06}}`)
 	okFile := write("ok.jsonl", string(good))
+	empty := write("empty.jsonl", "")
 
 	tests := []struct {
 		name string
@@ -93,6 +94,7 @@ func TestRateBadInput(t *testing.T) {
 	}{
 		{"missing results flag", nil, "--results is required"},
 		{"missing results file", []string{"--results", filepath.Join(dir, "none.jsonl")}, "no such file"},
+		{"empty results file (refused as crucible report refuses it)", []string{"--results", empty}, "--results " + empty + " holds no match to rate"},
 		{"corrupt middle line", []string{"--results", corrupt}, corrupt + ":3: not a result record"},
 		{"bad prior", []string{"--results", okFile, "--method", "glicko2", "--prior", badPrior}, `player "normal": rd -3 is outside (0, 10000]`},
 		{"bad format", []string{"--results", okFile, "--format", "xml"}, `format "xml" is not one of`},

@@ -74,7 +74,7 @@ leaves no file and no earlier report half-overwritten.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.results, "results", "", "arena results file (JSON lines from crucible arena) to report on; or --run")
-	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "--results: model the leaderboard is ordered by: "+modelList(rating.RatingModels))
+	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "--results: model the leaderboard is ordered by: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.prior, "prior", "", "--results: Glicko-2 ratings file the players start from (default: everyone at 1500 / 350 / 0.06); makes glicko2 the default --rating")
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--results --rating glicko2: "one" rates the whole file as one period (as crucible rate), "rounds" one period per round`)
 	fl.StringVar(&f.replays, "replays", "", "--results: the --replays directory of the arena run: the report lists every match with a link to its viewer page <job>.html (written beside <job>.json when missing)")
@@ -104,7 +104,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		// A ratings file is Glicko-2's: with one, Glicko-2 is the default.
 		model = string(rating.ModelGlicko2)
 	}
-	opt, err := leaderboardOptions(cmd, "--rating", model, rating.RatingModels, f.periods)
+	opt, err := leaderboardOptions(cmd, "--rating", model, rating.RatingModels(), f.periods)
 	if err != nil {
 		return err
 	}
@@ -310,6 +310,9 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		pg.Champion, pg.ChampionNote = rep.Champion.Label(), rep.Champion.Note
 		for _, v := range rep.Ranked {
 			pg.Evolved = append(pg.Evolved, v.Label())
+		}
+		if rep.HeadToHead != nil && rep.Plan.HeadToHead > 0 {
+			pg.HeadToHead, pg.HeadToHeadSeeds = rep.HeadToHead, rep.Plan.HeadToHead
 		}
 		if h := rep.Holdout; h != nil {
 			pg.Holdout = &reports.Holdout{A: h.A, B: h.B, Opponents: h.Opponents, Seeds: h.Seeds, GamesPerSide: h.GamesPerSide,

@@ -11,6 +11,7 @@ import (
 	"crucible/arena"
 	"crucible/arena/rating"
 	"crucible/evolver"
+	"crucible/reports"
 	"crucible/strategies"
 )
 
@@ -199,9 +200,15 @@ func TestReportEscapesAndFailures(t *testing.T) {
 // champion.json.
 func TestReportEvolveRun(t *testing.T) {
 	run := filepath.Join(t.TempDir(), "run")
-	if _, _, err := evolveExec(t, "--game", "kindling", "--base", "contrarian", "--algo", "ga", "--generations", "3", "--seeds", "2",
-		"--holdout", "4", "--tournament-seeds", "2", "--workers", "2", "--out", run); err != nil {
+	stdout, _, err := evolveExec(t, "--game", "kindling", "--base", "contrarian", "--algo", "ga", "--generations", "3", "--seeds", "2",
+		"--holdout", "4", "--tournament-seeds", "2", "--workers", "2", "--out", run)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The head-to-head's table is followed by why the champion may come
+	// last in it.
+	if i := strings.Index(stdout, "Finalists head-to-head"); i < 0 || !strings.Contains(stdout[i:], reports.HeadToHeadNote) {
+		t.Errorf("evolve prints the finalists' head-to-head without saying why the champion may come last:\n%s", stdout)
 	}
 	champ, err := strategies.LoadVariant(filepath.Join(run, evolver.ChampionFile))
 	if err != nil {
@@ -218,6 +225,7 @@ func TestReportEvolveRun(t *testing.T) {
 		`id="fitness-plot"><svg`, "<dd>contrarian</dd>", "<dd>ga</dd>", "<dd>3</dd>",
 		"<strong class=\"name\">" + champ.Label() + "</strong>", "Held-out comparison", "Ranking of the champion among the reference strategies",
 		`<tr class="champion"><td>`, `id="ratings-plot"><svg`,
+		`<section id="head-to-head">`, "every pair on 2 fresh seeds", "its place here, even last, is expected",
 	}
 	for _, p := range base.Schema {
 		checks = append(checks, fmt.Sprintf(`<td class="name">%s</td>`, p.Name))

@@ -8,9 +8,11 @@
 package jsonl
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // ErrStop, returned by a decode function, ends Decode without an error; the
@@ -48,23 +50,41 @@ func (r Result) Warning(name string) string {
 // line without newline that decodes is accepted. When decode returns ErrStop,
 // Decode returns at once with the lines accepted before it.
 func Decode(data []byte, name string, decode func(n int, line []byte) error) (Result, error) {
+	return DecodeReader(bytes.NewReader(data), name, decode)
+}
+
+// DecodeReader is Decode reading the lines from r as they come, so a file
+// of any length is read in a buffer's memory; an error reading r is
+// returned as it is.
+func DecodeReader(r io.Reader, name string, decode func(n int, line []byte) error) (Result, error) {
 	var res Result
-	n := 0
-	for off := 0; off < len(data); {
-		n++
-		end := bytes.IndexByte(data[off:], '\n')
-		complete := end >= 0
-		if !complete {
-			end = len(data) - off
+	br := bufio.NewReaderSize(r, 1<<16)
+	var long []byte // a line longer than the buffer, assembled
+	var size int64
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
 		}
-		line := data[off : off+end]
-		next := off + end
+		if err != nil && !errors.Is(err, io.EOF) {
+			return Result{}, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(line) == 0 {
+			return res, nil // end of the data
+		}
+		next := size + int64(len(line))
+		complete := line[len(line)-1] == '\n'
 		if complete {
-			next++
+			line = line[:len(line)-1]
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
-			off = next
-			res.Size = int64(next)
+			size = next
+			res.Size = size
 			continue
 		}
 		if err := decode(n, line); err != nil {
@@ -78,8 +98,7 @@ func Decode(data []byte, name string, decode func(n int, line []byte) error) (Re
 			return Result{}, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 		res.Lines++
-		off = next
-		res.Size = int64(next)
+		size = next
+		res.Size = size
 	}
-	return res, nil
 }

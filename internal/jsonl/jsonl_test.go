@@ -2,6 +2,7 @@ package jsonl_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -146,4 +147,29 @@ func Example() {
 	// line 2: generation 1, best 0.61
 	// 2 lines in the first 57 bytes
 	// generations.jsonl:3: skipping a half-written last line (19 bytes) left by an interrupted run
+}
+
+// TestDecodeReaderLongLines checks that lines longer than the reader's
+// buffer come whole, numbered, with the size of the valid part, and that a
+// long half-written last line is skipped as a short one is.
+func TestDecodeReaderLongLines(t *testing.T) {
+	long := `"` + strings.Repeat("x", 200_000) + `"`
+	data := "1\n" + long + "\n\n2\n" + long[:150_000]
+	var got []int
+	res, err := jsonl.DecodeReader(strings.NewReader(data), "f", func(n int, line []byte) error {
+		if len(line) > 0 && line[0] == '"' && line[len(line)-1] != '"' {
+			return errors.New("half a string")
+		}
+		if line[0] == '"' && len(line) != len(long) {
+			t.Fatalf("line %d has %d bytes, want %d", n, len(line), len(long))
+		}
+		got = append(got, n)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[1 2 4]" || res.Lines != 3 || res.Partial != 5 || res.PartialBytes != 150_000 || res.Size != int64(len(data)-150_000) {
+		t.Fatalf("lines %v, result %+v", got, res)
+	}
 }

@@ -1,4 +1,4 @@
-package rating
+package stats
 
 import (
 	"math"
@@ -18,11 +18,11 @@ import (
 // figures on the Glicko-2 scale to its four decimals, and the converted
 // ones within the paper's last printed digit.
 func TestGlickmanExample(t *testing.T) {
-	g := Default()
-	got := g.Update(Rating{1500, 200, 0.06}, []Game{
-		{Opponent: Rating{1400, 30, 0.06}, Score: 1},
-		{Opponent: Rating{1550, 100, 0.06}, Score: 0},
-		{Opponent: Rating{1700, 300, 0.06}, Score: 0},
+	g := DefaultGlicko2()
+	got := g.Update(GlickoRating{1500, 200, 0.06}, []GlickoGame{
+		{Opponent: GlickoRating{1400, 30, 0.06}, Score: 1},
+		{Opponent: GlickoRating{1550, 100, 0.06}, Score: 0},
+		{Opponent: GlickoRating{1700, 300, 0.06}, Score: 0},
 	})
 	round4 := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 	checks := []struct {
@@ -30,8 +30,8 @@ func TestGlickmanExample(t *testing.T) {
 		got, want float64
 		tol       float64
 	}{
-		{"mu' on the Glicko-2 scale, 4 decimals", round4((got.Rating - 1500) / glickoScale), -0.2069, 1e-12},
-		{"phi' on the Glicko-2 scale, 4 decimals", round4(got.RD / glickoScale), 0.8722, 1e-12},
+		{"mu' on the Glicko-2 scale, 4 decimals", round4((got.Rating - 1500) / GlickoScale), -0.2069, 1e-12},
+		{"phi' on the Glicko-2 scale, 4 decimals", round4(got.RD / GlickoScale), 0.8722, 1e-12},
 		{"rating within 0.01 of 1464.06", got.Rating, 1464.06, 0.01},
 		{"rd to 2 decimals", math.Round(got.RD*100) / 100, 151.52, 1e-9},
 		{"volatility within 0.00001 of 0.05999", got.Volatility, 0.05999, 0.00001},
@@ -46,19 +46,19 @@ func TestGlickmanExample(t *testing.T) {
 // TestRatePeriodMatchesUpdate checks that a period of outcomes gives each
 // player the paper's update against the others' pre-period ratings.
 func TestRatePeriodMatchesUpdate(t *testing.T) {
-	g := Default()
-	prior := map[string]Rating{
+	g := DefaultGlicko2()
+	prior := map[string]GlickoRating{
 		"me": {1500, 200, 0.06}, "a": {1400, 30, 0.06}, "b": {1550, 100, 0.06}, "c": {1700, 300, 0.06},
 	}
 	out := g.RatePeriod(prior, []Outcome{{"me", "a", 1}, {"b", "me", 1}, {"me", "c", 0}})
-	want := g.Update(prior["me"], []Game{{prior["a"], 1}, {prior["b"], 0}, {prior["c"], 0}})
+	want := g.Update(prior["me"], []GlickoGame{{prior["a"], 1}, {prior["b"], 0}, {prior["c"], 0}})
 	if out["me"] != want {
 		t.Fatalf("RatePeriod gave me %+v, Update gives %+v", out["me"], want)
 	}
-	if wantA := g.Update(prior["a"], []Game{{prior["me"], 0}}); out["a"] != wantA {
+	if wantA := g.Update(prior["a"], []GlickoGame{{prior["me"], 0}}); out["a"] != wantA {
 		t.Fatalf("RatePeriod gave a %+v, want %+v", out["a"], wantA)
 	}
-	if prior["me"] != (Rating{1500, 200, 0.06}) {
+	if prior["me"] != (GlickoRating{1500, 200, 0.06}) {
 		t.Fatalf("RatePeriod changed its prior")
 	}
 }
@@ -67,11 +67,11 @@ func TestRatePeriodMatchesUpdate(t *testing.T) {
 // does not compete in a period: phi' = sqrt(phi^2 + sigma^2), rating and
 // volatility unchanged.
 func TestIdlePlayerDeviationGrows(t *testing.T) {
-	g := Default()
-	prior := map[string]Rating{"idle": {1600, 50, 0.06}, "x": g.Initial, "y": g.Initial}
+	g := DefaultGlicko2()
+	prior := map[string]GlickoRating{"idle": {1600, 50, 0.06}, "x": g.Initial, "y": g.Initial}
 	out := g.RatePeriod(prior, []Outcome{{"x", "y", 1}})
-	phi := 50 / glickoScale
-	wantRD := math.Sqrt(phi*phi+0.06*0.06) * glickoScale
+	phi := 50 / GlickoScale
+	wantRD := math.Sqrt(phi*phi+0.06*0.06) * GlickoScale
 	got := out["idle"]
 	if got.Rating != 1600 || got.Volatility != 0.06 || math.Abs(got.RD-wantRD) > 1e-9 {
 		t.Fatalf("idle player became %+v, want 1600 / %.4f / 0.06", got, wantRD)
@@ -90,7 +90,7 @@ func TestIdlePlayerDeviationGrows(t *testing.T) {
 // the initial rating and that a win moves the winner up and the loser down
 // symmetrically.
 func TestNewPlayersStartAtInitial(t *testing.T) {
-	g := Default()
+	g := DefaultGlicko2()
 	out := g.RatePeriod(nil, []Outcome{{"w", "l", 1}})
 	w, l := out["w"], out["l"]
 	if !(w.Rating > 1500 && l.Rating < 1500) {
@@ -108,7 +108,7 @@ func TestNewPlayersStartAtInitial(t *testing.T) {
 // TestRatePeriodOrderIndependent checks that shuffling the outcomes of a
 // period gives identical ratings, bit for bit.
 func TestRatePeriodOrderIndependent(t *testing.T) {
-	g := Default()
+	g := DefaultGlicko2()
 	names := []string{"a", "b", "c", "d", "e"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var outs []Outcome
@@ -119,7 +119,7 @@ func TestRatePeriodOrderIndependent(t *testing.T) {
 		}
 		outs = append(outs, Outcome{names[a], names[b], float64(rng.IntN(3)) / 2})
 	}
-	prior := map[string]Rating{"a": {1510, 80, 0.06}, "b": {1420, 120, 0.059}, "c": {1700, 40, 0.061}}
+	prior := map[string]GlickoRating{"a": {1510, 80, 0.06}, "b": {1420, 120, 0.059}, "c": {1700, 40, 0.061}}
 	want := g.RatePeriod(prior, outs)
 	for k := 0; k < 5; k++ {
 		rng.Shuffle(len(outs), func(i, j int) { outs[i], outs[j] = outs[j], outs[i] })
@@ -129,48 +129,21 @@ func TestRatePeriodOrderIndependent(t *testing.T) {
 	}
 }
 
-// TestPairwise checks that a match counts as the pairwise results of its
-// ranking: better rank wins, equal ranks draw.
-func TestPairwise(t *testing.T) {
-	tests := []struct {
-		name    string
-		players []string
-		ranks   []int
-		want    []Outcome
-	}{
-		{"two seats, seat 1 wins", []string{"a", "b"}, []int{2, 1}, []Outcome{{"a", "b", 0}}},
-		{"two seats draw", []string{"a", "b"}, []int{1, 1}, []Outcome{{"a", "b", 0.5}}},
-		{"three seats with a shared first place", []string{"a", "b", "c"}, []int{1, 3, 1},
-			[]Outcome{{"a", "b", 1}, {"a", "c", 0.5}, {"b", "c", 0}}},
-		{"four seats give six pairs", []string{"a", "b", "c", "d"}, []int{4, 3, 2, 1},
-			[]Outcome{{"a", "b", 0}, {"a", "c", 0}, {"a", "d", 0}, {"b", "c", 0}, {"b", "d", 0}, {"c", "d", 0}}},
-		{"a player twice is not paired with itself", []string{"a", "a", "b"}, []int{1, 2, 3},
-			[]Outcome{{"a", "b", 1}, {"a", "b", 1}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Pairwise(tt.players, tt.ranks); !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Pairwise(%v, %v) = %v, want %v", tt.players, tt.ranks, got, tt.want)
-			}
-		})
-	}
-}
-
 // TestUpdateStaysFinite checks over many random periods, extreme ones
 // included, that ratings stay finite, deviations positive and no larger
 // than before plus the idle growth, and volatility positive.
 func TestUpdateStaysFinite(t *testing.T) {
-	g := Default()
+	g := DefaultGlicko2()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for k := 0; k < 2000; k++ {
-		r := Rating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.001 + rng.Float64()*0.2}
-		var games []Game
+		r := GlickoRating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.001 + rng.Float64()*0.2}
+		var games []GlickoGame
 		for n := rng.IntN(30); n > 0; n-- {
-			games = append(games, Game{Rating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.06}, float64(rng.IntN(3)) / 2})
+			games = append(games, GlickoGame{GlickoRating{rng.Float64() * 4000, 1 + rng.Float64()*999, 0.06}, float64(rng.IntN(3)) / 2})
 		}
 		u := g.Update(r, games)
-		phi, sigma := r.RD/glickoScale, u.Volatility
-		grown := math.Sqrt(phi*phi+sigma*sigma) * glickoScale
+		phi, sigma := r.RD/GlickoScale, u.Volatility
+		grown := math.Sqrt(phi*phi+sigma*sigma) * GlickoScale
 		if math.IsNaN(u.Rating) || math.IsInf(u.Rating, 0) || !(u.RD > 0) || u.RD > grown+1e-9 || !(u.Volatility > 0) {
 			t.Fatalf("Update(%+v, %d games) = %+v", r, len(games), u)
 		}

@@ -1,0 +1,84 @@
+package reports
+
+import (
+	"html/template"
+	"math"
+	"slices"
+	"strings"
+
+	"crucible/arena/rating"
+)
+
+// board is a leaderboard ready for the page: the table's header and
+// rows, the ratings plot with its caption and the score heat map.
+type board struct {
+	Head    []string
+	Rows    []boardRow
+	Ratings template.HTML
+	Caption string
+	Matrix  template.HTML
+	// EloScale is the Elo difference at either end of the bars.
+	EloScale float64
+	// Title names the model the table is ordered by and Method says how
+	// it rated (the summary's).
+	Title, Method string
+}
+
+// boardRow is one leaderboard line: the same figures as the terminal
+// table, with the Elo bar's geometry.
+type boardRow struct {
+	Cells []string
+	// Class marks the champion, evolved variants and the base.
+	Class string
+	// HasBar is false for a player without games; X, Lo and Hi are the
+	// bar's point and ends in the bar's own units (0 to eloBarW).
+	HasBar    bool
+	X, Lo, Hi float64
+}
+
+// eloBarW is the width of the Elo bars in CSS pixels.
+const eloBarW = 160.0
+
+func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
+	b := board{Title: s.Model.Title(), Method: s.Method}
+	var err error
+	if b.Ratings, b.Caption, err = ratingsPlot(s); err != nil {
+		return b, err
+	}
+	for _, h := range leaderboardHeader(s) {
+		h = strings.NewReplacer("-2RD", " − 2RD", "-3σ", " − 3σ").Replace(h)
+		b.Head = append(b.Head, h)
+	}
+	if b.Matrix, err = matrixPlot(s.Matrix); err != nil {
+		return b, err
+	}
+	scale := 100.0
+	for _, st := range s.Standings {
+		if st.Games > 0 {
+			scale = math.Max(scale, math.Max(math.Abs(st.EloLo), math.Abs(st.EloHi)))
+		}
+	}
+	scale = math.Min(1000, math.Ceil(scale/100)*100)
+	b.EloScale = scale
+	pos := func(v float64) float64 {
+		v = math.Max(-scale, math.Min(scale, v))
+		return math.Round((eloBarW/2+v/scale*(eloBarW/2-4))*10) / 10
+	}
+	rows := leaderboardRows(s)
+	for i, st := range s.Standings {
+		r := boardRow{Cells: rows[i], HasBar: st.Games > 0}
+		if r.HasBar {
+			r.X, r.Lo, r.Hi = pos(st.Elo), pos(st.EloLo), pos(st.EloHi)
+		}
+		switch {
+		case len(evolved) > 0 && st.Name == evolved[0]:
+			r.Class = "champion"
+		case slices.Contains(evolved, st.Name):
+			r.Class = "evolved"
+		case base != "" && st.Name == base:
+			r.Class = "base"
+		}
+		b.Rows = append(b.Rows, r)
+	}
+	return b, nil
+}
