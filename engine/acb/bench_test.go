@@ -2,6 +2,7 @@ package acb
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"crucible/engine"
@@ -136,4 +137,76 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 	b.ReportMetric(float64(size)/float64(b.N), "bytes/replay")
+}
+
+// BenchmarkTurnSize measures the turn loop of random against random on
+// generated maps of 40x40, 63x63, 100x100 and 200x200 with the same units:
+// four cores a player and no spawning (spawn_cost beyond any energy), so
+// the eight initial units play every turn and only the grid grows. A turn
+// whose cost grows with the grid rather than the units shows here.
+//
+//	go test ./engine/acb -run '^$' -bench TurnSize -benchtime 20000x -count 1
+func BenchmarkTurnSize(b *testing.B) {
+	for _, side := range []int{40, 63, 100, 200} {
+		b.Run(fmt.Sprintf("%dx%d", side, side), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Rows, cfg.Cols = side, side
+			cfg.CoresPerPlayer = 4
+			cfg.SpawnCost = 1000000
+			cfg.MaxTurns = 100000
+			mp, err := GenerateMap(cfg, 2, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			newMatch := func(seed uint64) *Match {
+				m, err := NewMatch(cfg, mp, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return m
+			}
+			m := newMatch(1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				done, err := m.Step()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if done {
+					b.StopTimer()
+					m = newMatch(uint64(i))
+					b.StartTimer()
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRandomVsRandomSize is BenchmarkRandomVsRandom on generated maps
+// of 40x40 and 63x63 (default config otherwise), the cost per turn of whole
+// matches with spawning.
+//
+//	go test ./engine/acb -run '^$' -bench RandomVsRandomSize -benchtime 100x -count 1
+func BenchmarkRandomVsRandomSize(b *testing.B) {
+	for _, side := range []int{40, 63} {
+		b.Run(fmt.Sprintf("%dx%d", side, side), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Rows, cfg.Cols = side, side
+			turns := 0
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				seed := uint64(i)
+				m, err := NewMatch(cfg, nil, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := m.Run(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				turns += m.Turn()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
+		})
+	}
 }
