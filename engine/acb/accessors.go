@@ -81,9 +81,10 @@ func (m *Match) VisibleTiles(p int) []Pos {
 	return out
 }
 
-// View returns the fog-filtered view player p would receive now (the
-// same value a Controller gets; it is reused by later calls).
-func (m *Match) View(p int) *View { return m.buildView(p) }
+// View returns the fog-filtered view player p would receive now as the
+// protocol's state has it: every wall in sight, whether or not p's
+// controller remembers walls (see WallMemory). It is reused by later calls.
+func (m *Match) View(p int) *View { return m.buildView(p, true) }
 
 // stats returns player p's figures so far (final ones once the match is
 // over).

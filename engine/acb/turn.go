@@ -102,7 +102,7 @@ func (m *Match) askPlayers() error {
 			remotes = append(remotes, p)
 			continue
 		}
-		moves, err := m.call(p, m.buildView(p))
+		moves, err := m.call(p, m.buildView(p, false))
 		if err != nil {
 			var pe *engine.PlayerError
 			if !errors.As(err, &pe) {
@@ -132,7 +132,7 @@ func (m *Match) askPlayers() error {
 func (m *Match) callRemotes(remotes []int) error {
 	views := make([]*View, len(remotes))
 	for i, p := range remotes {
-		views[i] = m.buildView(p)
+		views[i] = m.buildView(p, true)
 	}
 	panics := make([]error, len(remotes))
 	var wg sync.WaitGroup
