@@ -70,13 +70,14 @@ func newBot(seed uint64) *bot {
 
 func (b *bot) build(v *acb.View) {
 	b.cfg = v.Config
-	g := newGrid(v.Config.Rows, v.Config.Cols)
+	g := sharedGrid(v.Config.Rows, v.Config.Cols)
 	b.g = g
 	b.mem = newMemory(g, v.Config)
 	b.thr = newThreat(g, v.Config.AttackRadius2)
 	b.res = newResolver(g.n)
 	b.q = make([]int32, g.n+8)
 	b.fc = newFieldCache(g, b.q, 128)
+	b.fc.mem = b.mem
 	b.ownAt = make([]int32, g.n)
 	b.enemyAt = make([]int32, g.n)
 	b.arrived = make([]int32, g.n)
@@ -274,7 +275,11 @@ func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
 	for len(b.scratch) <= k {
 		b.scratch = append(b.scratch, make(field, b.g.n))
 	}
-	b.g.bfs(b.scratch[k], b.q, sources, tmpl, maxD)
+	if &tmpl[0] == &b.mem.wallT[0] {
+		search(b.g, b.mem, b.scratch[k], b.q, sources, maxD)
+	} else {
+		b.g.bfs(b.scratch[k], b.q, sources, tmpl, maxD)
+	}
 	return b.scratch[k]
 }
 

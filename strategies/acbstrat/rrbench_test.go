@@ -2,6 +2,7 @@ package acbstrat_test
 
 import (
 	"context"
+	"syscall"
 	"testing"
 
 	"crucible/arena"
@@ -18,6 +19,7 @@ func BenchmarkRoundRobin(b *testing.B) {
 	es := entrants()
 	cfg := acb.DefaultConfig()
 	matches := 0
+	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
 		jobs := arena.RoundRobin(len(es), arena.Seeds(uint64(7+i), 1))
 		err := arena.Run(context.Background(), acb.Game{}, es, jobs, arena.Options{Workers: 1, Config: cfg}, func(r arena.Record) error {
@@ -32,4 +34,14 @@ func BenchmarkRoundRobin(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(matches)/b.Elapsed().Seconds(), "matches/s")
+	b.ReportMetric(float64(matches)/(cpuSeconds()-cpu0), "matches/cpu-s")
+}
+
+// cpuSeconds returns the CPU time (user and system) the process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
