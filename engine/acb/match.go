@@ -37,6 +37,10 @@ type MatchOptions struct {
 	Players []MatchPlayer
 	// Record keeps the replay; read it with Replay when the match is over.
 	Record bool
+	// NoAdjudication plays every turn to the end even when the rest of
+	// the match cannot change its result (see adjudicate.go); the result
+	// is the same either way.
+	NoAdjudication bool
 }
 
 // unit is a living unit (or one that died this turn, until
@@ -129,12 +133,16 @@ type Match struct {
 	// outside Run: context.Background).
 	ctx context.Context
 
-	turn   int
-	done   bool
-	err    error
-	reason string
-	winner int
-	ranks  []int
+	turn int
+	done bool
+	// adjudicated is set when the match ended before max_turns because
+	// the rest of it could not change the result (adjudicate.go);
+	// noAdjudication turns that off.
+	adjudicated, noAdjudication bool
+	err                         error
+	reason                      string
+	winner                      int
+	ranks                       []int
 
 	pairs   []int32
 	rowHead []int32 // combat: first unit index of each (owner, row), -1 when none
@@ -220,7 +228,7 @@ func NewMatchWith(o MatchOptions) (*Match, error) {
 		}
 		cfg.Rows, cfg.Cols = mp.Rows, mp.Cols
 	}
-	m := &Match{cfg: cfg, mp: mp, seed: o.Seed, matchID: o.MatchID, np: np, winner: NoWinner}
+	m := &Match{cfg: cfg, mp: mp, seed: o.Seed, matchID: o.MatchID, np: np, winner: NoWinner, noAdjudication: o.NoAdjudication}
 	if m.matchID == "" {
 		m.matchID = fmt.Sprintf("m_%016x", o.Seed)
 	}

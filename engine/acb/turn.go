@@ -33,6 +33,7 @@ var turnPhases = [...]phase{
 	(*Match).phaseSpawn,      // 6. new units (spawn.go)
 	(*Match).phaseEnergy,     // 7. energy refill (energy.go)
 	(*Match).phaseEndgame,    // 8. elimination, the end and the ranks (endgame.go)
+	(*Match).adjudicate,      // the end when nothing can change any more (adjudicate.go)
 }
 
 // Run plays the match to its end, checking ctx every 32 turns and after
