@@ -1,7 +1,9 @@
 package acb
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -190,5 +192,29 @@ func TestGameParseConfigAdjudicate(t *testing.T) {
 	on.Adjudicated = false
 	if !reflect.DeepEqual(on, off) {
 		t.Fatalf("results differ:\n%+v\n%+v", on, off)
+	}
+}
+
+// TestMatchConfigIdentity: a MatchConfig without a map encodes as its
+// Config, with or without adjudication (the arena's config id of a
+// results file is the same, as the results are), and one with a map keeps
+// the map.
+func TestMatchConfigIdentity(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.ZoneEnabled = true
+	want, _ := json.Marshal(cfg)
+	for _, mc := range []MatchConfig{{Config: cfg}, {Config: cfg, NoAdjudication: true}} {
+		got, err := json.Marshal(mc)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%+v encodes as %s, want %s", mc, got, want)
+		}
+	}
+	mp, err := GenerateMap(cfg, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(MatchConfig{Config: cfg, Map: mp, NoAdjudication: true})
+	if err != nil || !bytes.Contains(got, []byte(`"Map":{`)) || bytes.Contains(got, []byte("Adjudication")) {
+		t.Errorf("with a map: %s", got)
 	}
 }

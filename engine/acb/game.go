@@ -19,7 +19,20 @@ type MatchConfig struct {
 	Map    *Map
 	// NoAdjudication plays every match to its end even when the rest
 	// cannot change the result (see MatchOptions.NoAdjudication).
-	NoAdjudication bool `json:",omitempty"`
+	NoAdjudication bool
+}
+
+// MarshalJSON writes what the matches depend on (arena.ConfigID hashes
+// it): the Config alone when there is no Map, as a bare Config plays the
+// same matches, and never NoAdjudication, which changes no result.
+func (c MatchConfig) MarshalJSON() ([]byte, error) {
+	if c.Map == nil {
+		return json.Marshal(c.Config)
+	}
+	return json.Marshal(struct {
+		Config Config
+		Map    *Map
+	}{c.Config, c.Map})
 }
 
 // Game implements engine.Game.
