@@ -96,6 +96,11 @@ func (m *Match) setupVision() {
 	}
 }
 
+// denseWords is the size of a visibility bitset up to which clearing and
+// copying it whole is cheaper than visiting the words in use (a 40x40 or
+// 63x63 grid has one word a row).
+const denseWords = 128
+
 // computeVision fills player p's visibility bitset for the current state.
 // Only the words of vis some vision disc covers are touched: visUsed[p]
 // marks them (a bitset over the words of vis), every other word is zero,
@@ -110,11 +115,17 @@ func (m *Match) computeVision(p int) []uint64 {
 	}
 	m.visTurn[p] = m.turn
 	used := m.visUsed[p]
-	for k, x := range used {
-		for ; x != 0; x &= x - 1 {
-			vis[k<<6|bits.TrailingZeros64(x)] = 0
+	dense := len(vis) <= denseWords
+	if dense {
+		clear(vis)
+		clear(used)
+	} else {
+		for k, x := range used {
+			for ; x != 0; x &= x - 1 {
+				vis[k<<6|bits.TrailingZeros64(x)] = 0
+			}
+			used[k] = 0
 		}
-		used[k] = 0
 	}
 	var active uint64
 	for j, ci := range m.players[p].cores {
@@ -133,11 +144,16 @@ func (m *Match) computeVision(p int) []uint64 {
 			}
 		}
 	}
-	for k, x := range cu {
-		used[k] = x
-		for ; x != 0; x &= x - 1 {
-			i := k<<6 | bits.TrailingZeros64(x)
-			vis[i] = cv[i]
+	if dense {
+		copy(vis, cv)
+		copy(used, cu)
+	} else {
+		for k, x := range cu {
+			used[k] = x
+			for ; x != 0; x &= x - 1 {
+				i := k<<6 | bits.TrailingZeros64(x)
+				vis[i] = cv[i]
+			}
 		}
 	}
 	for i := range m.units {
