@@ -15,7 +15,14 @@ import (
 //
 //	go test ./engine/acb -run '^$' -bench RandomVsRandom -benchtime 200x -count 1
 func BenchmarkRandomVsRandom(b *testing.B) {
-	cfg := DefaultConfig()
+	turns := randomMatches(b, DefaultConfig())
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+}
+
+// randomMatches plays b.N matches of random against random on cfg (seeds
+// 0..b.N-1), reports the wall and CPU time per turn and returns the turns
+// played.
+func randomMatches(b *testing.B, cfg Config) int {
 	turns := 0
 	b.ReportAllocs()
 	cpu0 := cpuNanos()
@@ -32,7 +39,7 @@ func BenchmarkRandomVsRandom(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(turns), "cpu-ns/turn")
-	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+	return turns
 }
 
 // BenchmarkTurns measures the turn loop alone (no match set-up or map
@@ -196,22 +203,7 @@ func BenchmarkRandomVsRandomSize(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d", side, side), func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.Rows, cfg.Cols = side, side
-			turns := 0
-			b.ReportAllocs()
-			cpu0 := cpuNanos()
-			for i := 0; i < b.N; i++ {
-				seed := uint64(i)
-				m, err := NewMatch(cfg, nil, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := m.Run(context.Background()); err != nil {
-					b.Fatal(err)
-				}
-				turns += m.Turn()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
-			b.ReportMetric(float64(cpuNanos()-cpu0)/float64(turns), "cpu-ns/turn")
+			randomMatches(b, cfg)
 		})
 	}
 }

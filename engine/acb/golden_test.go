@@ -18,13 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // leaves nothing alive) is the golden one cut after the turn it stops at,
 // with the same result marked adjudicated.
 func TestReplayGolden(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Rows, cfg.Cols = 16, 16
-	cfg.MaxTurns = 30
-	cfg.SpawnCost = 1
-	cfg.EnergyInterval = 3
-	cfg.ZoneEnabled = true
-	cfg.ZoneStartTurn = 24
+	cfg := goldenConfig()
 	got := playRandomWith(t, 2, 3, MatchConfig{Config: cfg, NoAdjudication: true})
 	path := filepath.Join("testdata", "replay_seed2_3p_18x18.json")
 	if *update {
@@ -45,13 +39,7 @@ func TestReplayGolden(t *testing.T) {
 }
 
 func TestReplayGoldenAdjudicated(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Rows, cfg.Cols = 16, 16
-	cfg.MaxTurns = 30
-	cfg.SpawnCost = 1
-	cfg.EnergyInterval = 3
-	cfg.ZoneEnabled = true
-	cfg.ZoneStartTurn = 24
+	cfg := goldenConfig()
 	full, err := os.ReadFile(filepath.Join("testdata", "replay_seed2_3p_18x18.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,4 +64,16 @@ func TestReplayGoldenAdjudicated(t *testing.T) {
 	if !reflect.DeepEqual(a.Result, f.Result) {
 		t.Fatalf("adjudicated result %+v, full match %+v", a.Result, f.Result)
 	}
+}
+
+// goldenConfig is the small match of the golden replay.
+func goldenConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Rows, cfg.Cols = 16, 16
+	cfg.MaxTurns = 30
+	cfg.SpawnCost = 1
+	cfg.EnergyInterval = 3
+	cfg.ZoneEnabled = true
+	cfg.ZoneStartTurn = 24
+	return cfg
 }
