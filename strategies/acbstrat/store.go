@@ -18,42 +18,59 @@ import (
 // in the process). A hit is checked against the stored walls and sources
 // in full, so a hash collision costs a search, never a wrong field, and
 // the fields, hence every decision, are those of a search made afresh.
-var store struct {
+// The store is cut into shards by the search's hash, each with its own
+// lock, so that parallel matches (the arena's workers) seldom wait for
+// one another.
+var store [storeShards]storeShard
+
+const storeShards = 64
+
+type storeShard struct {
 	sync.Mutex
 	m     map[searchKey]searchEntry
 	bytes int
 	// The entries' slices are cut from larger blocks, so that a search
-	// stored costs no allocation of its own (a turn allocates nothing).
+	// stored costs no allocation of its own (a turn allocates nothing),
+	// and the blocks are reused when the store starts afresh, so its
+	// memory is paged in once.
 	fields slab[int16]
 	words  slab[uint64]
 	tiles  slab[int32]
 }
 
-// slab hands out slices cut from blocks of at least slabLen elements.
-type slab[T any] struct{ free []T }
-
-const slabLen = 1 << 16
-
-// take returns a slice of n elements no other take shares.
-func (s *slab[T]) take(n int) []T {
-	if len(s.free) < n {
-		s.free = make([]T, max(slabLen, n))
-	}
-	out := s.free[:n:n]
-	s.free = s.free[n:]
-	return out
+// slab hands out slices cut from blocks of at least slabLen elements; reset
+// hands the same blocks out again (the store does so only once nothing
+// refers to what they hold).
+type slab[T any] struct {
+	blocks [][]T
+	cur    int // the block being cut
+	used   int // elements cut from it
 }
 
+const slabLen = 1 << 14
+
+// copyOf returns a copy of src in the slab.
 func (s *slab[T]) copyOf(src []T) []T {
-	out := s.take(len(src))
+	n := len(src)
+	for s.cur < len(s.blocks) && len(s.blocks[s.cur])-s.used < n {
+		s.cur, s.used = s.cur+1, 0
+	}
+	if s.cur == len(s.blocks) {
+		s.blocks = append(s.blocks, make([]T, max(slabLen, n)))
+		s.used = 0
+	}
+	out := s.blocks[s.cur][s.used : s.used+n : s.used+n]
+	s.used += n
 	copy(out, src)
 	return out
 }
 
-// storeBytes bounds the memory the store holds; when full it starts
-// afresh (which changes only how many searches are made, not their
-// results).
-const storeBytes = 48 << 20
+func (s *slab[T]) reset() { s.cur, s.used = 0, 0 }
+
+// storeBytes bounds the memory the store holds (each shard its share);
+// a full shard starts afresh (which changes only how many searches are
+// made, not their results).
+const storeBytes = 4 << 20
 
 type searchKey struct {
 	rows, cols int32
@@ -70,14 +87,9 @@ type searchEntry struct {
 }
 
 // search fills f as g.bfs(f, q, sources, mem.wallT, maxD) does, from the
-// store when it holds that search.
+// store when it holds that search. Stored fields are read and written
+// under the store's lock only: a reset may hand their memory out again.
 func search(g *grid, mem *memory, f field, q []int32, sources []int32, maxD int) {
-	copy(f, lookup(g, mem, q, sources, maxD))
-}
-
-// lookup returns the field g.bfs(f, q, sources, mem.wallT, maxD) would
-// fill f with, as the store holds it: the caller must not write to it.
-func lookup(g *grid, mem *memory, q []int32, sources []int32, maxD int) field {
 	if maxD <= 0 || maxD > 30000 {
 		maxD = 0 // no limit, as bfs reads it
 	}
@@ -86,24 +98,30 @@ func lookup(g *grid, mem *memory, q []int32, sources []int32, maxD int) field {
 		h = (h ^ uint64(uint32(s))) * 1099511628211
 	}
 	k := searchKey{rows: int32(g.rows), cols: int32(g.cols), walls: mem.wallHash, srcs: h, nsrc: int32(len(sources)), maxD: int32(maxD)}
-	store.Lock()
-	e, ok := store.m[k]
-	if ok && slices.Equal(e.walls, mem.wallSet) && sameTiles(e.srcs, sources) {
-		store.Unlock()
-		return e.f
+	sh := &store[(k.walls^k.srcs^uint64(k.maxD))%storeShards]
+	sh.Lock()
+	if e, ok := sh.m[k]; ok && slices.Equal(e.walls, mem.wallSet) && sameTiles(e.srcs, sources) {
+		copy(f, e.f)
+		sh.Unlock()
+		return
 	}
-	size := 8*len(mem.wallSet) + 4*len(sources) + 2*g.n + 64
-	if store.m == nil || store.bytes+size > storeBytes {
-		store.m, store.bytes = make(map[searchKey]searchEntry, 4096), 0
-	}
-	f := field(store.fields.take(g.n)) // this caller's alone until stored
-	store.Unlock()
+	sh.Unlock()
 	g.bfs(f, q, sources, mem.wallT, maxD)
-	store.Lock()
-	store.m[k] = searchEntry{walls: store.words.copyOf(mem.wallSet), srcs: store.tiles.copyOf(sources), f: f}
-	store.bytes += size
-	store.Unlock()
-	return f
+	size := 8*len(mem.wallSet) + 4*len(sources) + 2*len(f) + 64
+	sh.Lock()
+	if sh.m == nil {
+		sh.m = make(map[searchKey]searchEntry, 64)
+	}
+	if sh.bytes+size > storeBytes/storeShards {
+		clear(sh.m)
+		sh.bytes = 0
+		sh.fields.reset()
+		sh.words.reset()
+		sh.tiles.reset()
+	}
+	sh.m[k] = searchEntry{walls: sh.words.copyOf(mem.wallSet), srcs: sh.tiles.copyOf(sources), f: sh.fields.copyOf(f)}
+	sh.bytes += size
+	sh.Unlock()
 }
 
 // wallKey is the Zobrist key of a wall on tile t: the memory's wallHash is
