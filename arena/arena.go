@@ -111,6 +111,9 @@ type Record struct {
 	Turns   int       `json:"turns"`
 	Reason  string    `json:"reason"`
 	Crashed []bool    `json:"crashed,omitempty"`
+	// Adjudicated is the engine's Result.Adjudicated: the match stopped
+	// early with the result playing on would give (omitted when false).
+	Adjudicated bool `json:"adjudicated,omitempty"`
 	// Detail is the engine's game-specific per-seat figures
 	// (engine.Result.Detail), for callers that measure what the players
 	// did; it is not written to results files.

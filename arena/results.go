@@ -125,7 +125,7 @@ func checkRecord(r Record) (Record, error) {
 // its players, as the writer spells them; nullable are the keys whose
 // value the writer may leave null (those of a failed match).
 var (
-	recordKeys = []string{"job", "game", "config", "round", "seed", "players", "scores", "ranks", "turns", "reason", "crashed", "error", "duration_ms"}
+	recordKeys = []string{"job", "game", "config", "round", "seed", "players", "scores", "ranks", "turns", "reason", "crashed", "adjudicated", "error", "duration_ms"}
 	playerKeys = []string{"name", "strategy", "variant"}
 	nullable   = []string{"scores", "ranks", "crashed"}
 )

@@ -295,6 +295,7 @@ func (p *pool) play(job Job, refs []PlayerRef, rec *Record) (ok bool, err error)
 		return true, nil
 	}
 	rec.Scores, rec.Ranks, rec.Turns, rec.Reason, rec.Crashed = res.Scores, res.Ranks, res.Turns, res.Reason, res.Crashed
+	rec.Adjudicated = res.Adjudicated
 	rec.Detail = res.Detail
 	if replay != nil {
 		path := filepath.Join(p.opt.ReplayDir, job.ID+".json")

@@ -67,6 +67,10 @@ type Result struct {
 	// Crashed marks seats whose player failed (a remote bot that went
 	// inactive). Nil when no seat crashed.
 	Crashed []bool `json:"crashed,omitempty"`
+	// Adjudicated is set when the game ended the match early because the
+	// rest of it provably could not change this result (the result is the
+	// one playing on would give, Turns included).
+	Adjudicated bool `json:"adjudicated,omitempty"`
 	// Detail carries game-specific per-seat figures (JSON-marshallable).
 	Detail any `json:"detail,omitempty"`
 }

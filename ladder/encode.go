@@ -140,6 +140,9 @@ func appendRecord(b []byte, r *arena.Record) ([]byte, bool) {
 		}
 		b = append(b, ']')
 	}
+	if r.Adjudicated {
+		b = append(b, `,"adjudicated":true`...)
+	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
 		b = appendString(b, r.Error)

@@ -25,8 +25,8 @@ func TestAppendRecordKnowsTheFields(t *testing.T) {
 			n++
 		}
 	}
-	if n != 13 {
-		t.Fatalf("arena.Record has %d written fields; appendRecord writes 13", n)
+	if n != 14 {
+		t.Fatalf("arena.Record has %d written fields; appendRecord writes 14", n)
 	}
 	if n := reflect.TypeOf(arena.PlayerRef{}).NumField(); n != 3 {
 		t.Fatalf("arena.PlayerRef has %d fields; appendRecord writes 3", n)
@@ -74,6 +74,7 @@ func TestAppendRecordIsJSON(t *testing.T) {
 			r.Players, r.Scores, r.Ranks, r.Crashed = []arena.PlayerRef{}, []float64{}, []int{}, []bool{}
 		}),
 		edit(func(r *arena.Record) { r.Crashed = []bool{false, true} }),
+		edit(func(r *arena.Record) { r.Adjudicated = true }),
 		edit(func(r *arena.Record) {
 			r.Error, r.Scores, r.Ranks = "strategy x panicked on seed 9: <nil> & \"quotes\" \\ \n\t", nil, nil
 		}),

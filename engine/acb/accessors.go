@@ -22,6 +22,19 @@ type CoreInfo struct {
 	LastSpawn int
 }
 
+// Adjudicated reports whether the match ended before max_turns because the
+// rest of it could not change the result (see adjudicate.go).
+func (m *Match) Adjudicated() bool { return m.adjudicated }
+
+// resultTurns is the turns the result lists: those played, or max_turns
+// for an adjudicated match (the result of playing on).
+func (m *Match) resultTurns() int {
+	if m.adjudicated {
+		return m.cfg.MaxTurns
+	}
+	return m.turn
+}
+
 // Turn is the number of turns played so far (the turn the state sent to
 // bots carries).
 func (m *Match) Turn() int { return m.turn }
@@ -81,9 +94,10 @@ func (m *Match) VisibleTiles(p int) []Pos {
 	return out
 }
 
-// View returns the fog-filtered view player p would receive now (the
-// same value a Controller gets; it is reused by later calls).
-func (m *Match) View(p int) *View { return m.buildView(p) }
+// View returns the fog-filtered view player p would receive now as the
+// protocol's state has it: every wall in sight, whether or not p's
+// controller remembers walls (see WallMemory). It is reused by later calls.
+func (m *Match) View(p int) *View { return m.buildView(p, true) }
 
 // stats returns player p's figures so far (final ones once the match is
 // over).
@@ -106,7 +120,7 @@ func (m *Match) stats(p int) PlayerStats {
 // place), turns, reason, crashed seats, and a Detail with the per-player
 // statistics.
 func (m *Match) Result() engine.Result {
-	res := engine.Result{Turns: m.turn, Reason: m.reason, Ranks: append([]int(nil), m.ranks...)}
+	res := engine.Result{Turns: m.resultTurns(), Reason: m.reason, Ranks: append([]int(nil), m.ranks...), Adjudicated: m.adjudicated}
 	det := Detail{Winner: m.winner}
 	crashed := false
 	for p := range m.players {

@@ -2,6 +2,8 @@ package acb
 
 import (
 	"context"
+	"fmt"
+	"syscall"
 	"testing"
 
 	"crucible/engine"
@@ -13,9 +15,17 @@ import (
 //
 //	go test ./engine/acb -run '^$' -bench RandomVsRandom -benchtime 200x -count 1
 func BenchmarkRandomVsRandom(b *testing.B) {
-	cfg := DefaultConfig()
+	turns := randomMatches(b, DefaultConfig())
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+}
+
+// randomMatches plays b.N matches of random against random on cfg (seeds
+// 0..b.N-1), reports the wall and CPU time per turn and returns the turns
+// played.
+func randomMatches(b *testing.B, cfg Config) int {
 	turns := 0
 	b.ReportAllocs()
+	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		seed := uint64(i)
 		m, err := NewMatch(cfg, nil, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
@@ -28,7 +38,8 @@ func BenchmarkRandomVsRandom(b *testing.B) {
 		turns += m.Turn()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
-	b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
+	b.ReportMetric(float64(cpuNanos()-cpu0)/float64(turns), "cpu-ns/turn")
+	return turns
 }
 
 // BenchmarkTurns measures the turn loop alone (no match set-up or map
@@ -136,4 +147,74 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(turns), "ns/turn")
 	b.ReportMetric(float64(size)/float64(b.N), "bytes/replay")
+}
+
+// BenchmarkTurnSize measures the turn loop of random against random on
+// generated maps of 40x40, 63x63, 100x100 and 200x200 with the same units:
+// four cores a player and no spawning (spawn_cost beyond any energy), so
+// the eight initial units play every turn and only the grid grows. A turn
+// whose cost grows with the grid rather than the units shows here.
+//
+//	go test ./engine/acb -run '^$' -bench TurnSize -benchtime 20000x -count 1
+func BenchmarkTurnSize(b *testing.B) {
+	for _, side := range []int{40, 63, 100, 200} {
+		b.Run(fmt.Sprintf("%dx%d", side, side), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Rows, cfg.Cols = side, side
+			cfg.CoresPerPlayer = 4
+			cfg.SpawnCost = 1000000
+			cfg.MaxTurns = 100000
+			mp, err := GenerateMap(cfg, 2, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			newMatch := func(seed uint64) *Match {
+				m, err := NewMatch(cfg, mp, seed, []Controller{NewRandom(engine.SeatSeed(seed, 0)), NewRandom(engine.SeatSeed(seed, 1))})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return m
+			}
+			m := newMatch(1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuNanos()
+			for i := 0; i < b.N; i++ {
+				done, err := m.Step()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if done {
+					m = newMatch(uint64(i)) // rare: max_turns is 100000
+				}
+			}
+			b.ReportMetric(float64(cpuNanos()-cpu0)/float64(b.N), "cpu-ns/turn")
+		})
+	}
+}
+
+// BenchmarkRandomVsRandomSize is BenchmarkRandomVsRandom on generated maps
+// of 40x40 and 63x63 (default config otherwise), the cost per turn of whole
+// matches with spawning.
+//
+//	go test ./engine/acb -run '^$' -bench RandomVsRandomSize -benchtime 100x -count 1
+func BenchmarkRandomVsRandomSize(b *testing.B) {
+	for _, side := range []int{40, 63} {
+		b.Run(fmt.Sprintf("%dx%d", side, side), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Rows, cfg.Cols = side, side
+			randomMatches(b, cfg)
+		})
+	}
+}
+
+// cpuNanos returns the CPU time (user and system) the process has used, in
+// nanoseconds: the benchmarks' figure per unit of work that a busy machine
+// disturbs less than wall time.
+func cpuNanos() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

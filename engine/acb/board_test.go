@@ -109,6 +109,7 @@ func board(t *testing.T, cfg Config, turn int, pic string) *Match {
 		if slices.Contains(emptied, p) {
 			m.energyFull[ei] = false
 			m.energyEmpty[ei] = turn - 1
+			m.empty = append(m.empty, int32(ei))
 			m.energyBits[p.Row*m.words+p.Col>>6] &^= 1 << (p.Col & 63)
 		}
 	}

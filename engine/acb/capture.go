@@ -12,7 +12,7 @@ const CaptureScore = 2
 func (m *Match) phaseCapture(t int) {
 	for ci := range m.cores {
 		c := &m.cores[ci]
-		if !c.active || m.occStamp[c.owner][c.tile] == m.occGen {
+		if !c.active || m.occBits[c.row*m.words+c.col>>6]&(1<<(c.col&63)) == 0 || m.occStamp[c.owner][c.tile] == m.occGen {
 			continue
 		}
 		for p := 0; p < m.np; p++ {

@@ -96,9 +96,8 @@ func (m *Match) combatPair(i, j int, ar2, R, C int32) {
 // look at their own side.
 func (m *Match) combatPairsByRow(rad int) {
 	ar2, R, C := int32(m.cfg.AttackRadius2), int32(m.rows), int32(m.cols)
-	for k := range m.rowHead {
-		m.rowHead[k] = -1
-	}
+	// rowHead is all -1 between turns: the lists are undone at the end,
+	// so a turn costs the units, not the rows.
 	if cap(m.rowNext) < len(m.units) {
 		m.rowNext = make([]int32, len(m.units), 2*len(m.units))
 	}
@@ -131,5 +130,9 @@ func (m *Match) combatPairsByRow(rad int) {
 				}
 			}
 		}
+	}
+	for i := range m.units {
+		u := &m.units[i]
+		m.rowHead[int(u.owner)*m.rows+int(u.row)] = -1
 	}
 }

@@ -1,7 +1,9 @@
 package acb
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"crucible/engine"
@@ -15,6 +17,22 @@ import (
 type MatchConfig struct {
 	Config Config
 	Map    *Map
+	// NoAdjudication plays every match to its end even when the rest
+	// cannot change the result (see MatchOptions.NoAdjudication).
+	NoAdjudication bool
+}
+
+// MarshalJSON writes what the matches depend on (arena.ConfigID hashes
+// it): the Config alone when there is no Map, as a bare Config plays the
+// same matches, and never NoAdjudication, which changes no result.
+func (c MatchConfig) MarshalJSON() ([]byte, error) {
+	if c.Map == nil {
+		return json.Marshal(c.Config)
+	}
+	return json.Marshal(struct {
+		Config Config
+		Map    *Map
+	}{c.Config, c.Map})
 }
 
 // Game implements engine.Game.
@@ -39,31 +57,66 @@ func (Game) SeatCounts() []int { return []int{2, 3, 4, 6} }
 func (Game) DefaultConfig() any { return DefaultConfig() }
 
 // ParseConfig decodes a JSON config over the defaults and validates it; the
-// value is a Config.
-func (Game) ParseConfig(data []byte) (any, error) { return ParseConfig(data) }
+// value is a Config. One key that is not a Config field is read here:
+// "adjudicate" (a boolean, default true); false gives a MatchConfig whose
+// matches are played to the end even when the rest cannot change the
+// result (the result is the same; the replay has every turn and no
+// "adjudicated" mark).
+func (Game) ParseConfig(data []byte) (any, error) {
+	adj, rest, err := splitAdjudicate(data)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ParseConfig(rest)
+	if err != nil || adj {
+		return c, err
+	}
+	return MatchConfig{Config: c, NoAdjudication: true}, nil
+}
+
+// splitAdjudicate takes the "adjudicate" key out of a JSON config object:
+// its value (true when absent) and the object without it. Without the key
+// the data is returned untouched, for ParseConfig's strict reading.
+func splitAdjudicate(data []byte) (bool, []byte, error) {
+	if !bytes.Contains(data, []byte(`"adjudicate"`)) {
+		return true, data, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return false, nil, fmt.Errorf("config: %w", err)
+	}
+	raw := obj["adjudicate"]
+	var adj bool
+	if err := json.Unmarshal(raw, &adj); err != nil || raw == nil || string(raw) == "null" {
+		return false, nil, fmt.Errorf("config field adjudicate = %s is not true or false", raw)
+	}
+	delete(obj, "adjudicate")
+	rest, err := json.Marshal(obj)
+	return adj, rest, err
+}
 
 // configOf reads MatchSpec.Config: nil, Config, *Config, MatchConfig or
 // *MatchConfig.
-func configOf(v any) (Config, *Map, error) {
+func configOf(v any) (MatchConfig, error) {
 	switch c := v.(type) {
 	case nil:
-		return DefaultConfig(), nil, nil
+		return MatchConfig{Config: DefaultConfig()}, nil
 	case Config:
-		return c, nil, nil
+		return MatchConfig{Config: c}, nil
 	case *Config:
 		if c == nil {
-			return DefaultConfig(), nil, nil
+			return MatchConfig{Config: DefaultConfig()}, nil
 		}
-		return *c, nil, nil
+		return MatchConfig{Config: *c}, nil
 	case MatchConfig:
-		return c.Config, c.Map, nil
+		return c, nil
 	case *MatchConfig:
 		if c == nil {
-			return DefaultConfig(), nil, nil
+			return MatchConfig{Config: DefaultConfig()}, nil
 		}
-		return c.Config, c.Map, nil
+		return *c, nil
 	}
-	return Config{}, nil, fmt.Errorf("acb: config of type %T is not an acb.Config or acb.MatchConfig", v)
+	return MatchConfig{}, fmt.Errorf("acb: config of type %T is not an acb.Config or acb.MatchConfig", v)
 }
 
 // Play runs one match to the end. Every seat's Player must be a
@@ -71,10 +124,11 @@ func configOf(v any) (Config, *Map, error) {
 // match is over. Cancelling ctx stops the match with ctx.Err() between
 // turns (ctx is checked before the first turn and every 32 turns after).
 func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, error) {
-	cfg, mp, err := configOf(spec.Config)
+	mc, err := configOf(spec.Config)
 	if err != nil {
 		return engine.Result{}, err
 	}
+	cfg, mp := mc.Config, mc.Map
 	if cfg.Rows == 0 {
 		cfg = DefaultConfig()
 	}
@@ -86,7 +140,7 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 		}
 		players[i] = MatchPlayer{Name: s.Name, Strategy: s.Strategy, Params: s.Params, Controller: c}
 	}
-	m, err := NewMatchWith(MatchOptions{Config: cfg, Map: mp, Seed: spec.Seed, MatchID: spec.MatchID, Players: players, Record: spec.Replay != nil})
+	m, err := NewMatchWith(MatchOptions{Config: cfg, Map: mp, Seed: spec.Seed, MatchID: spec.MatchID, Players: players, Record: spec.Replay != nil, NoAdjudication: mc.NoAdjudication})
 	if err != nil {
 		return engine.Result{}, err
 	}

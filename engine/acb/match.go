@@ -37,6 +37,10 @@ type MatchOptions struct {
 	Players []MatchPlayer
 	// Record keeps the replay; read it with Replay when the match is over.
 	Record bool
+	// NoAdjudication plays every turn to the end even when the rest of
+	// the match cannot change its result (see adjudicate.go); the result
+	// is the same either way.
+	NoAdjudication bool
 }
 
 // unit is a living unit (or one that died this turn, until
@@ -77,6 +81,7 @@ type playerState struct {
 	params         map[string]float64
 	ctrl           Controller
 	remote         bool
+	wallMemory     bool // the controller remembers walls (WallMemory)
 	inactive       bool
 	fails          int
 	eliminated     bool
@@ -103,10 +108,14 @@ type Match struct {
 	wallBits    []uint64
 	energyBits  []uint64
 	occBits     []uint64
+	occWords    []int32    // the words of occBits set since the last rebuildOcc
+	occOwner    [][]uint64 // per owner: the tiles its units stand on (as occBits)
 	energyTiles []int32
 	energyFull  []bool
-	energyEmpty []int // turn each energy tile was last emptied
+	energyEmpty []int   // turn each energy tile was last emptied
+	empty       []int32 // the energy tiles not full, in no particular order
 	energyIdx   []int32
+	collectBuf  []int32 // collect: the full energy tiles units stand on
 
 	cores     []coreState
 	coreOrder []int // cores sorted by (row, col)
@@ -124,12 +133,16 @@ type Match struct {
 	// outside Run: context.Background).
 	ctx context.Context
 
-	turn   int
-	done   bool
-	err    error
-	reason string
-	winner int
-	ranks  []int
+	turn int
+	done bool
+	// adjudicated is set when the match ended before max_turns because
+	// the rest of it could not change the result (adjudicate.go);
+	// noAdjudication turns that off.
+	adjudicated, noAdjudication bool
+	err                         error
+	reason                      string
+	winner                      int
+	ranks                       []int
 
 	pairs   []int32
 	rowHead []int32 // combat: first unit index of each (owner, row), -1 when none
@@ -138,12 +151,23 @@ type Match struct {
 	events  []Event
 	zoneR   int // radius applied in the last turn (0 when off or not started)
 
-	spans   []rowSpan
-	masks   []uint64 // [mask][col][word]
-	vis     [][]uint64
-	visTurn []int
-	views   []View
-	zones   []Zone
+	spans     []rowSpan
+	masks     []uint64 // [mask][col][word]
+	maskAt    []int32  // [mask*cols+col]: the first of its non-zero words in maskWord
+	maskWord  []int32  // the index of a non-zero mask word in its row
+	maskBits  []uint64 // that word
+	visWords  int      // words of a bitset over the words of a visibility bitset
+	wordRow   []uint16 // several words a row: the row of each word of a visibility bitset
+	rowCover  []uint64 // one word a row: [row][visWords], the rows a disc centred on row covers
+	vis       [][]uint64
+	visUsed   [][]uint64 // per player: the words of vis that may be non-zero
+	visTurn   []int
+	coreVis   [][]uint64 // per player: the vision of its active cores
+	coreUsed  [][]uint64 // the words of coreVis that may be non-zero
+	coreVisOf []uint64   // the active cores (bit j: the player's j-th) coreVis is for
+	seenWalls [][]uint64 // per player remembering walls: the walls its views have listed
+	views     []View
+	zones     []Zone
 
 	rec *recorder
 }
@@ -204,7 +228,7 @@ func NewMatchWith(o MatchOptions) (*Match, error) {
 		}
 		cfg.Rows, cfg.Cols = mp.Rows, mp.Cols
 	}
-	m := &Match{cfg: cfg, mp: mp, seed: o.Seed, matchID: o.MatchID, np: np, winner: NoWinner}
+	m := &Match{cfg: cfg, mp: mp, seed: o.Seed, matchID: o.MatchID, np: np, winner: NoWinner, noAdjudication: o.NoAdjudication}
 	if m.matchID == "" {
 		m.matchID = fmt.Sprintf("m_%016x", o.Seed)
 	}
@@ -250,6 +274,9 @@ func (m *Match) setup(seats []MatchPlayer) {
 		if r, ok := s.Controller.(Remote); ok && r.Remote() {
 			p.remote = true
 		}
+		if w, ok := s.Controller.(WallMemory); ok && !p.remote && w.RemembersWalls() {
+			p.wallMemory = true
+		}
 	}
 	for _, c := range m.mp.Cores {
 		m.cores = append(m.cores, coreState{id: c.ID, owner: c.Owner, row: c.Row, col: c.Col, tile: c.Row*C + c.Col, active: true})
@@ -264,6 +291,10 @@ func (m *Match) setup(seats []MatchPlayer) {
 		}
 	}
 	m.occStamp = make([][]uint32, m.np)
+	m.occOwner = make([][]uint64, m.np)
+	for p := range m.occOwner {
+		m.occOwner[p] = make([]uint64, bitsLen)
+	}
 	m.occUnit = make([][]int32, m.np)
 	for p := range m.occStamp {
 		m.occStamp[p] = make([]uint32, n)
@@ -293,6 +324,9 @@ func (m *Match) setup(seats []MatchPlayer) {
 	}
 	m.pairs = make([]int32, 0, 64)
 	m.rowHead = make([]int32, m.np*R)
+	for k := range m.rowHead {
+		m.rowHead[k] = -1 // combat leaves it so
+	}
 	m.rowNext = make([]int32, 0, 128)
 	m.deaths = make([]death, 0, 16)
 	m.events = make([]Event, 0, 16)
@@ -303,14 +337,30 @@ func (m *Match) setup(seats []MatchPlayer) {
 // bitset).
 func (m *Match) rebuildOcc() {
 	m.occGen++
-	clear(m.occBits)
+	for _, w := range m.occWords {
+		m.occBits[w] = 0
+		for o := range m.occOwner {
+			m.occOwner[o][w] = 0
+		}
+	}
+	m.occWords = m.occWords[:0]
 	for i := range m.units {
 		u := &m.units[i]
 		t := int(u.row)*m.cols + int(u.col)
 		m.occStamp[u.owner][t] = m.occGen
 		m.occUnit[u.owner][t] = int32(i)
-		m.occBits[int(u.row)*m.words+int(u.col)>>6] |= 1 << (u.col & 63)
+		m.setOcc(int(u.owner), int(u.row), int(u.col))
 	}
+}
+
+// setOcc marks tile (r, c) occupied by owner in the occupied-tile bitsets
+// and notes its word for the next rebuildOcc, which clears only the words
+// set.
+func (m *Match) setOcc(owner, r, c int) {
+	w := r*m.words + c>>6
+	m.occBits[w] |= 1 << (c & 63)
+	m.occOwner[owner][w] |= 1 << (c & 63)
+	m.occWords = append(m.occWords, int32(w))
 }
 
 // unitAt returns the index of owner's unit on tile t, or -1.

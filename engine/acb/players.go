@@ -17,7 +17,7 @@ func (Idle) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) { ret
 type Random struct {
 	rng        *rand.Rand
 	rows, cols int
-	wall       []bool
+	wall       []uint64 // bit t: tile t is a wall it has seen
 }
 
 // NewRandom returns a Random player drawing from a PCG generator seeded
@@ -26,14 +26,19 @@ func NewRandom(seed uint64) *Random {
 	return &Random{rng: rand.New(rand.NewPCG(seed, seed^0x5eed))}
 }
 
+// RemembersWalls reports true: r keeps every wall it is shown (see
+// WallMemory).
+func (r *Random) RemembersWalls() bool { return true }
+
 // Turn orders every own unit in v in a random valid direction.
 func (r *Random) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) {
 	if r.wall == nil || r.rows != v.Config.Rows || r.cols != v.Config.Cols {
 		r.rows, r.cols = v.Config.Rows, v.Config.Cols
-		r.wall = make([]bool, r.rows*r.cols)
+		r.wall = make([]uint64, (r.rows*r.cols+63)/64)
 	}
 	for _, w := range v.Walls {
-		r.wall[w.Row*r.cols+w.Col] = true
+		t := w.Row*r.cols + w.Col
+		r.wall[t>>6] |= 1 << (t & 63)
 	}
 	var opts [5]Dir
 	for _, u := range v.Bots {
@@ -43,9 +48,24 @@ func (r *Random) Turn(ctx context.Context, v *View, buf []Move) ([]Move, error) 
 		n := 0
 		opts[n] = Stay
 		n++
+		row, col := u.Position.Row, u.Position.Col
+		up, down, left, right := row-1, row+1, col-1, col+1
+		if up < 0 {
+			up = r.rows - 1
+		}
+		if down == r.rows {
+			down = 0
+		}
+		if left < 0 {
+			left = r.cols - 1
+		}
+		if right == r.cols {
+			right = 0
+		}
+		// The tiles one step North, East, South and West (as Step gives).
+		next := [4]int{up*r.cols + col, row*r.cols + right, down*r.cols + col, row*r.cols + left}
 		for d := North; d <= West; d++ {
-			q := Step(u.Position, d, r.rows, r.cols)
-			if !r.wall[q.Row*r.cols+q.Col] {
+			if t := next[d-North]; r.wall[t>>6]&(1<<(t&63)) == 0 {
 				opts[n] = d
 				n++
 			}

@@ -31,6 +31,7 @@ func TestEngineMatchesTheReference(t *testing.T) {
 		{28, 3, 24, 24, false, 25, 1, 400, 1}, {51, 6, 30, 30, false, 25, 1, 400, 1},
 	}
 	counts := map[string]int{}
+	adjudicated := 0
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("seed %d, %d players, %dx%d", c.seed, c.players, c.rows, c.cols), func(t *testing.T) {
 			cfg := DefaultConfig()
@@ -105,6 +106,26 @@ func TestEngineMatchesTheReference(t *testing.T) {
 					counts[e.Type+e.Cause]++
 				}
 			}
+			if doc.Result.Adjudicated {
+				// The engine stopped early: the reference plays the rest
+				// of the match (nobody has a unit to order) and must
+				// reach the same result with nothing happening.
+				adjudicated++
+				score, stock := slices.Clone(ref.score), slices.Clone(ref.stock)
+				for turn := len(doc.Turns) + 1; !over; turn++ {
+					if turn > doc.Config.MaxTurns {
+						t.Fatalf("the reference goes on past max_turns")
+					}
+					over, winner, reason = ref.turn(turn, nil)
+					if len(ref.units) > 0 || len(ref.events) > 0 || !slices.Equal(score, ref.score) || !slices.Equal(stock, ref.stock) {
+						t.Fatalf("turn %d after the adjudicated turn %d: the reference has units %v, events %v, scores %v (were %v), energy %v (was %v)",
+							turn, len(doc.Turns), ref.units, ref.events, ref.score, score, ref.stock, stock)
+					}
+					if over && turn != doc.Result.Turns {
+						t.Fatalf("the reference ends at turn %d, the adjudicated result says %d", turn, doc.Result.Turns)
+					}
+				}
+			}
 			if !over {
 				t.Fatalf("the replay ends at turn %d but the reference match goes on", doc.Result.Turns)
 			}
@@ -118,7 +139,10 @@ func TestEngineMatchesTheReference(t *testing.T) {
 			t.Logf("%d turns, %s", len(doc.Turns), reason)
 		})
 	}
-	t.Logf("events checked: %v", counts)
+	t.Logf("events checked: %v; %d matches adjudicated", counts, adjudicated)
+	if adjudicated == 0 {
+		t.Error("no match was adjudicated: the check of adjudication against the reference checks nothing")
+	}
 	for _, k := range []string{EventDied + CauseCollision, EventDied + CauseCombat, EventDied + CauseStorm, EventDied + CauseEliminated,
 		EventCaptured, EventCollected, EventSpawned} {
 		if counts[k] == 0 {

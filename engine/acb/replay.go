@@ -133,7 +133,7 @@ func (r *recorder) turn() {
 // finish closes the document with the result.
 func (r *recorder) finish() {
 	m := r.m
-	res := ReplayResult{Reason: m.reason, Turns: m.turn}
+	res := ReplayResult{Reason: m.reason, Turns: m.resultTurns(), Adjudicated: m.adjudicated}
 	if m.winner != NoWinner {
 		w := m.winner
 		res.Winner = &w

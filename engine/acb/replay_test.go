@@ -13,6 +13,13 @@ import (
 // playRandom plays a match of n random players and returns its replay.
 func playRandom(t testing.TB, seed uint64, n int, cfg Config) []byte {
 	t.Helper()
+	return playRandomWith(t, seed, n, cfg)
+}
+
+// playRandomWith is playRandom with any config Game.Play accepts (a
+// MatchConfig to turn adjudication off).
+func playRandomWith(t testing.TB, seed uint64, n int, cfg any) []byte {
+	t.Helper()
 	seats := make([]engine.Seat, n)
 	for i := range seats {
 		seats[i] = engine.Seat{Name: fmt.Sprintf("random-%d", i), Strategy: "random", Params: map[string]float64{"b": 1, "a": 0.5}, Player: NewRandom(engine.SeatSeed(seed, i))}
@@ -67,8 +74,8 @@ func TestReplayFormat(t *testing.T) {
 			t.Fatalf("initial unit %d = %v, want on core %+v", i, doc.Initial.Units[i], c)
 		}
 	}
-	if len(doc.Turns) != doc.Result.Turns {
-		t.Fatalf("%d turns recorded, result says %d", len(doc.Turns), doc.Result.Turns)
+	if len(doc.Turns) != doc.Result.Turns && !(doc.Result.Adjudicated && doc.Result.Turns == cfg.MaxTurns && len(doc.Turns) < cfg.MaxTurns) {
+		t.Fatalf("%d turns recorded, result says %d (adjudicated %v)", len(doc.Turns), doc.Result.Turns, doc.Result.Adjudicated)
 	}
 	nextID := len(doc.Map.Cores)
 	storms := 0
@@ -120,21 +127,28 @@ func TestReplayFormat(t *testing.T) {
 
 // TestReplayResimulates re-plays a replay from its own content (config,
 // map, seed and the recorded orders) and gets the same bytes back.
+// An adjudicated replay (the zone from turn 10 empties the board) ends
+// at the same turn when re-simulated.
 func TestReplayResimulates(t *testing.T) {
+	adjudicated := 0
 	for _, tc := range []struct {
-		seed uint64
-		n    int
-		zone bool
-	}{{11, 2, false}, {12, 3, true}, {13, 4, false}, {14, 6, true}} {
+		seed  uint64
+		n     int
+		zone  bool
+		start int
+	}{{11, 2, false, 100}, {12, 3, true, 100}, {13, 4, false, 100}, {14, 6, true, 100}, {15, 2, true, 10}, {16, 4, true, 10}} {
 		t.Run(fmt.Sprintf("%d players seed %d", tc.n, tc.seed), func(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.MaxTurns = 200
 			cfg.ZoneEnabled = tc.zone
-			cfg.ZoneStartTurn = 100
+			cfg.ZoneStartTurn = tc.start
 			orig := playRandom(t, tc.seed, tc.n, cfg)
 			doc, err := ParseReplay(orig)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if doc.Result.Adjudicated {
+				adjudicated++
 			}
 			// Moves per player per view turn, from the orders and the
 			// positions at the start of each turn.
@@ -169,6 +183,9 @@ func TestReplayResimulates(t *testing.T) {
 				t.Fatalf("re-simulated replay differs (%d vs %d bytes)", len(got), len(orig))
 			}
 		})
+	}
+	if adjudicated == 0 {
+		t.Error("no adjudicated replay among the cases")
 	}
 }
 

@@ -86,12 +86,16 @@ type ReplayScore struct {
 }
 
 // ReplayResult is the outcome: the winning seat (nil for a draw), why the
-// match ended, the turns played and each seat's final figures.
+// match ended, the turns played and each seat's final figures. Adjudicated
+// (written only when true) says the match stopped after the last of Turns
+// because the rest could not change the result; Turns is then max_turns,
+// the result of playing on.
 type ReplayResult struct {
-	Winner  *int          `json:"winner"`
-	Reason  string        `json:"reason"`
-	Turns   int           `json:"turns"`
-	Players []ReplayFinal `json:"players"`
+	Winner      *int          `json:"winner"`
+	Reason      string        `json:"reason"`
+	Turns       int           `json:"turns"`
+	Players     []ReplayFinal `json:"players"`
+	Adjudicated bool          `json:"adjudicated,omitempty"`
 }
 
 // ReplayFinal is a seat's final figures in the result.

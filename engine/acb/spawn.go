@@ -37,7 +37,7 @@ func (m *Match) phaseSpawn(t int) {
 			m.units = append(m.units, unit{id: id, owner: int32(p), row: int32(c.row), col: int32(c.col), ordered: -1})
 			m.occStamp[p][c.tile] = m.occGen
 			m.occUnit[p][c.tile] = int32(len(m.units) - 1)
-			m.occBits[c.row*m.words+c.col>>6] |= 1 << (c.col & 63)
+			m.setOcc(p, c.row, c.col)
 			ps.stats.UnitsSpawned++
 			m.events = append(m.events, Event{Type: EventSpawned, Unit: int(id), Owner: p, Player: -1, Core: c.id, Pos: Pos{Row: c.row, Col: c.col}})
 		}

@@ -33,6 +33,7 @@ var turnPhases = [...]phase{
 	(*Match).phaseSpawn,      // 6. new units (spawn.go)
 	(*Match).phaseEnergy,     // 7. energy refill (energy.go)
 	(*Match).phaseEndgame,    // 8. elimination, the end and the ranks (endgame.go)
+	(*Match).adjudicate,      // the end when nothing can change any more (adjudicate.go)
 }
 
 // Run plays the match to its end, checking ctx every 32 turns and after
@@ -102,7 +103,7 @@ func (m *Match) askPlayers() error {
 			remotes = append(remotes, p)
 			continue
 		}
-		moves, err := m.call(p, m.buildView(p))
+		moves, err := m.call(p, m.buildView(p, false))
 		if err != nil {
 			var pe *engine.PlayerError
 			if !errors.As(err, &pe) {
@@ -132,7 +133,7 @@ func (m *Match) askPlayers() error {
 func (m *Match) callRemotes(remotes []int) error {
 	views := make([]*View, len(remotes))
 	for i, p := range remotes {
-		views[i] = m.buildView(p)
+		views[i] = m.buildView(p, true)
 	}
 	panics := make([]error, len(remotes))
 	var wg sync.WaitGroup

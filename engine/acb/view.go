@@ -120,7 +120,10 @@ type Zone struct {
 // turn Turn+1.
 //
 // In-process the engine reuses a View's slices from turn to turn: a
-// Controller must not keep references to them after Turn returns.
+// Controller must not keep references to them after Turn returns. The
+// static part of the state (match id, config) is set once per match; walls
+// never change, so a controller that remembers them (WallMemory) is shown
+// each wall once, the first turn it is in sight, rather than every turn.
 type View struct {
 	MatchID string     `json:"match_id"`
 	Turn    int        `json:"turn"`
@@ -129,9 +132,11 @@ type View struct {
 	Bots    []Unit     `json:"bots"`
 	Energy  []Pos      `json:"energy"`
 	Cores   []CoreView `json:"cores"`
-	Walls   []Pos      `json:"walls"`
-	Dead    []Unit     `json:"dead"`
-	Zone    *Zone      `json:"zone,omitempty"`
+	// Walls are the walls in sight; for a WallMemory controller in
+	// process, only those in sight for the first time in the match.
+	Walls []Pos  `json:"walls"`
+	Dead  []Unit `json:"dead"`
+	Zone  *Zone  `json:"zone,omitempty"`
 }
 
 // Move orders the unit standing at Position to step in Direction.
@@ -156,6 +161,19 @@ type Orders struct {
 // errors are failed turns; a panic in any Controller ends the match.
 type Controller interface {
 	Turn(ctx context.Context, v *View, buf []Move) ([]Move, error)
+}
+
+// WallMemory is implemented by in-process controllers that remember every
+// wall their views have listed (walls never move or vanish). Their views
+// list in Walls only the walls in sight for the first time in the match:
+// what they know of the map is the same as when shown every wall in sight
+// each turn, and the engine no longer emits the same walls every turn.
+// Remote controllers always get the protocol's full state.
+type WallMemory interface {
+	Controller
+	// RemembersWalls reports true when the controller keeps every wall
+	// it has been shown for the rest of the match.
+	RemembersWalls() bool
 }
 
 // Remote marks controllers that stand for bots across the network. Their

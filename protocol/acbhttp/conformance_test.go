@@ -27,8 +27,11 @@ func playMatch(t *testing.T, seed uint64, seat0 engine.Player) (engine.Result, [
 	t.Helper()
 	var replay bytes.Buffer
 	spec := engine.MatchSpec{
-		Seed:   seed,
-		Config: conformanceConfig(),
+		Seed: seed,
+		// Every turn played: a match with a remote seat is never
+		// adjudicated (its failures could still count), the in-process
+		// one would be.
+		Config: acb.MatchConfig{Config: conformanceConfig(), NoAdjudication: true},
 		Seats: []engine.Seat{
 			{Name: "random-a", Strategy: "random", Player: seat0},
 			{Name: "random-b", Strategy: "random", Player: acb.NewRandom(engine.SeatSeed(seed, 1))},

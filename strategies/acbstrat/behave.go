@@ -45,7 +45,7 @@ func (b *bot) rebuildCached(c *multiCache) {
 	if c.f == nil {
 		c.f = make(field, b.g.n)
 	}
-	b.g.bfs(c.f, b.q, c.src, b.mem.wallT, 0)
+	search(b.g, b.mem, c.f, b.q, c.src, 0) // in place, as fieldCache.build
 	c.wallVer, c.built, c.ok = b.mem.wallVer, b.turn, true
 }
 
@@ -300,6 +300,10 @@ type controller struct {
 type policy interface {
 	decide(b *bot)
 }
+
+// RemembersWalls reports true: the bot's memory keeps every wall it is
+// shown (see acb.WallMemory), so the engine lists each wall once.
+func (c *controller) RemembersWalls() bool { return true }
 
 // Turn reads the view, lets the policy decide, lets the shared finishing
 // take over the units it needs (unless the strategy never finishes) and

@@ -24,12 +24,9 @@ type threat struct {
 }
 
 func newThreat(g *grid, r2 int) *threat {
-	t := &threat{
-		atk:       g.disc(r2),
-		reach:     g.reachDisc(r2),
-		enemyNext: make([]uint16, g.n),
-	}
-	t.now, t.next, t.near = newProximity(g, t.atk), newProximity(g, t.reach), newProximity(g, t.atk)
+	sh := sharedThreat(g, r2)
+	t := &threat{atk: sh.atk, reach: sh.reach, enemyNext: make([]uint16, g.n)}
+	t.now, t.next, t.near = newProximity(sh.atkHood), newProximity(sh.reachHood), newProximity(sh.atkHood)
 	return t
 }
 
@@ -66,49 +63,59 @@ func (o odds) class() int {
 // neighbourhood's radius on a side, so a query looks at a few buckets
 // only; answers are cached per tile for the turn. It replaces stamping a
 // disc around every unit when only the tiles near one's own units are ever
-// asked about.
+// asked about. The tables of the neighbourhood (hood) depend only on the
+// grid and the offsets and are shared by every bot of the process.
 type proximity struct {
+	*hood
+	head   []int32
+	list   []int32
+	fill   []int32
+	cache  []uint16
+	cstamp []int32
+	stamp  int32
+	// near[b]: units in the buckets any query from bucket b looks at; 0
+	// answers such queries at once.
+	near []int32
+}
+
+// hood is the immutable part of a proximity: the neighbourhood and its
+// buckets on one grid.
+type hood struct {
 	g        *grid
 	rad      int    // neighbourhood radius (Chebyshev bound of the offsets)
 	in       []bool // (2rad+1)^2 table: offset in the neighbourhood
 	sr, sc   int    // bucket size in rows and columns (divides the grid)
 	nbr, nbc int    // buckets per column and per row
-	head     []int32
-	list     []int32
-	fill     []int32
-	cache    []uint16
-	cstamp   []int32
-	stamp    int32
+	// inTorus[dr*cols+dc] for dr in 0..rows-1, dc in 0..cols-1: the
+	// offset (dr, dc), as a residue on the torus, is in the
+	// neighbourhood (the offsets are distinct residues, so this is the
+	// in table read without the shortest-residue arithmetic).
+	inTorus []bool
 	// rowSpan[r] and colSpan[c]: the bucket rows (columns) a query at
 	// that row (column) looks at.
 	rowSpan, colSpan [][]int32
 	// rowNear[br] and colNear[bc]: the row (column) buckets any query from
 	// bucket row br (column bc) may look at.
 	rowNear, colNear [][]int32
-	// near[b]: units in the buckets any query from bucket b looks at; 0
-	// answers such queries at once.
-	near []int32
 	// bucketOf[t] is the bucket of tile t.
 	bucketOf []int16
 }
 
-func newProximity(g *grid, offs []offset) *proximity {
-	p := &proximity{g: g}
+func newHood(g *grid, offs []offset) *hood {
+	p := &hood{g: g}
 	for _, o := range offs {
 		p.rad = max(p.rad, abs(int(o.dr)), abs(int(o.dc)))
 	}
 	w := 2*p.rad + 1
 	p.in = make([]bool, w*w)
+	p.inTorus = make([]bool, g.n)
 	for _, o := range offs {
 		p.in[(int(o.dr)+p.rad)*w+int(o.dc)+p.rad] = true
+		dr, dc := (int(o.dr)%g.rows+g.rows)%g.rows, (int(o.dc)%g.cols+g.cols)%g.cols
+		p.inTorus[dr*g.cols+dc] = true
 	}
 	p.sr, p.sc = bucketSide(g.rows, p.rad), bucketSide(g.cols, p.rad)
 	p.nbr, p.nbc = g.rows/p.sr, g.cols/p.sc
-	p.head = make([]int32, p.nbr*p.nbc+1)
-	p.fill = make([]int32, p.nbr*p.nbc)
-	p.cache = make([]uint16, g.n)
-	p.cstamp = make([]int32, g.n)
-	p.near = make([]int32, p.nbr*p.nbc)
 	p.bucketOf = make([]int16, g.n)
 	for t := range p.bucketOf {
 		p.bucketOf[t] = int16(int(g.row[t])/p.sr*p.nbc + int(g.col[t])/p.sc)
@@ -116,6 +123,17 @@ func newProximity(g *grid, offs []offset) *proximity {
 	p.rowSpan, p.rowNear = spans(g.rows, p.rad, p.sr, p.nbr)
 	p.colSpan, p.colNear = spans(g.cols, p.rad, p.sc, p.nbc)
 	return p
+}
+
+func newProximity(h *hood) *proximity {
+	return &proximity{
+		hood:   h,
+		head:   make([]int32, h.nbr*h.nbc+1),
+		fill:   make([]int32, h.nbr*h.nbc),
+		cache:  make([]uint16, h.g.n),
+		cstamp: make([]int32, h.g.n),
+		near:   make([]int32, h.nbr*h.nbc),
+	}
 }
 
 // spans tabulates, for every coordinate of an axis of n cells, the buckets
@@ -157,9 +175,19 @@ func abs(x int) int {
 
 func (p *proximity) bucket(t int32) int { return int(p.bucketOf[t]) }
 
+// fewUnits is the set size up to which a query looks at every unit of the
+// set rather than at the buckets around the tile (the same count, found
+// with less work).
+const fewUnits = 12
+
 // build files the tiles into buckets (a counting sort) for a new turn.
 func (p *proximity) build(tiles []int32) {
 	p.stamp++
+	p.list = resizeI32(p.list, len(tiles))
+	if len(tiles) <= fewUnits {
+		copy(p.list, tiles) // count scans the list; no buckets needed
+		return
+	}
 	clear(p.head)
 	for _, t := range tiles {
 		p.head[p.bucket(t)+1]++
@@ -168,7 +196,6 @@ func (p *proximity) build(tiles []int32) {
 		p.head[b] += p.head[b-1]
 	}
 	copy(p.fill, p.head[:len(p.fill)])
-	p.list = resizeI32(p.list, len(tiles))
 	for _, t := range tiles {
 		b := p.bucket(t)
 		p.list[p.fill[b]] = t
@@ -193,35 +220,47 @@ func (p *proximity) count(t int32) int {
 	if p.cstamp[t] == p.stamp {
 		return int(p.cache[t])
 	}
+	if len(p.list) <= fewUnits {
+		n := p.countIn(t, p.list)
+		p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
+		return n
+	}
 	if p.near[p.bucketOf[t]] == 0 {
 		return 0
 	}
-	g := p.g
-	r, c := int(g.row[t]), int(g.col[t])
-	w := 2*p.rad + 1
 	n := 0
 	// The buckets holding rows r-rad..r+rad and columns c-rad..c+rad: at
 	// most three each way, since a bucket is at least rad wide.
-	cs := p.colSpan[c]
-	for _, br := range p.rowSpan[r] {
+	cs := p.colSpan[p.g.col[t]]
+	for _, br := range p.rowSpan[p.g.row[t]] {
 		for _, bc := range cs {
 			b := int(br)*p.nbc + int(bc)
-			for _, x := range p.list[p.head[b]:p.head[b+1]] {
-				dr, dc := g.delta(t, x)
-				// Half way round is one residue: use the one offsets use.
-				if g.rows%2 == 0 && dr == -g.rows/2 {
-					dr = g.rows / 2
-				}
-				if g.cols%2 == 0 && dc == -g.cols/2 {
-					dc = g.cols / 2
-				}
-				if dr >= -p.rad && dr <= p.rad && dc >= -p.rad && dc <= p.rad && p.in[(dr+p.rad)*w+dc+p.rad] {
-					n++
-				}
-			}
+			n += p.countIn(t, p.list[p.head[b]:p.head[b+1]])
 		}
 	}
 	p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
+	return n
+}
+
+// countIn counts the tiles of xs whose offset from t (a residue on the
+// torus) is in the neighbourhood.
+func (p *proximity) countIn(t int32, xs []int32) int {
+	g := p.g
+	r, c := int(g.row[t]), int(g.col[t])
+	n := 0
+	for _, x := range xs {
+		dr := int(g.row[x]) - r
+		if dr < 0 {
+			dr += g.rows
+		}
+		dc := int(g.col[x]) - c
+		if dc < 0 {
+			dc += g.cols
+		}
+		if p.inTorus[dr*g.cols+dc] {
+			n++
+		}
+	}
 	return n
 }
 

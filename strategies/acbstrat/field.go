@@ -85,6 +85,7 @@ type fieldCache struct {
 	cap     int
 	refresh int
 	q       []int32
+	mem     *memory // the wall memory whose searches go through the store (nil: none do)
 	srcBuf  [1]int32
 	builds  int // fields built so far, to tell a rebuilt field from the old
 }
@@ -142,7 +143,12 @@ func (c *fieldCache) rebuild(t int32, walls field, wallVer, turn int) {
 
 func (c *fieldCache) build(e *cacheEntry, walls field, wallVer, turn int) {
 	c.srcBuf[0] = e.tile
-	c.g.bfs(e.f, c.q, c.srcBuf[:], walls, 0)
+	// In place: a field handed out before sees the rebuild.
+	if c.mem != nil && &walls[0] == &c.mem.wallT[0] {
+		search(c.g, c.mem, e.f, c.q, c.srcBuf[:], 0)
+	} else {
+		c.g.bfs(e.f, c.q, c.srcBuf[:], walls, 0)
+	}
 	c.builds++
 	e.wallVer = wallVer
 	e.built = turn

@@ -16,6 +16,10 @@ type memory struct {
 	wall    []bool
 	wallT   field // search template: -1 on remembered walls
 	wallVer int
+	// wallSet is the remembered walls as a bitset, wallHash the XOR of
+	// their wallKeys: what the store of searches knows them by.
+	wallSet  []uint64
+	wallHash uint64
 
 	// Energy tiles ever seen, by slot; eslot maps tile -> slot+1.
 	energy []energyInfo
@@ -61,10 +65,11 @@ type coreInfo struct {
 func newMemory(g *grid, cfg acb.Config) *memory {
 	m := &memory{
 		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
-		wall:  make([]bool, g.n),
-		wallT: make(field, g.n),
-		eslot: make([]int16, g.n),
-		cslot: make([]int16, g.n),
+		wall:    make([]bool, g.n),
+		wallT:   make(field, g.n),
+		wallSet: make([]uint64, (g.n+63)/64),
+		eslot:   make([]int16, g.n),
+		cslot:   make([]int16, g.n),
 	}
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
@@ -121,6 +126,8 @@ func (m *memory) update(v *acb.View, own, ownCores []int32) {
 			m.wall[i] = true
 			m.wallT[i] = -1
 			m.wallVer++
+			m.wallSet[i>>6] |= 1 << (i & 63)
+			m.wallHash ^= wallKey(i)
 		}
 	}
 	// Energy: listed tiles are full; known tiles in sight but not listed

@@ -645,19 +645,22 @@ func TestProximityAgreesWithStamping(t *testing.T) {
 	for _, tc := range tests {
 		g := newGrid(tc.rows, tc.cols)
 		for _, offs := range [][]offset{g.disc(tc.r2), g.reachDisc(tc.r2)} {
-			p := newProximity(g, offs)
-			want := make([]uint16, g.n)
-			var tiles []int32
-			for k := 0; k < 30; k++ {
-				tl := int32((k*7919 + 13) % g.n)
-				tiles = append(tiles, tl, tl) // two units on a tile count twice
-				g.stamp(want, tl, offs)
-				g.stamp(want, tl, offs)
-			}
-			p.build(tiles)
-			for i := int32(0); i < int32(g.n); i++ {
-				if got := p.count(i); got != int(want[i]) {
-					t.Fatalf("%s: tile %v counts %d, stamping gives %d", tc.name, g.pos(i), got, want[i])
+			p := newProximity(newHood(g, offs))
+			// 3 tiles: the set is scanned whole; 30: through the buckets.
+			for _, units := range []int{3, 30} {
+				want := make([]uint16, g.n)
+				var tiles []int32
+				for k := 0; k < units; k++ {
+					tl := int32((k*7919 + 13) % g.n)
+					tiles = append(tiles, tl, tl) // two units on a tile count twice
+					g.stamp(want, tl, offs)
+					g.stamp(want, tl, offs)
+				}
+				p.build(tiles)
+				for i := int32(0); i < int32(g.n); i++ {
+					if got := p.count(i); got != int(want[i]) {
+						t.Fatalf("%s, %d units: tile %v counts %d, stamping gives %d", tc.name, 2*units, g.pos(i), got, want[i])
+					}
 				}
 			}
 		}

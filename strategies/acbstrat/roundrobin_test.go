@@ -120,3 +120,61 @@ func sameRecord(a, b arena.Record) bool {
 	return a.Job == b.Job && a.Seed == b.Seed && a.Turns == b.Turns && a.Reason == b.Reason &&
 		slices.Equal(a.Scores, b.Scores) && slices.Equal(a.Ranks, b.Ranks) && slices.Equal(a.Players, b.Players)
 }
+
+// TestZoneRoundRobinAdjudication plays a round robin of strategies with the
+// zone at the seed's settings (the "zone" preset) twice, with adjudication
+// on and off: every record is the same but for the adjudicated mark, and
+// most matches are adjudicated (the storm at radius 2 leaves nothing
+// alive long before turn 500).
+func TestZoneRoundRobinAdjudication(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 224 matches")
+	}
+	var es []arena.Entrant
+	for _, name := range []string{"gatherer", "rusher", "hunter", "swarm", "zone-driver", "random", "guardian", "economist"} {
+		for _, s := range acbstrat.All() {
+			if s.Name == name {
+				es = append(es, arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults()))
+			}
+		}
+	}
+	data, err := acb.Game{}.ParseConfig([]byte(`{"zone_enabled": true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := data.(acb.Config)
+	jobs := arena.RoundRobin(len(es), arena.Seeds(77, 2))
+	play := func(c any) map[string]arena.Record {
+		out := map[string]arena.Record{}
+		err := arena.Run(context.Background(), acb.Game{}, es, jobs, arena.Options{Workers: 2, Config: c}, func(r arena.Record) error {
+			if r.Error != "" {
+				t.Errorf("job %s failed: %s", r.Job, r.Error)
+			}
+			r.DurationMS = 0
+			out[r.Job] = r
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	on, off := play(cfg), play(acb.MatchConfig{Config: cfg, NoAdjudication: true})
+	adjudicated := 0
+	for id, r := range on {
+		if r.Adjudicated {
+			adjudicated++
+		}
+		if off[id].Adjudicated {
+			t.Errorf("job %s adjudicated with adjudication off", id)
+		}
+		r.Adjudicated = false
+		if !sameRecord(r, off[id]) || !slices.Equal(r.Crashed, off[id].Crashed) {
+			t.Errorf("job %s: adjudicated %+v, played out %+v", id, on[id], off[id])
+		}
+	}
+	t.Logf("%d of %d matches adjudicated", adjudicated, len(on))
+	if adjudicated < len(on)/2 {
+		t.Errorf("only %d of %d zone matches adjudicated", adjudicated, len(on))
+	}
+}

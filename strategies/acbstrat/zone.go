@@ -98,7 +98,7 @@ func (b *bot) refreshStorm() {
 			s.safe = append(s.safe, int32(t))
 		}
 	}
-	b.g.bfs(s.home, b.q, s.safe, b.mem.wallT, 0)
+	search(b.g, b.mem, s.home, b.q, s.safe, 0)
 }
 
 // lastTurns tabulates, for every radius ρ from 0 to the initial radius,

@@ -1,0 +1,133 @@
+package acbstrat
+
+// Assignment: matching units to targets (energy tiles, cores, sectors) by
+// the step distances of the targets' cached fields.
+
+// assignment matches units to targets one to one, cheapest pairs first.
+// The cost of a pair is the step distance read from the target's cached
+// field, or the turns until the target is ready when that is longer (an
+// energy tile still refilling). unitTarget[k] is the index into targets of
+// the k-th unit given, or -1; unitCost[k] its cost.
+type assignment struct {
+	unitTarget []int32
+	unitCost   []int32
+	bestUnit   []int32
+	bestCost   []int32
+	taken      []bool
+	done       []bool
+	fields     []field
+	targets    []int32
+}
+
+// assign fills a for the units idx (indices into b.own) and targets, with
+// per-target ready offsets (nil: all ready now); pairs costing more than
+// maxCost are not made.
+func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32, maxCost int) {
+	nu, nt := len(idx), len(targets)
+	a.unitTarget = resizeI32(a.unitTarget, nu)
+	a.unitCost = resizeI32(a.unitCost, nu)
+	a.taken = resizeBool(a.taken, nu)
+	a.bestUnit = resizeI32(a.bestUnit, nt)
+	a.bestCost = resizeI32(a.bestCost, nt)
+	a.done = resizeBool(a.done, nt)
+	a.fields = a.fields[:0]
+	a.targets = append(a.targets[:0], targets...)
+	for k := range idx {
+		a.unitTarget[k] = -1
+		a.unitCost[k] = far
+		a.taken[k] = false
+	}
+	for j, t := range targets {
+		f := b.fieldTo(t)
+		a.fields = append(a.fields, f)
+		a.done[j] = false
+		a.bestUnit[j], a.bestCost[j] = b.cheapestFree(a, j, ready, idx, maxCost)
+	}
+	for {
+		j := -1
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestCost[k] < a.bestCost[j]) {
+				j = k
+			}
+		}
+		if j < 0 {
+			return
+		}
+		u := a.bestUnit[j]
+		a.done[j] = true
+		a.taken[u] = true
+		a.unitTarget[u] = int32(j)
+		a.unitCost[u] = a.bestCost[j]
+		for k := 0; k < nt; k++ {
+			if !a.done[k] && a.bestUnit[k] == u {
+				a.bestUnit[k], a.bestCost[k] = b.cheapestFree(a, k, ready, idx, maxCost)
+			}
+		}
+	}
+}
+
+// assignMany marks in a (unitTarget 0) the n units of idx nearest to tile
+// t by steps; the others get -1.
+func (b *bot) assignMany(a *assignment, idx []int32, t int32, n int) {
+	b.assignManyField(a, idx, b.fieldTo(t), n)
+}
+
+// assignManyField is assignMany down field f.
+func (b *bot) assignManyField(a *assignment, idx []int32, f field, n int) {
+	a.unitTarget = resizeI32(a.unitTarget, len(idx))
+	a.unitCost = resizeI32(a.unitCost, len(idx))
+	for k := range idx {
+		a.unitTarget[k] = -1
+	}
+	for c := 0; c < n; c++ {
+		best, bd := -1, far+1
+		for k, i := range idx {
+			if a.unitTarget[k] < 0 {
+				if d := f.at(b.own[i]); d < bd {
+					best, bd = k, d
+				}
+			}
+		}
+		if best < 0 {
+			return
+		}
+		a.unitTarget[best] = 0
+		a.unitCost[best] = int32(bd)
+	}
+}
+
+func (b *bot) cheapestFree(a *assignment, j int, ready []int32, idx []int32, maxCost int) (int32, int32) {
+	f := a.fields[j]
+	r := int32(0)
+	if ready != nil {
+		r = ready[j]
+	}
+	best, bc := int32(-1), int32(maxCost+1)
+	for k, i := range idx {
+		if a.taken[k] {
+			continue
+		}
+		c := int32(f.at(b.own[i]))
+		if c < r {
+			c = r
+		}
+		if c < bc {
+			best, bc = int32(k), c
+		}
+	}
+	return best, bc
+}
+
+func resizeI32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, 2*n)
+	}
+	return s[:n]
+}
+
+func resizeBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, 2*n)
+	}
+	return s[:n]
+}
