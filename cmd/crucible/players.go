@@ -100,12 +100,6 @@ func loadVariant(reg *strategies.Registry, game, path string, warn io.Writer) (s
 	return r, nil
 }
 
-// strategyOrVariant resolves the --strategy NAME / --variant FILE pair of a
-// command that plays one player of game (see games.StrategyOrVariant).
-func strategyOrVariant(reg *strategies.Registry, game, strategy, variant, hint string) (strategies.Strategy, strategies.Genome, string, error) {
-	return games.StrategyOrVariant(reg, game, strategy, variant, hint)
-}
-
 // remoteEntrant is the arena entrant of the remote bot at url for game,
 // through the games table (a game without remote bots is refused, saying
 // where its bots play).
