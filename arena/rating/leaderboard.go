@@ -169,8 +169,10 @@ type batch struct {
 	at    []int32
 	// games are the pairwise games with Unit the merged unit.
 	games []stats.PairGame
-	// copies[u] is the number of raw units merged into unit u.
-	copies []int
+	// copies[u] is the number of raw units merged into unit u and
+	// unitGroup[u] the group (pairing, free-for-all group) it belongs to.
+	copies    []int
+	unitGroup []int32
 	// entries[p] are player p's games by opponent and unit, sorted by
 	// unit then opponent.
 	entries [][]entry
@@ -305,6 +307,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 		}
 		mergedOf[uid] = id
 		b.copies = append(b.copies, 1)
+		b.unitGroup = append(b.unitGroup, u.group)
 		mergedIn[u.group]++
 	}
 	for g := range perGroup {
