@@ -72,7 +72,7 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	case CSV:
-		return writeCSV(w, s.Standings)
+		return writeCSV(w, s.Standings, s.Ranks)
 	case Table, Markdown:
 	default:
 		return fmt.Errorf("format %q is not one of %s", f, strings.Join(Formats, ", "))
@@ -86,6 +86,11 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	}
 	if err := writeNotes(w, f, summaryNotes(s)); err != nil {
 		return err
+	}
+	if s.Ranks != nil {
+		if err := writeRanks(w, f, s); err != nil {
+			return err
+		}
 	}
 	if opt.Field && s.Field != nil {
 		if err := writeField(w, f, s); err != nil {
@@ -350,13 +355,20 @@ func pairsRows(s rating.Summary) [][]string {
 // writeCSV writes the leaderboard with full-precision numbers: the
 // standing's own columns (Glicko-2's first), then every registered
 // model's; the figures of a model that did not rate the batch are empty.
-func writeCSV(w io.Writer, st []rating.Standing) error {
+// A rank table (when computed and available) adds its columns last.
+func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error {
+	if ranks != nil && ranks.Unavailable != "" {
+		ranks = nil
+	}
 	cw := csv.NewWriter(w)
 	head := []string{"rank", "name", "rating", "rd", "volatility", "conservative", "games", "wins", "draws", "losses",
 		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi", "units", "distinct"}
 	specs := rating.Specs()
 	for _, spec := range specs {
 		head = append(head, spec.CSV...)
+	}
+	if ranks != nil {
+		head = append(head, rankCSVHeader(ranks)...)
 	}
 	cw.Write(head)
 	num := func(v float64) string {
@@ -380,6 +392,9 @@ func writeCSV(w io.Writer, st []rating.Standing) error {
 					row = append(row, num(v))
 				}
 			}
+		}
+		if ranks != nil {
+			row = append(row, rankCSVValues(ranks, s.Name)...)
 		}
 		cw.Write(row)
 	}

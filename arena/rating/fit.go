@@ -116,6 +116,17 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	if unmet := unmetPairs(m, played); unmet > 0 && sum.Field == nil {
 		sum.Notes = append(sum.Notes, fmt.Sprintf("%d pairs of players never met", unmet))
 	}
+	if opt.Ranks != nil {
+		ro := *opt.Ranks
+		if ro.Level == 0 {
+			ro.Level = opt.Level
+		}
+		t, err := b.rankTable(ro)
+		if err != nil {
+			return Summary{}, err
+		}
+		sum.Ranks = &t
+	}
 	return sum, nil
 }
 

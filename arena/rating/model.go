@@ -326,4 +326,7 @@ type Options struct {
 	// Nash averaging, cycles; see Field). It is always made for a model
 	// that ranks from it (Spec.Field).
 	Field bool
+	// Ranks asks for each player's probability of each rank
+	// (Summary.Ranks, see RankProbabilities); nil for none.
+	Ranks *RankOptions
 }

@@ -180,7 +180,7 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 		}
 	}
 	if len(rated) < 2 {
-		t.Unavailable = fmt.Sprintf("rank probabilities need at least two players with games; the batch has %d", len(rated))
+		t.Unavailable = fmt.Sprintf("there must be two players with games to rank, and the batch has %d", len(rated))
 		return t, nil
 	}
 	n := len(rated)
@@ -219,7 +219,7 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 	}
 	for _, rs := range rounds {
 		if len(rs) < opt.MinRounds {
-			t.Unavailable = fmt.Sprintf("rank probabilities need at least %d rounds (seeds) of every pairing, and %s played %d", opt.MinRounds, b.groupName(pairs, rated, rs), len(rs))
+			t.Unavailable = fmt.Sprintf("every pairing needs at least %d rounds (seeds) to resample, and %s played %d", opt.MinRounds, b.groupName(pairs, rated, rs), len(rs))
 			return t, nil
 		}
 	}

@@ -231,7 +231,7 @@ func TestRankProbabilitiesTooFewRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "at least 3 rounds (seeds) of every pairing, and normal-sniper played 2"; !strings.Contains(tab.Unavailable, want) || len(tab.Players) != 0 {
+	if want := "every pairing needs at least 3 rounds (seeds) to resample, and normal-sniper played 2"; !strings.Contains(tab.Unavailable, want) || len(tab.Players) != 0 {
 		t.Errorf("Unavailable %q with %d players, want %q and none", tab.Unavailable, len(tab.Players), want)
 	}
 	tab, err = RankProbabilities(nil, ms, RankOptions{MinRounds: 1})

@@ -232,6 +232,9 @@ type Summary struct {
 	// Notes are remarks on the figures (a prior the fit needed, pairs
 	// that never met), for the reports to show.
 	Notes []string `json:"notes,omitempty"`
+	// Ranks is each player's probability of each rank, when asked for
+	// (Options.Ranks).
+	Ranks *RankTable `json:"ranks,omitempty"`
 }
 
 // Summarize builds the leaderboard of every player in ratings, ordered by
