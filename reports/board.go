@@ -84,6 +84,7 @@ func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 	for _, st := range s.Standings {
 		if st.Games > 0 {
 			scale = math.Max(scale, math.Max(math.Abs(st.EloLo), math.Abs(st.EloHi)))
+			scale = math.Max(scale, math.Abs(st.Elo))
 		}
 	}
 	scale = math.Min(1000, math.Ceil(scale/100)*100)
@@ -95,7 +96,11 @@ func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 	rows := leaderboardRows(s)
 	for i, st := range s.Standings {
 		r := boardRow{Cells: rows[i], HasBar: st.Games > 0}
-		if r.HasBar {
+		switch {
+		case r.HasBar && st.FewUnits:
+			r.X = pos(st.Elo)
+			r.Lo, r.Hi = r.X, r.X // the point alone: its interval is not available
+		case r.HasBar:
 			r.X, r.Lo, r.Hi = pos(st.Elo), pos(st.EloLo), pos(st.EloHi)
 		}
 		switch {

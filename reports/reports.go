@@ -19,6 +19,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"crucible/arena/rating"
+	"crucible/stats"
 )
 
 // Format is an output format of the reports.
@@ -296,8 +297,11 @@ func leaderboardRows(s rating.Summary) [][]string {
 		score, interval, elo, units := "-", "-", "-", "-"
 		if st.Games > 0 {
 			score = fmt.Sprintf("%.1f", 100*st.Score)
-			interval = fmt.Sprintf("%.1f-%.1f", 100*st.ScoreLo, 100*st.ScoreHi)
+			interval = scoreInterval(st.ScoreLo, st.ScoreHi, st.ScoreMethod)
 			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", st.Elo, st.EloLo, st.EloHi)
+			if st.FewUnits {
+				elo = fmt.Sprintf("%+.0f [%s]", st.Elo, rating.NotAvailable)
+			}
 			units = unitsCell(st.Units, st.Distinct)
 		}
 		row := append([]string{strconv.Itoa(st.Rank), st.Name}, modelCells(s, st)...)
@@ -308,6 +312,15 @@ func leaderboardRows(s rating.Summary) [][]string {
 		rows[i] = append(row, fmt.Sprintf("%d-%d-%d", st.Wins, st.Draws, st.Losses), score, interval, elo)
 	}
 	return rows
+}
+
+// scoreInterval writes a score interval in percent, "n/a" when no method
+// valid at the sample size gives one.
+func scoreInterval(lo, hi float64, m stats.Method) string {
+	if m == stats.NotAvailable {
+		return rating.NotAvailable
+	}
+	return fmt.Sprintf("%.1f-%.1f", 100*lo, 100*hi)
 }
 
 // matrixRows lays out the score matrix with numbered columns, so that wide
@@ -347,7 +360,7 @@ func pairsRows(s rating.Summary) [][]string {
 		if s.Clustered {
 			row = append(row, unitsCell(p.Units, p.Distinct))
 		}
-		rows[i] = append(row, fmt.Sprintf("%.1f", 100*p.Score), fmt.Sprintf("%.1f-%.1f", 100*p.Lo, 100*p.Hi))
+		rows[i] = append(row, fmt.Sprintf("%.1f", 100*p.Score), scoreInterval(p.Lo, p.Hi, p.Method))
 	}
 	return rows
 }
@@ -383,8 +396,15 @@ func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error 
 			glicko = []string{"", "", "", ""}
 		}
 		row := append([]string{strconv.Itoa(s.Rank), s.Name}, glicko...)
+		scoreLo, scoreHi, eloLo, eloHi := s.ScoreLo, s.ScoreHi, s.EloLo, s.EloHi
+		if s.ScoreMethod == stats.NotAvailable {
+			scoreLo, scoreHi = math.NaN(), math.NaN()
+		}
+		if s.FewUnits {
+			eloLo, eloHi = math.NaN(), math.NaN()
+		}
 		row = append(row, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
-			num(s.Score), num(s.ScoreLo), num(s.ScoreHi), num(s.Elo), num(s.EloLo), num(s.EloHi),
+			num(s.Score), num(scoreLo), num(scoreHi), num(s.Elo), num(eloLo), num(eloHi),
 			strconv.Itoa(s.Units), strconv.Itoa(s.Distinct))
 		for _, spec := range specs {
 			if len(spec.CSV) > 0 {
