@@ -300,7 +300,8 @@ func leaderboardRows(s rating.Summary) [][]string {
 			interval = scoreInterval(st.ScoreLo, st.ScoreHi, st.ScoreMethod)
 			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", st.Elo, st.EloLo, st.EloHi)
 			if st.FewUnits {
-				elo = fmt.Sprintf("%+.0f [%s]", st.Elo, rating.NotAvailable)
+				// Half a game from the edges, one game is always +0.
+				elo = rating.NotAvailable
 			}
 			units = unitsCell(st.Units, st.Distinct)
 		}

@@ -333,7 +333,7 @@ func smallSampleNote(few []string) string {
 	if len(few) > 6 {
 		who = strings.Join(few[:6], ", ") + fmt.Sprintf(" and %d more", len(few)-6)
 	}
-	return fmt.Sprintf("%s played in fewer than %d distinct units, too few for the large-sample intervals: a score interval there is the exact bound [(α/2)^(1/n), 1] when every unit was won (mirrored when every unit was lost; valid for any score in [0, 1]), Student's t on one degree of freedom when two units differ, and otherwise %s; the Elo bar and the Bradley–Terry interval are %s (no Bradley–Terry difference is significant on them)",
+	return fmt.Sprintf("%s played in fewer than %d distinct units, too few for the large-sample intervals: a score interval there is the exact bound [(α/2)^(1/n), 1] when every unit was won (mirrored when every unit was lost; valid for any score in [0, 1]), Student's t on one degree of freedom when two units differ, and otherwise %s; Elo vs field and the Bradley–Terry interval are %s (no Bradley–Terry difference is significant on them)",
 		who, stats.MinUnits, NotAvailable, NotAvailable)
 }
 

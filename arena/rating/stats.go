@@ -198,8 +198,8 @@ type Standing struct {
 	// intervals are not valid: ScoreMethod then says how ScoreLo and
 	// ScoreHi were computed (stats.SmallSampleRate: exact-extreme,
 	// clustered-t on two different units, or none: not available, [0,
-	// 1]); the Elo bar (EloLo, EloHi) and the Bradley–Terry interval are
-	// not available, and the tables show "n/a".
+	// 1]); Elo vs field (EloLo and EloHi are 0) and the Bradley–Terry
+	// interval are not available, and the tables show "n/a".
 	FewUnits    bool         `json:"few_units,omitempty"`
 	ScoreMethod stats.Method `json:"score_method,omitempty"`
 	// Elo is the Elo difference against the field implied by Score, and

@@ -49,7 +49,7 @@ the same score the interval is Wilson's over the distinct outcomes.
 Small samples: with games in fewer than 3 distinct units a player's (or a
 pair's) score interval is the exact bound [(α/2)^(1/n), 1] when every unit was
 won (mirrored when every unit was lost), Student's t on one degree of freedom
-when two units differ, and otherwise n/a; its Elo bar and Bradley–Terry
+when two units differ, and otherwise n/a; its Elo vs field and Bradley–Terry
 interval are n/a, so no difference is called significant on one or two units.`
 
 // rankHelp documents --ranks, for the help of the leaderboard commands.
