@@ -2,7 +2,6 @@ package arena
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,10 +51,9 @@ type AdaptiveState struct {
 	Matches, Played, Resumed int
 	// Batches counts the batches, the first (every pair once) included.
 	Batches int
-	// Fit is the Bradley–Terry fit after the last batch (the prior says
-	// whether it needed virtual draws) and Certainty its top order.
-	Fit       stats.BTFit
-	Prior     float64
+	// Fit is the balanced Bradley–Terry fit after the last batch (see
+	// AdaptiveFit) and Certainty its top order.
+	Fit       *stats.BalancedFit
 	Certainty stats.TopOrder
 	// Settled tells that Certainty.Prob reached the confidence; Stop says
 	// why the schedule ended: "settled", "budget", "deadline", "certain"
@@ -69,9 +67,8 @@ type AdaptiveState struct {
 
 // PlayAdaptive plays an adaptive schedule of 2-seat matches among the
 // entrants: first every pair once (one round-robin round), then batches
-// of game pairs chosen by stats.NextPairs from the Bradley–Terry fit of
-// every result so far (units: a pair's game pair on one seed, as the
-// leaderboard's), until the top order is settled at the confidence or the
+// of game pairs chosen by stats.BalancedFit.NextPairs from the balanced
+// Bradley–Terry fit of every result so far (AdaptiveFit), until the top order is settled at the confidence or the
 // budget ends. A batch is chosen from completed results only, in a fixed
 // order, so the same options give the same matches at any worker count.
 // prev are the records of an earlier run of the same schedule (its
@@ -186,7 +183,7 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 			st.Stop = "deadline"
 			break
 		}
-		if pairs = stats.NextPairs(st.Fit, st.Certainty, batch); len(pairs) == 0 {
+		if pairs = st.Fit.NextPairs(st.Certainty, batch); len(pairs) == 0 {
 			st.Stop = "certain" // every comparison has no uncertainty left
 			break
 		}
@@ -196,12 +193,12 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 
 // fit rates the results so far and measures the top order.
 func (st *AdaptiveState) fit(entrants []Entrant, index map[string]int, done []Record, opt AdaptiveOptions) error {
-	fit, prior, err := AdaptiveFit(entrants, index, done)
+	fit, err := AdaptiveFit(entrants, index, done)
 	if err != nil {
 		return err
 	}
-	st.Fit, st.Prior = fit, prior
-	cert, err := stats.TopOrderCertainty(fit, opt.Top, opt.Draws, opt.Seed)
+	st.Fit = fit
+	cert, err := stats.TopOrderCertainty(fit.Fit, opt.Top, opt.Draws, opt.Seed)
 	if err != nil {
 		return err
 	}
@@ -210,15 +207,14 @@ func (st *AdaptiveState) fit(entrants []Entrant, index map[string]int, done []Re
 	return nil
 }
 
-// AdaptiveFit is the Bradley–Terry fit an adaptive schedule steers by:
-// every 2-seat record's game (a draw half a win), one unit per pair and
-// round (the seat-swapped pair on one seed), the records taken in job
-// order so the fit does not depend on the order they finished in. A field
-// without a finite maximum (a player who won or lost everything) is
-// fitted with one virtual draw per pair that met; the prior is returned.
-// The covariance is the more cautious of two (see conservativeFit).
-// index maps entrant names to their indices.
-func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (stats.BTFit, float64, error) {
+// AdaptiveFit is the fit an adaptive schedule steers by: the balanced
+// Bradley–Terry fit (stats.FitBalanced) of every 2-seat record, one unit
+// per pair and round (the seat-swapped pair on one seed, the unit's score
+// the mean of its games', a draw half a win), so the order estimated is a
+// round robin's however unevenly the pairs were played. The records are
+// summed in job order, so the fit does not depend on the order they
+// finished in. index maps entrant names to their indices.
+func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stats.BalancedFit, error) {
 	recs = slices.Clone(recs)
 	slices.SortFunc(recs, func(x, y Record) int {
 		if x.Round != y.Round {
@@ -226,16 +222,18 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (stats
 		}
 		return strings.Compare(x.Job, y.Job)
 	})
-	names := Names(entrants)
-	games := make([]stats.PairGame, 0, len(recs))
+	type unitKey struct{ a, b, round int }
+	type unit struct{ pts, games float64 }
+	units := map[unitKey]*unit{}
+	var keys []unitKey
 	for _, r := range recs {
 		if len(r.Players) != 2 {
-			return stats.BTFit{}, 0, fmt.Errorf("match %s has %d seats; the adaptive schedule rates 2-seat matches", r.Job, len(r.Players))
+			return nil, fmt.Errorf("match %s has %d seats; the adaptive schedule rates 2-seat matches", r.Job, len(r.Players))
 		}
 		a, okA := index[r.Players[0].Name]
 		b, okB := index[r.Players[1].Name]
-		if !okA || !okB {
-			return stats.BTFit{}, 0, fmt.Errorf("match %s seats %s and %s, not both entrants", r.Job, r.Players[0].Name, r.Players[1].Name)
+		if !okA || !okB || a == b {
+			return nil, fmt.Errorf("match %s seats %s and %s, not two entrants", r.Job, r.Players[0].Name, r.Players[1].Name)
 		}
 		score := 0.5
 		switch {
@@ -244,58 +242,39 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (stats
 		case r.Ranks[0] > r.Ranks[1]:
 			score = 0
 		}
-		games = append(games, stats.PairGame{A: a, B: b, Score: score, Unit: int64(r.Round)<<32 | int64(min(a, b))<<16 | int64(max(a, b))})
-	}
-	prior := 0.0
-	fit, err := conservativeFit(stats.BradleyTerry{}, names, games)
-	if errors.Is(err, stats.ErrNoFiniteRatings) {
-		prior = 1
-		fit, err = conservativeFit(stats.BradleyTerry{Prior: prior}, names, games)
-	}
-	return fit, prior, err
-}
-
-// conservativeFit is the fit of the games with the larger (in total
-// variance) of two covariances: the cluster-robust one over the units
-// (FitGames), and the observed information taking every game as
-// independent (Fit). The sandwich is known to understate the variance
-// when units are few, as they are early in an adaptive schedule; the
-// information understates it when a unit's games are alike; a schedule
-// that stops on a certainty must not take the smaller.
-func conservativeFit(bt stats.BradleyTerry, names []string, games []stats.PairGame) (stats.BTFit, error) {
-	robust, err := bt.FitGames(names, games)
-	if err != nil {
-		return stats.BTFit{}, err
-	}
-	n := len(names)
-	wins, draws := make([][]float64, n), make([][]float64, n)
-	for i := range n {
-		wins[i], draws[i] = make([]float64, n), make([]float64, n)
-	}
-	for _, g := range games {
-		switch g.Score {
-		case 1:
-			wins[g.A][g.B]++
-		case 0:
-			wins[g.B][g.A]++
-		default:
-			draws[g.A][g.B]++
-			draws[g.B][g.A]++
+		if a > b {
+			a, b, score = b, a, 1-score
 		}
-	}
-	fisher, err := bt.Fit(names, wins, draws)
-	if err != nil {
-		return stats.BTFit{}, err
-	}
-	trace := func(f stats.BTFit) float64 {
-		t := 0.0
-		for i := range f.Cov {
-			t += f.Cov[i][i]
+		k := unitKey{a, b, r.Round}
+		u, ok := units[k]
+		if !ok {
+			u = &unit{}
+			units[k] = u
+			keys = append(keys, k)
 		}
-		return t
+		u.pts += score
+		u.games++
 	}
-	if trace(fisher) > trace(robust) {
-		return fisher, nil
+	slices.SortFunc(keys, func(x, y unitKey) int {
+		if x.a != y.a {
+			return x.a - y.a
+		}
+		if x.b != y.b {
+			return x.b - y.b
+		}
+		return x.round - y.round
+	})
+	var pairs []stats.PairStat
+	for _, k := range keys {
+		u := units[k]
+		m := u.pts / u.games
+		if len(pairs) == 0 || pairs[len(pairs)-1].A != k.a || pairs[len(pairs)-1].B != k.b {
+			pairs = append(pairs, stats.PairStat{A: k.a, B: k.b})
+		}
+		p := &pairs[len(pairs)-1]
+		p.Units++
+		p.Sum += m
+		p.SumSq += m * m
 	}
-	return robust, nil
+	return stats.FitBalanced(Names(entrants), pairs)
 }

@@ -35,11 +35,11 @@ func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence fl
 	var upTo []Record
 	for s := 1; s <= last+1; s++ {
 		upTo = append(upTo, byRound[s-1]...)
-		fit, _, err := AdaptiveFit(entrants, index, upTo)
+		fit, err := AdaptiveFit(entrants, index, upTo)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		cert, err := stats.TopOrderCertainty(fit, top, draws, seed)
+		cert, err := stats.TopOrderCertainty(fit.Fit, top, draws, seed)
 		if err != nil {
 			return 0, 0, 0, err
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 func adaptiveOptions(workers int) arena.AdaptiveOptions {
-	return arena.AdaptiveOptions{Top: 3, Confidence: 0.95, MaxMatches: 20000, Seed: 5, Batch: 16, Draws: 2000, Run: arena.Options{Workers: workers}}
+	return arena.AdaptiveOptions{Top: 3, Confidence: 0.95, MaxMatches: 40000, Seed: 5, Batch: 16, Draws: 2000, Run: arena.Options{Workers: workers}}
 }
 
 func playAdaptive(t *testing.T, ctx context.Context, n int, prev []arena.Record, opt arena.AdaptiveOptions) (arena.AdaptiveState, []arena.Record, error) {
@@ -22,48 +22,58 @@ func playAdaptive(t *testing.T, ctx context.Context, n int, prev []arena.Record,
 	return st, recs, err
 }
 
-// TestPlayAdaptiveSettles checks that the schedule settles the top 3 of 6
-// toy players (strengths 0 to 5) in their true order, with the same
-// matches at 1 and 3 workers, after a first round of every pair once,
-// and with fewer matches than the round robin that settles it.
+// TestPlayAdaptiveSettles checks that the schedule settles the top 3 of
+// 10 toy players (strengths 0 to 9) in their true order, with the same
+// matches at 1 and 3 workers, and, over three seeds, with fewer matches
+// than the round robin on the same seeds needs by the same measure.
 func TestPlayAdaptiveSettles(t *testing.T) {
-	var states []arena.AdaptiveState
-	for _, w := range []int{1, 3} {
-		st, recs, err := playAdaptive(t, context.Background(), 6, nil, adaptiveOptions(w))
+	const n = 10
+	es := toyEntrants(n)
+	adaptive, roundRobin := 0, 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		var states []arena.AdaptiveState
+		for _, w := range []int{1, 3} {
+			opt := adaptiveOptions(w)
+			opt.Seed = seed
+			st, recs, err := playAdaptive(t, context.Background(), n, nil, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Settled || st.Stop != "settled" || st.Certainty.Prob < 0.95 {
+				t.Fatalf("%d workers: stopped %q after %d matches with P = %.3f", w, st.Stop, st.Matches, st.Certainty.Prob)
+			}
+			if o := st.Certainty.Order; o[0] != 9 || o[1] != 8 || o[2] != 7 {
+				t.Fatalf("top 3 %v, want [9 8 7] (the strongest toys)", o)
+			}
+			if st.Played != len(recs) || st.Matches != len(recs) {
+				t.Fatalf("played %d, matches %d, %d records", st.Played, st.Matches, len(recs))
+			}
+			states = append(states, st)
+		}
+		a, b := states[0], states[1]
+		if a.Matches != b.Matches || a.Certainty.Prob != b.Certainty.Prob {
+			t.Fatalf("seed %d: 1 worker: %d matches P %v; 3 workers: %d matches P %v", seed, a.Matches, a.Certainty.Prob, b.Matches, b.Certainty.Prob)
+		}
+		var rr []arena.Record
+		if err := arena.Run(context.Background(), toyGame{}, es, arena.RoundRobin(n, arena.Seeds(seed, 60)), arena.Options{Workers: 2}, func(r arena.Record) error {
+			rr = append(rr, r)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		rounds, matches, prob, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !st.Settled || st.Stop != "settled" || st.Certainty.Prob < 0.95 {
-			t.Fatalf("%d workers: stopped %q after %d matches with P = %.3f", w, st.Stop, st.Matches, st.Certainty.Prob)
+		if rounds == 0 {
+			t.Fatalf("seed %d: 60 rounds of the round robin did not settle the top 3 (P %.3f)", seed, prob)
 		}
-		if o := st.Certainty.Order; o[0] != 5 || o[1] != 4 || o[2] != 3 {
-			t.Fatalf("top 2 %v, want [5 4 3] (the strongest toys)", o)
-		}
-		if st.Played != len(recs) || st.Matches != len(recs) {
-			t.Fatalf("played %d, matches %d, %d records", st.Played, st.Matches, len(recs))
-		}
-		states = append(states, st)
+		t.Logf("seed %d: adaptive %d matches in %d batches; round robin %d rounds, %d matches", seed, a.Matches, a.Batches, rounds, matches)
+		adaptive += a.Matches
+		roundRobin += matches
 	}
-	a, b := states[0], states[1]
-	if a.Matches != b.Matches || a.Certainty.Prob != b.Certainty.Prob {
-		t.Fatalf("1 worker: %d matches P %v; 3 workers: %d matches P %v", a.Matches, a.Certainty.Prob, b.Matches, b.Certainty.Prob)
-	}
-	// The round robin on the same seeds, one round at a time.
-	es := toyEntrants(6)
-	var rr []arena.Record
-	if err := arena.Run(context.Background(), toyGame{}, es, arena.RoundRobin(6, arena.Seeds(5, 60)), arena.Options{Workers: 2}, func(r arena.Record) error {
-		rr = append(rr, r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	rounds, matches, prob, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("adaptive: %d matches in %d batches (P %.3f); round robin: %d rounds, %d matches (P %.3f)", a.Matches, a.Batches, a.Certainty.Prob, rounds, matches, prob)
-	if rounds == 0 || matches <= a.Matches {
-		t.Fatalf("round robin settled after %d rounds (%d matches), adaptive after %d matches: want the adaptive cheaper", rounds, matches, a.Matches)
+	if adaptive >= roundRobin {
+		t.Fatalf("adaptive: %d matches over three seeds, round robin %d: want the adaptive cheaper", adaptive, roundRobin)
 	}
 }
 

@@ -130,52 +130,77 @@ func TopOrderCertainty(fit BTFit, top, draws int, seed uint64) (TopOrder, error)
 }
 
 // NextPairs chooses the next batch of seat-swapped game pairs to play to
-// settle the top order t of fit, by a variance-driven rule: each pair of
-// the batch goes to the comparison of t that is least certain (smallest
-// Diff/SE), which then counts the information one more direct game pair
-// would add to its difference (2 p(1-p) (ln 10/400)² per pair, p the
-// fitted expected score), so the batch spreads over the comparisons in
-// the order of their uncertainty. This is ResponseGraphUCB's rule (Rowland
-// et al., "Multiagent evaluation under incomplete information", NeurIPS
-// 2019: play the edge of the response graph whose sign is least certain,
-// stop when every edge is certain) with the edges those of the top-k order
-// and their uncertainty from the Bradley–Terry fit's covariance, so games
-// against common opponents count too. Ties go to the earlier comparison.
-// It returns the pairs as (Above, Below) indices, one entry per game
-// pair.
-func NextPairs(fit BTFit, t TopOrder, batch int) [][2]int {
+// settle the top order t of the fit, by a variance-driven rule: each game
+// pair of the batch goes to the pair of players whose one more unit most
+// reduces the variance of the least certain comparison of t (smallest
+// |Diff|/SE). One more unit of pair (i, j) lowers Var(m_ij) from
+// v_ij/(n+1) to v_ij/(n+2), and every comparison's variance by that times
+// the square of its sensitivity to m_ij (from L⁺); the batch is chosen one
+// pair at a time with those reductions applied, so it spreads over the
+// comparisons in the order of their uncertainty. The pair is most often
+// the comparison's own two players, but can be a common opponent's when
+// that says more. This is ResponseGraphUCB's idea (Rowland et al.,
+// "Multiagent evaluation under incomplete information", NeurIPS 2019:
+// sample the edge of the response graph whose sign is least certain, stop
+// when every edge is certain) with the edges those of the top-k order and
+// their uncertainty from the fit's covariance. Ties go to the earlier
+// comparison and the earlier pair. The pairs are returned as (A, B)
+// indices, one entry per game pair.
+func (b *BalancedFit) NextPairs(t TopOrder, batch int) [][2]int {
 	if batch < 1 || len(t.Comparisons) == 0 {
 		return nil
 	}
-	const k = math.Ln10 / 400
-	vars := make([]float64, len(t.Comparisons))
-	info := make([]float64, len(t.Comparisons))
-	for i, c := range t.Comparisons {
-		vars[i] = c.SE * c.SE
-		p := 1 / (1 + math.Pow(10, -c.Diff/400))
-		info[i] = 2 * p * (1 - p) * k * k
+	nc := len(t.Comparisons)
+	// sens[c][k]: the sensitivity of comparison c's difference (nats) to
+	// pair k's mean, squared.
+	sens := make([][]float64, nc)
+	vars := make([]float64, nc)
+	diffs := make([]float64, nc)
+	units := make([]float64, len(b.pairs))
+	for k, p := range b.pairs {
+		units[k] = float64(p.Units + 1)
+	}
+	for c, cmp := range t.Comparisons {
+		sens[c] = make([]float64, len(b.pairs))
+		x, y := cmp.Above, cmp.Below
+		for k, p := range b.pairs {
+			d := (b.lplus[x][p.A] - b.lplus[y][p.A]) - (b.lplus[x][p.B] - b.lplus[y][p.B])
+			sens[c][k] = d * d
+			vars[c] += b.unitV[k] / units[k] * d * d
+		}
+		diffs[c] = math.Abs(cmp.Diff) / eloPerNat
 	}
 	out := make([][2]int, 0, batch)
 	for range batch {
-		best, bestZ := -1, math.Inf(1)
-		for i, c := range t.Comparisons {
+		worst, worstZ := -1, math.Inf(1)
+		for c := range nc {
 			z := math.Inf(1)
-			if vars[i] > 0 {
-				z = math.Abs(c.Diff) / math.Sqrt(vars[i])
+			if vars[c] > 0 {
+				z = diffs[c] / math.Sqrt(vars[c])
 			}
-			if z < bestZ {
-				best, bestZ = i, z
+			if z < worstZ {
+				worst, worstZ = c, z
+			}
+		}
+		if worst < 0 {
+			break // every comparison is certain: nothing to gain
+		}
+		best, gain := -1, 0.0
+		for k := range b.pairs {
+			g := b.unitV[k] * (1/units[k] - 1/(units[k]+1)) * sens[worst][k]
+			if g > gain {
+				best, gain = k, g
 			}
 		}
 		if best < 0 {
-			// Every comparison is certain: nothing to gain.
 			break
 		}
-		c := t.Comparisons[best]
-		out = append(out, [2]int{c.Above, c.Below})
-		if vars[best] > 0 {
-			vars[best] = 1 / (1/vars[best] + info[best])
+		drop := b.unitV[best] * (1/units[best] - 1/(units[best]+1))
+		for c := range nc {
+			vars[c] = math.Max(0, vars[c]-drop*sens[c][best])
 		}
+		units[best]++
+		out = append(out, [2]int{b.pairs[best].A, b.pairs[best].B})
 	}
 	return out
 }

@@ -69,28 +69,97 @@ func TestTopOrderCertaintyComparisons(t *testing.T) {
 	}
 }
 
-// NextPairs gives the least certain comparison the first pairs, and moves
-// on as the pairs it gave add information.
-func TestNextPairsLeastCertainFirst(t *testing.T) {
-	fit := fitOf([]float64{100, 70, 50, -200}, []float64{10, 10, 10, 10})
-	top, err := TopOrderCertainty(fit, 2, 100, 3)
+// roundRobinStats are the pair stats of n players of strengths 0, d,
+// 2d, ... Elo with units units each, at their expected scores (A's unit
+// score the expected score, the spread that of two games).
+func roundRobinStats(n, units int, d float64, extra map[[2]int]int) []PairStat {
+	var out []PairStat
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			u := units + extra[[2]int{i, j}]
+			p := 1 / (1 + math.Pow(10, float64(j-i)*d/400))
+			out = append(out, PairStat{A: i, B: j, Units: u, Sum: p * float64(u), SumSq: (p*p + p*(1-p)/2) * float64(u)})
+		}
+	}
+	return out
+}
+
+// On a round robin (every pair the same units) the balanced fit is the
+// maximum-likelihood fit with a prior of two virtual drawn games a pair
+// (its one virtual unit of 1/2), and more units of one pair at the same
+// mean do not move it.
+func TestFitBalancedIsRoundRobinFit(t *testing.T) {
+	names := []string{"a", "b", "c", "d"}
+	st := roundRobinStats(4, 10, -40, nil)
+	bal, err := FitBalanced(names, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 70 over 50 is the least certain (z 1.41, against 2.12 for 100 over
-	// 70); about 380 direct pairs bring it level, then both get pairs.
-	pairs := NextPairs(fit, top, 1000)
-	if len(pairs) != 1000 || pairs[0] != [2]int{1, 2} {
-		t.Fatalf("first pair %v of %d, want [1 2] (70 over 50, the least certain)", pairs[0], len(pairs))
+	wins, draws := newSquare(4), newSquare(4)
+	for _, p := range st {
+		// 2 games a unit; the score as wins and losses (fractions are fine
+		// for the fit).
+		wins[p.A][p.B] = 2 * p.Sum
+		wins[p.B][p.A] = 2 * (float64(p.Units) - p.Sum)
+	}
+	ml, err := BradleyTerry{Prior: 2}.Fit(names, wins, draws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range names {
+		if math.Abs(bal.Fit.Ratings[i].Elo-ml.Ratings[i].Elo) > 1e-6 || bal.Fit.Ratings[i].Name != ml.Ratings[i].Name {
+			t.Fatalf("rank %d: balanced %s %+.6f, maximum likelihood %s %+.6f", i, bal.Fit.Ratings[i].Name, bal.Fit.Ratings[i].Elo, ml.Ratings[i].Name, ml.Ratings[i].Elo)
+		}
+	}
+	more, err := FitBalanced(names, roundRobinStats(4, 10, -40, map[[2]int]int{{0, 1}: 90}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pair's mean moves a little through the shrinkage (1 virtual unit
+	// of 100 against 1 of 10), its variance a lot.
+	d0, se0 := bal.Fit.Diff(0, 1)
+	d1, se1 := more.Fit.Diff(0, 1)
+	if math.Abs(d0-d1) > 3 || se1 > se0*0.8 {
+		t.Fatalf("a-b with 10 units: %+.2f ± %.2f; with 100: %+.2f ± %.2f; want the same difference, a smaller error", d0, se0, d1, se1)
+	}
+	if _, err := FitBalanced(names, st[1:]); err == nil {
+		t.Fatal("a field with a pair that never met was fitted")
+	}
+}
+
+// NextPairs gives the least certain comparison's pair the first game
+// pairs, and moves on as they add information.
+func TestNextPairsLeastCertainFirst(t *testing.T) {
+	names := []string{"a", "b", "c", "d"}
+	// a over b by 40 Elo, b over c by 10, d far below.
+	st := []PairStat{}
+	elo := []float64{0, -40, -50, -400}
+	for i := range 4 {
+		for j := i + 1; j < 4; j++ {
+			p := 1 / (1 + math.Pow(10, (elo[j]-elo[i])/400))
+			st = append(st, PairStat{A: i, B: j, Units: 20, Sum: 20 * p, SumSq: 20 * (p*p + p*(1-p)/2)})
+		}
+	}
+	bal, err := FitBalanced(names, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := TopOrderCertainty(bal.Fit, 2, 100, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := bal.NextPairs(top, 2000)
+	if len(pairs) != 2000 || pairs[0] != [2]int{1, 2} {
+		t.Fatalf("first pair %v of %d, want [1 2] (b over c by 10, the least certain)", pairs[0], len(pairs))
 	}
 	count := map[[2]int]int{}
 	for _, p := range pairs {
 		count[p]++
 	}
-	if count[[2]int{1, 2}] <= count[[2]int{0, 1}] || count[[2]int{0, 1}] == 0 || count[[2]int{1, 3}] != 0 {
-		t.Fatalf("pairs per comparison %v: want most to 1-2, some to 0-1, none to 1-3 (260 Elo apart)", count)
+	if count[[2]int{1, 2}] <= count[[2]int{0, 1}] || count[[2]int{0, 1}] == 0 {
+		t.Fatalf("pairs per comparison %v: want most to b-c, some to a-b", count)
 	}
-	if NextPairs(fit, top, 0) != nil {
+	if bal.NextPairs(top, 0) != nil {
 		t.Fatal("a batch of 0 gave pairs")
 	}
 }
