@@ -52,7 +52,7 @@ func (o *SPSAOptions) resolved(r setup) Options {
 	}
 	c.CEnd = map[string]float64{}
 	for _, p := range r.space.Base.Schema {
-		c.CEnd[p.Name] = (p.Max - p.Min) * spsa.CEndShare
+		c.CEnd[p.Name] = (p.Max - p.Min) / spsa.CEndDivisor
 	}
 	for name, v := range o.CEnd {
 		c.CEnd[name] = v
@@ -86,7 +86,7 @@ func (o *SPSAOptions) params(space paramSpace) ([]spsa.Param, error) {
 		span := p.Max - p.Min
 		cEnd, ok := o.CEnd[p.Name]
 		if !ok {
-			cEnd = span * spsa.CEndShare
+			cEnd = span / spsa.CEndDivisor
 		}
 		rEnd, ok := o.REndBy[p.Name]
 		if !ok {

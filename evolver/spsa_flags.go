@@ -13,7 +13,7 @@ import (
 // --spsa-gamma and --spsa-a-ratio.
 func (o *SPSAOptions) Flags(fs *flag.FlagSet) {
 	fs.Var(gainsFlag{m: &o.CEnd}, "spsa-c-end", "spsa: final step c_end of parameters, NAME=VALUE,... in the parameter's units (default (max-min)/20 for each, as Stockfish's tune.cpp prints for fishtest)")
-	fs.Var(gainsFlag{all: &o.REnd, m: &o.REndBy}, "spsa-r-end", "spsa: final learning rate r_end: VALUE for every parameter and/or NAME=VALUE,... (fishtest's default 0.002)")
+	fs.Var(gainsFlag{all: &o.REnd, m: &o.REndBy}, "spsa-r-end", "spsa: final learning rate r_end: VALUE for every parameter and/or NAME=VALUE,... (the default is fishtest's)")
 	fs.Var(floatFlag{&o.Alpha, 0, 1}, "spsa-alpha", "spsa: decay exponent α of the learning rate, a_k = a/(A+k)^α, in (0, 1] (Spall's, fishtest's and OpenBench's 0.602)")
 	fs.Var(floatFlag{&o.Gamma, 0, 1}, "spsa-gamma", "spsa: decay exponent γ of the step, c_k = c/k^γ, in (0, 1] (Spall's, fishtest's and OpenBench's 0.101)")
 	fs.Var(floatFlag{&o.ARatio, 0, 1}, "spsa-a-ratio", "spsa: stability constant A as a share of the planned iterations N, in (0, 1] (fishtest's and OpenBench's A = 0.1·N)")

@@ -36,9 +36,9 @@ const (
 	DefaultGamma  = 0.101
 	DefaultARatio = 0.1
 	DefaultREnd   = 0.002
-	// CEndShare is the default c_end as a share of a parameter's range
+	// CEndDivisor divides a parameter's range into its default c_end
 	// (Stockfish's tune.cpp: (max − min) / 20).
-	CEndShare = 1.0 / 20
+	CEndDivisor = 20
 )
 
 // Param is one tuned parameter.
