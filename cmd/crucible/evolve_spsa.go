@@ -24,10 +24,12 @@ least half a unit (OpenBench). These are fishtest's formulas
 which OpenBench takes verbatim (OpenBench/workloads/create_workload.py,
 spsa_utils.py), and their defaults: --spsa-alpha 0.602, --spsa-gamma 0.101
 (Spall's), --spsa-a-ratio 0.1, and per parameter --spsa-c-end (max−min)/20 and
---spsa-r-end 0.002, the values Stockfish's tune.cpp prints for fishtest. Those
-defaults are sized for fishtest's tens of thousands of game pairs: over a
-short run θ moves little, and a larger --spsa-r-end (e.g. 0.02 to 0.2) moves it
-further at the cost of more noise. The note of each generation gives θ and the
-gains.
+--spsa-r-end 0.002, the values Stockfish's tune.cpp prints for fishtest. An
+iteration's result here sums all of a pair's paired games (about 270 on
+Kindling at --seeds 8 against its 16 strategies, where fishtest counts one game
+pair), so θ moves per iteration as far as over that many of fishtest's; with
+fewer games a generation (a small --pool, few --seeds) a larger --spsa-r-end
+moves it further, at the cost of noise (on Kindling's 270 games, 0.05 threw θ
+from bound to bound). The note of each generation gives θ and the gains.
 `
 }
