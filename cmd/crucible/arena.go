@@ -142,11 +142,15 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr)
+	// Outside bots (manifests) run for this command only; their logs go
+	// beside --out.
+	bs := newBotSession(botLogDir(f.out), stderr)
+	defer bs.Close()
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
-	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr)
+	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr, bs)
 	if err != nil {
 		return err
 	}
@@ -296,7 +300,7 @@ func removeReplayTemps(stderr io.Writer, dir string, jobs []arena.Job) error {
 
 // buildSchedule returns the entrants of the run and its jobs for the
 // chosen schedule.
-func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer) ([]arena.Entrant, []arena.Job, error) {
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer, bs *botSession) ([]arena.Entrant, []arena.Job, error) {
 	seeds := arena.Seeds(f.seed, f.seeds)
 	switch f.schedule {
 	case "round-robin":
@@ -308,7 +312,7 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn, bs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}

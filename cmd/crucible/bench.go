@@ -193,7 +193,7 @@ func parseWorkerList(s string) ([]int, error) {
 // of every strategy of game.
 func benchArena(ctx context.Context, reg *strategies.Registry, game games.Game, seeds, repeat int, workers []int, progress *benchProgress) ([]games.Figure, error) {
 	g := game.Rules
-	es, err := resolvePlayers(reg, game.Name, "all", "", nil)
+	es, err := resolvePlayers(reg, game.Name, "all", "", nil, nil)
 	if err != nil {
 		return nil, err
 	}
