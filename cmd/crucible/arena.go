@@ -168,7 +168,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	if f.db != "" {
-		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format)
+		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format, bs)
 	}
 	if f.replays != "" {
 		if !f.resume {

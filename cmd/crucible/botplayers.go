@@ -40,6 +40,9 @@ type botSession struct {
 	mu      sync.Mutex
 	mgr     *botproc.Manager
 	cleanup []func()
+	// stored maps each bot entrant's name to its manifest as a queue
+	// worker on another machine reads it (see storedManifest).
+	stored map[string]string
 }
 
 // newBotSession returns a session whose logs go to logDir.
@@ -174,5 +177,48 @@ func botEntrant(s *botSession, game, path string) (arena.Entrant, error) {
 		return arena.Entrant{}, fmt.Errorf("bot manifest %s: %w", path, err)
 	}
 	v := m.Own()
-	return labGames.Bot(h, v, v.Label())
+	e, err := labGames.Bot(h, v, v.Label())
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	data, err := storedManifest(v)
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	s.mu.Lock()
+	if s.stored == nil {
+		s.stored = map[string]string{}
+	}
+	s.stored[e.Name] = data
+	s.mu.Unlock()
+	return e, nil
+}
+
+// storedManifest is the manifest of v as the lab stores it for a night or
+// a queue worker: every value filled in and its folder absolute (written
+// from "/"), so that it starts the same bot from any working directory of
+// a machine that has the bot's files at the same place.
+func storedManifest(v bots.Variant) (string, error) {
+	data, err := v.Marshal(string(filepath.Separator))
+	return string(data), err
+}
+
+// parseStored reads a manifest written by storedManifest, named name in
+// errors.
+func parseStored(data, name string) (*bots.Manifest, error) {
+	return bots.Parse([]byte(data), string(filepath.Separator), name, labGames.Names())
+}
+
+// manifests returns the stored manifest of every bot entrant by name.
+func (s *botSession) manifests() map[string]string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.stored))
+	for k, v := range s.stored {
+		out[k] = v
+	}
+	return out
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"crucible/arena"
-	"crucible/bots"
+	"crucible/games"
 	"crucible/ladder"
+	"crucible/queue"
 )
 
 // ladderBotSource is the source of ladder add --bot FILE: the manifest's
@@ -23,17 +23,17 @@ func ladderBotSource(game, path string) (ladder.Source, error) {
 		return ladder.Source{}, fmt.Errorf("--bot: %w", err)
 	}
 	v := m.Own()
-	data, err := v.Marshal(string(filepath.Separator))
+	data, err := storedManifest(v)
 	if err != nil {
 		return ladder.Source{}, fmt.Errorf("--bot: %w", err)
 	}
-	return ladder.Source{Kind: ladder.KindVariant, Strategy: m.Name, VariantID: v.ID, Content: string(data)}, nil
+	return ladder.Source{Kind: ladder.KindVariant, Strategy: m.Name, VariantID: v.ID, Content: data}, nil
 }
 
 // ladderBotEntrant is the entrant of a stored bot manifest, named by the
 // version's label; its command and files must be on this machine.
 func ladderBotEntrant(bs *botSession, game string, ver ladder.Version) (arena.Entrant, error) {
-	m, err := bots.Parse([]byte(ver.Content), string(filepath.Separator), ver.Label, labGames.Names())
+	m, err := parseStored(ver.Content, ver.Label)
 	if err != nil {
 		return arena.Entrant{}, err
 	}
@@ -57,4 +57,35 @@ func ladderBotLogDir(db string) string {
 		return matchBotLogDir()
 	}
 	return botLogDir(strings.TrimPrefix(db, "sqlite:"))
+}
+
+// workerGames is the table of games as a queue worker sees it: it also
+// starts outside bots from their stored manifests, on this machine, in
+// the worker's bot session.
+type workerGames struct {
+	*games.Table
+	bots *botSession
+}
+
+var _ queue.BotGames = workerGames{}
+
+// Bot starts the bot of a stored manifest (see queue.BotGames): its
+// command and files must be on this machine at the place the manifest
+// names, or the error says which is missing.
+func (w workerGames) Bot(game, manifest, name string) (arena.Entrant, error) {
+	m, err := parseStored(manifest, name)
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	if m.Game != game {
+		return arena.Entrant{}, fmt.Errorf("%s: a bot of game %s in a run of %s", name, m.Game, game)
+	}
+	if err := m.CheckRunnable(); err != nil {
+		return arena.Entrant{}, fmt.Errorf("this worker cannot start %s: %w", name, err)
+	}
+	h, err := w.bots.host()
+	if err != nil {
+		return arena.Entrant{}, err
+	}
+	return w.Table.Bot(h, m.Own(), name)
 }
