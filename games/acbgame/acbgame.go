@@ -17,6 +17,7 @@ import (
 	"crucible/engine/acb"
 	"crucible/games"
 	"crucible/protocol/acbhttp"
+	"crucible/strategies"
 	"crucible/strategies/acbstrat"
 	"crucible/viewer/acbview"
 )
@@ -30,7 +31,7 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "AI Code Battle",
 		Rules:      acb.Game{},
-		Strategies: acbstrat.All,
+		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Program()) },
 		Remote:     remote,
 		Export:     &exportTarget,
 		Presets:    presets(),
