@@ -149,28 +149,33 @@ func parseRule(r ruleJSONIn) (progRule, error) {
 	return ru.canonical(), nil
 }
 
-// parseWhen reads "always", "F OP K" or "F OP K and|or F OP K".
+// parseWhen reads "always", "F OP K", or two of them joined by and/or.
 func (ru *progRule) parseWhen(s string) error {
 	w := strings.Fields(s)
-	switch len(w) {
-	case 1, 3:
-	case 7:
-		switch w[3] {
-		case "and":
-			ru.join = 1
-		case "or":
-			ru.join = 2
-		default:
-			return fmt.Errorf("joins with %q; want and or or", w[3])
+	cut := -1
+	for i, x := range w {
+		if x == "and" || x == "or" {
+			if cut >= 0 {
+				return errors.New("more than two comparisons; a condition joins at most two")
+			}
+			cut = i
 		}
-	default:
-		return errors.New(`want "always", "FEATURE OP NUMBER" or two such comparisons joined by and/or`)
 	}
-	parts := [][]string{w[:min(3, len(w))]}
-	if ru.join != 0 {
-		parts = append(parts, w[4:])
+	parts := [][]string{w}
+	if cut >= 0 {
+		ru.join = 1
+		if w[cut] == "or" {
+			ru.join = 2
+		}
+		parts = [][]string{w[:cut], w[cut+1:]}
 	}
 	for k, c := range parts {
+		if len(c) != 1 && len(c) != 3 {
+			if len(c) == 5 || len(c) == 7 {
+				return fmt.Errorf("joins with %q; want and or or", c[3])
+			}
+			return errors.New(`want "always", "FEATURE OP NUMBER" or two such comparisons joined by and/or`)
+		}
 		cond, err := parseCond(c)
 		if err != nil {
 			return err
