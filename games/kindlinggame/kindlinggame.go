@@ -11,7 +11,9 @@ import (
 
 	"crucible/engine/kindling"
 	"crucible/games"
+	"crucible/strategies"
 	"crucible/strategies/bidders"
+	"crucible/strategies/kindprog"
 	"crucible/viewer/kindlingview"
 )
 
@@ -24,7 +26,7 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "Kindling",
 		Rules:      kindling.Game{},
-		Strategies: bidders.All,
+		Strategies: func() []strategies.Strategy { return append(bidders.All(), kindprog.Program()) },
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     &exportTarget,
 		Behaviour:  bidders.Behaviour(),
