@@ -20,8 +20,14 @@ func Program() strategies.Strategy {
 			return newBidder(decode(s.Clamp(g)), seed)
 		},
 		Program: &strategies.Program{
-			Encode:    encodeJSON,
-			Decode:    Genome,
+			Encode: encodeJSON,
+			Decode: func(data []byte) (strategies.Genome, error) {
+				p, err := parseJSON(data)
+				if err != nil {
+					return nil, err
+				}
+				return p.genome(), nil
+			},
 			Text:      text,
 			Canonical: canonical,
 			Size:      func(g strategies.Genome) int { return len(decode(s.Clamp(g)).rules) },
