@@ -2,6 +2,8 @@ package kindprog
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"crucible/engine"
 	"crucible/strategies"
@@ -11,13 +13,14 @@ import (
 // the empty program, which bids nothing.
 func Program() strategies.Strategy {
 	s := schema()
+	c := &lastDecoded{}
 	return strategies.Strategy{
 		Game:        "kindling",
 		Name:        "program",
 		Description: "A program of rules (when CONDITION then spend, save, targets, favour or skip) the evolver rewrites",
 		Schema:      s,
 		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
-			return newBidder(decode(s.Clamp(g)), seed)
+			return newBidder(c.program(s, g), seed)
 		},
 		Program: &strategies.Program{
 			Encode: encodeJSON,
@@ -131,4 +134,24 @@ func cross(ga, gb strategies.Genome, r strategies.Rand) (strategies.Genome, stra
 		return out
 	}
 	return splice(a, b, ca, cb).genome(), splice(b, a, cb, ca).genome()
+}
+
+// lastDecoded keeps the program of the last genome a player was built
+// from: an arena builds the same genome's players match after match, and
+// a Kindling match is short enough that decoding it each time would be a
+// good part of its cost. A program is never changed once decoded, so the
+// players share it.
+type lastDecoded struct {
+	mu sync.Mutex
+	g  strategies.Genome
+	p  program
+}
+
+func (c *lastDecoded) program(s strategies.Schema, g strategies.Genome) program {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Equal(c.g, g) {
+		c.g, c.p = slices.Clone(g), decode(s.Clamp(g))
+	}
+	return c.p
 }
