@@ -70,9 +70,13 @@ readable rules, any other variant as its parameters.
 				}
 			}
 			fmt.Fprintf(out, "%d %s strategies\n", len(list), game)
+			grammar := ""
 			for _, s := range reg.Programs(game) {
-				fmt.Fprintf(out, "\nprogram strategy %s — %s (a genome of %d integer genes)\n%s",
-					s.Name, s.Description, len(s.Schema), "    "+indent(s.Program.Grammar, "    ")+"\n")
+				fmt.Fprintf(out, "\nprogram strategy %s — %s (a genome of %d integer genes)\n", s.Name, s.Description, len(s.Schema))
+				if s.Program.Grammar != grammar {
+					grammar = s.Program.Grammar
+					fmt.Fprint(out, "    "+indent(grammar, "    ")+"\n")
+				}
 			}
 			return nil
 		},

@@ -31,7 +31,7 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "AI Code Battle",
 		Rules:      acb.Game{},
-		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Program()) },
+		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Programs()...) },
 		Remote:     remote,
 		Export:     &exportTarget,
 		Presets:    presets(),

@@ -2,6 +2,7 @@ package acbstrat
 
 import (
 	"fmt"
+	"sort"
 
 	"crucible/engine"
 	"crucible/strategies"
@@ -11,11 +12,40 @@ import (
 // program_lang.go for the language). Its defaults are the empty program:
 // every unit holds.
 func Program() strategies.Strategy {
-	schema := programSchema()
+	return programStrategy("program", "A program of rules (when CONDITION then GOAL, per role) the evolver rewrites", programSchema())
+}
+
+// Programs returns the program strategies: "program" (the empty program)
+// and one "program-NAME" per reference program (programs/NAME.json),
+// whose defaults are that program, so that a search can start from it
+// (crucible evolve --base program-hunter). It panics if an embedded
+// program does not parse: a build defect.
+func Programs() []strategies.Strategy {
+	out := []strategies.Strategy{Program()}
+	refs, err := ProgramRefs()
+	if err != nil {
+		panic(err)
+	}
+	names := make([]string, 0, len(refs))
+	for n := range refs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		schema := programSchema()
+		for i := range schema {
+			schema[i].Default = refs[n][i]
+		}
+		out = append(out, programStrategy("program-"+n, "The program strategy starting from "+n+" written as a program", schema))
+	}
+	return out
+}
+
+func programStrategy(name, desc string, schema strategies.Schema) strategies.Strategy {
 	return strategies.Strategy{
 		Game:        "acb",
-		Name:        "program",
-		Description: "A program of rules (when CONDITION then GOAL, per role) the evolver rewrites",
+		Name:        name,
+		Description: desc,
 		Schema:      schema,
 		New: func(g strategies.Genome, seed uint64, seat int) engine.Player {
 			return newProgController(decodeProgram(schema.Clamp(g)), seed)

@@ -96,11 +96,11 @@ var features = [nFeatures]feature{
 	{name: "embers", desc: "own embers at the beacon", step: 1, tenths: true, perBeacon: true},
 	{name: "rival_embers", desc: "the most embers a rival holds at the beacon", step: 1, tenths: true, perBeacon: true},
 	{name: "rival_bid", desc: "the highest rival bid at the beacon last turn (revealed)", step: 1, tenths: true, perBeacon: true},
-	{name: "rival_strength", desc: "the most a rival can bring to the beacon now: its embers there plus all its sparks", step: 1, tenths: true, perBeacon: true},
+	{name: "rival_strength", desc: "the most a rival can bring to the beacon now: its embers there plus all its sparks", step: 2, tenths: true, perBeacon: true},
 	{name: "turn", desc: "the turn being bid for, 1 to 8", step: 1, tenths: true},
-	{name: "sparks", desc: "own sparks this turn", step: 1, tenths: true},
+	{name: "sparks", desc: "own sparks this turn", step: 2, tenths: true},
 	{name: "waste", desc: "sparks the cap would waste next turn if none were spent now", step: 1, tenths: true},
-	{name: "rival_sparks", desc: "the most sparks a rival holds this turn", step: 1, tenths: true},
+	{name: "rival_sparks", desc: "the most sparks a rival holds this turn", step: 2, tenths: true},
 	{name: "lead", desc: "own score minus the best rival's, plus 20 (20: level)", step: 1, tenths: false},
 }
 
