@@ -19,6 +19,7 @@ import (
 	"crucible/engine/acb"
 	"crucible/games"
 	"crucible/protocol/acbhttp"
+	"crucible/strategies"
 	"crucible/strategies/acbstrat"
 	"crucible/viewer/acbview"
 )
@@ -32,7 +33,7 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "AI Code Battle",
 		Rules:      acb.Game{},
-		Strategies: acbstrat.All,
+		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Programs()...) },
 		Remote:     remote,
 		Bot:        outsideBot,
 		Export:     &exportTarget,

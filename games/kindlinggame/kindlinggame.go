@@ -14,7 +14,9 @@ import (
 	"crucible/bots/kindlingbot"
 	"crucible/engine/kindling"
 	"crucible/games"
+	"crucible/strategies"
 	"crucible/strategies/bidders"
+	"crucible/strategies/kindprog"
 	"crucible/viewer/kindlingview"
 )
 
@@ -27,7 +29,7 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "Kindling",
 		Rules:      kindling.Game{},
-		Strategies: bidders.All,
+		Strategies: func() []strategies.Strategy { return append(bidders.All(), kindprog.Program()) },
 		Bot:        outsideBot,
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     &exportTarget,
