@@ -63,6 +63,8 @@ func defs() []def {
 		lottoDef(),
 		cfrDef(),
 		modellerDef(),
+		mcbrDef(),
+		crowdDef(),
 		easyDef(),
 		normalDef(),
 	}
