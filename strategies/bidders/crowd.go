@@ -36,13 +36,14 @@ type seatModel struct {
 const crowdMaxCand = 24
 
 type crowdBidder struct {
-	rng     *rand.Rand
-	samples int     // joint rival moves sampled each turn
-	price   float64 // points a kept spark is worth (per rival, see perRival)
-	ember   float64 // an ember's worth as a share of a spark's
-	deny    float64 // weight of a close rival's points against its own
-	temp    float64 // softmax temperature over candidates, in points
-	memory  float64 // weight the running figures give the latest turn
+	rng      *rand.Rand
+	samples  int     // joint rival moves sampled each turn
+	price    float64 // points a kept spark is worth with one rival
+	crowdExp float64 // the price falls as (seats-1)^-crowdExp at a crowded table
+	ember    float64 // an ember's worth as a share of a spark's
+	deny     float64 // weight of a close rival's points against its own
+	temp     float64 // softmax temperature over candidates, in points
+	memory   float64 // weight the running figures give the latest turn
 
 	models [kindling.MaxSeats]seatModel
 	prev   kindling.View
@@ -246,7 +247,7 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			cnt[i][min(top[i], maxStrength)]++
 		}
 	}
-	price := perRival(c.price, v.Seats)
+	price := c.price / math.Pow(float64(v.Seats-1), c.crowdExp)
 	var cands [crowdMaxCand]kindling.Bid
 	nc := 0
 	add := func(b kindling.Bid) {
@@ -325,16 +326,17 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 func crowdDef() def {
 	schema := strategies.Schema{
 		param("samples", "joint rival moves sampled each turn (each candidate is played against all of them)", 16, 256, 96, true),
-		param("price", "points a spark kept for a later turn is worth, with one rival (shared out over the rivals at a crowded table)", 0.3, 3, 1.6, false),
-		param("ember", "points an ember left on a beacon is worth, as a share of a spark's", 0, 2, 0.6, false),
+		param("price", "points a spark kept for a later turn is worth, with one rival", 0.3, 3, 1.6, false),
+		param("crowdPrice", "how fast the price of a kept spark falls at a crowded table: it is price/(seats-1)^crowdPrice", 0, 2, 1.4, false),
+		param("ember", "points an ember left on a beacon is worth, as a share of a spark's", 0, 2, 0.3, false),
 		param("deny", "weight of the points a rival close in score wins against its own, shared over the rivals (2 seats: always 1)", 0, 2, 0.8, false),
-		param("temp", "softmax temperature of the final draw among candidates, in points (low: nearly always the best)", 0.02, 2, 0.15, false),
+		param("temp", "softmax temperature of the final draw among candidates, in points (low: nearly always the best)", 0.02, 2, 0.35, false),
 		param("memory", "weight the running figures of a rival (spend, width, ember pull, repeats) give its latest turn", 0.1, 1, 0.5, false),
 	}
 	return def{name: "crowd", schema: schema,
 		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &crowdBidder{rng: newRNG(seed), samples: d.Int("samples"), price: d.Float("price"), ember: d.Float("ember"),
+			return &crowdBidder{rng: newRNG(seed), samples: d.Int("samples"), price: d.Float("price"), crowdExp: d.Float("crowdPrice"), ember: d.Float("ember"),
 				deny: d.Float("deny"), temp: d.Float("temp"), memory: d.Float("memory")}
 		}}
 }
