@@ -45,6 +45,10 @@ type crowdBidder struct {
 	temp     float64 // softmax temperature over candidates, in points
 	memory   float64 // weight the running figures give the latest turn
 
+	// house is a normal bidder kept beside the models: its plan (a best
+	// response to per-beacon histograms of the rivals' bids) is one more
+	// candidate.
+	house  normalBidder
 	models [kindling.MaxSeats]seatModel
 	prev   kindling.View
 	scen   [][kindling.MaxSeats]kindling.Bid
@@ -262,6 +266,9 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			nc++
 		}
 	}
+	var hb kindling.Bid
+	c.house.Bid(v, &hb)
+	add(hb)
 	for _, f := range []float64{1, 0.5, 1.6} {
 		var b kindling.Bid
 		bestResponse(v, &cnt, len(scen), price*f, c.ember, &b)
@@ -336,7 +343,9 @@ func crowdDef() def {
 	return def{name: "crowd", schema: schema,
 		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &crowdBidder{rng: newRNG(seed), samples: d.Int("samples"), price: d.Float("price"), crowdExp: d.Float("crowdPrice"), ember: d.Float("ember"),
+			rng := newRNG(seed)
+			house := normalBidder{rng: newRNG(seed ^ 0x686f757365), taste: newTaste(rng), thrift: 1, jitter: 0.1, memory: 0.3, sparkValue: 0.75, emberValue: 0.85, prior: 2.7}
+			return &crowdBidder{rng: rng, house: house, samples: d.Int("samples"), price: d.Float("price"), crowdExp: d.Float("crowdPrice"), ember: d.Float("ember"),
 				deny: d.Float("deny"), temp: d.Float("temp"), memory: d.Float("memory")}
 		}}
 }
