@@ -65,6 +65,7 @@ func defs() []def {
 		modellerDef(),
 		mcbrDef(),
 		crowdDef(),
+		blottoDef(),
 		easyDef(),
 		normalDef(),
 	}
