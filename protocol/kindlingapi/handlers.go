@@ -122,8 +122,8 @@ type createFields struct {
 	Kind        *string `json:"kind"`
 }
 
-var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel normal or easy, name 1-%d printable characters`,
-	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, MaxNameRunes)
+var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel %s, name 1-%d printable characters`,
+	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, BotLevelNames, MaxNameRunes)
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	body, e := s.readBody(w, r, false)
@@ -162,8 +162,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	if f.BotLevel != nil {
 		req.BotLevel = *f.BotLevel
 	}
-	if req.BotLevel != "normal" && req.BotLevel != "easy" {
-		return errorf(http.StatusBadRequest, createHint, "botLevel = %q is not normal or easy", req.BotLevel)
+	if !IsBotLevel(req.BotLevel) {
+		return errorf(http.StatusBadRequest, createHint, "botLevel = %q is not %s", req.BotLevel, BotLevelNames)
 	}
 	kind := ""
 	if f.Kind != nil {
