@@ -39,6 +39,7 @@ type arenaFlags struct {
 	rating, periods               string
 	db, queue                     string // arena_db.go
 	batch                         int
+	rank                          rankFlags
 }
 
 func newArenaCmd() *cobra.Command {
@@ -76,7 +77,10 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 
 ` + ratingHelp + `
 
+` + rankHelp + `
+
   crucible arena --game kindling --players all --seeds 20
+  crucible arena --game kindling --players all --seeds 20 --ranks
   crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
   crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume
   crucible arena --game kindling --players all --schedule ffa --seats 4 --rating weng-lin --out ffa.jsonl --resume`,
@@ -106,6 +110,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
 	addArenaDBFlags(fl, &f)
 	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
+	addRankFlags(fl, &f.rank)
 	return cmd
 }
 
@@ -116,6 +121,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return fmt.Errorf("--format: %w", err)
 	}
 	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods); err != nil {
+		return err
+	}
+	if _, err := f.rank.options(cmd); err != nil {
 		return err
 	}
 	if f.seeds < 1 || f.seeds > maxSeeds {
