@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,9 +43,15 @@ func TestMeasureCPU(t *testing.T) {
 	for _, load := range loads {
 		for _, procs := range measureProcs() {
 			var local, queue queueCPU
+			var ratios, pgShares []float64
 			for try := range tries {
 				l := measureLocalCPU(t, load, procs)
 				q := measureQueueCPU(t, load, procs, try)
+				ratios = append(ratios, q.total().Seconds()/l.total().Seconds())
+				pgShares = append(pgShares, q.postgres.Seconds()/l.total().Seconds())
+				t.Logf("%s, %d process(es), try %d: local %s, queue %s (workers %s, submitter %s), PostgreSQL %s",
+					load, procs, try+1, l.total().Round(time.Millisecond), q.total().Round(time.Millisecond),
+					q.workers.Round(time.Millisecond), q.submitter.Round(time.Millisecond), q.postgres.Round(time.Millisecond))
 				if try == 0 || l.total() < local.total() {
 					local = l
 				}
@@ -52,14 +59,23 @@ func TestMeasureCPU(t *testing.T) {
 					queue = q
 				}
 			}
-			t.Logf("%s, %d process(es): local arena %s CPU (%s wall); queue %s CPU (+%.1f%%: workers %s, submitter %s; %s), wall %s; "+
-				"PostgreSQL backends %s (%.1f%% of the local arena's)",
-				load, procs, local.submitter.Round(time.Millisecond), local.wall.Round(time.Millisecond),
-				queue.total().Round(time.Millisecond), 100*(queue.total().Seconds()/local.total().Seconds()-1),
-				queue.workers.Round(time.Millisecond), queue.submitter.Round(time.Millisecond), queue.batches,
-				queue.wall.Round(time.Millisecond), queue.postgres.Round(time.Millisecond), 100*queue.postgres.Seconds()/local.total().Seconds())
+			t.Logf("%s, %d process(es), %d tries: queue CPU %+.1f%% over the local arena's (median of the tries' ratios; lowest CPU: local %s, %s wall; "+
+				"queue %s: workers %s, submitter %s; %s; %s wall); PostgreSQL backends %.1f%% of the local arena's CPU (median; lowest %s)",
+				load, procs, tries, 100*(median(ratios)-1), local.submitter.Round(time.Millisecond), local.wall.Round(time.Millisecond),
+				queue.total().Round(time.Millisecond), queue.workers.Round(time.Millisecond), queue.submitter.Round(time.Millisecond), queue.batches,
+				queue.wall.Round(time.Millisecond), 100*median(pgShares), queue.postgres.Round(time.Millisecond))
 		}
 	}
+}
+
+// median of xs (the mean of the middle two for an even count).
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // queueCPU is one measured run.
