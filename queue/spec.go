@@ -84,26 +84,26 @@ func Build(gs Games, reg *strategies.Registry, game string, specs []EntrantSpec,
 // ten times faster than JSON: 0.2 µs a job, against 2 µs, which matters
 // beside Kindling's 100 µs matches.)
 func encodeJobs(jobs []arena.Job) (string, error) {
-	var b strings.Builder
+	b := make([]byte, 0, 24*len(jobs))
 	for _, j := range jobs {
 		if j.ID == "" || strings.ContainsAny(j.ID, "\t\n") {
 			return "", fmt.Errorf("job id %q: want a non-empty id without tabs or newlines", j.ID)
 		}
-		b.WriteString(j.ID)
-		b.WriteByte('\t')
-		b.WriteString(strconv.Itoa(j.Round))
-		b.WriteByte('\t')
-		b.WriteString(strconv.FormatUint(j.Seed, 10))
-		b.WriteByte('\t')
+		b = append(b, j.ID...)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(j.Round), 10)
+		b = append(b, '\t')
+		b = strconv.AppendUint(b, j.Seed, 10)
+		b = append(b, '\t')
 		for k, s := range j.Seats {
 			if k > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteString(strconv.Itoa(s))
+			b = strconv.AppendInt(b, int64(s), 10)
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	return b.String(), nil
+	return string(b), nil
 }
 
 // decodeJobs reads a batch's jobs. The seats of all jobs share one
