@@ -8,6 +8,7 @@ import (
 
 	"crucible/arena"
 	"crucible/engine"
+	"crucible/internal/cpuclock"
 )
 
 // Batch sizing. A batch is one River job: the queue's fixed cost (fetching
@@ -23,14 +24,20 @@ const (
 	MaxBatchMatches = 100_000
 	MinBatches      = 16
 	MinBatchWork    = 2 * time.Second
-	// calibration is how long Calibrate plays at most.
-	calibration = 300 * time.Millisecond
+	// calibration is the CPU time Calibrate plays at most, and
+	// 1/calibrationShare the share of the run's matches.
+	calibration      = 300 * time.Millisecond
+	calibrationShare = 100
 )
 
-// Calibrate measures the time one core takes per match of the run by
-// playing a sample of its jobs (spread over the schedule) in this process
-// for up to about 300 ms; the results are thrown away. It plays at least
-// one match, however long it takes.
+// Calibrate measures the CPU time one core takes per match of the run by
+// playing a sample of its jobs (spread over the schedule) in this process;
+// the results are thrown away. It plays at least one match, and stops
+// once it has spent 1% of what the whole run would take at the rate
+// measured so far (the sizing needs the rate within a factor of two, and
+// a small run should not pay a large share for it) or 300 ms of CPU time.
+// CPU time, not wall time, because batches are sized to a core's work: on
+// a loaded machine a match takes many times its CPU time in wall time.
 func Calibrate(ctx context.Context, g engine.Game, cfg any, entrants []arena.Entrant, jobs []arena.Job) (time.Duration, error) {
 	if len(jobs) == 0 {
 		return 0, errors.New("no jobs to measure")
@@ -41,27 +48,32 @@ func Calibrate(ctx context.Context, g engine.Game, cfg any, entrants []arena.Ent
 	for i := 0; i < len(jobs) && len(sample) < maxSample; i += step {
 		sample = append(sample, jobs[i])
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	n := 0
-	start := time.Now()
-	err := arena.Run(runCtx, g, entrants, sample, arena.Options{Workers: 1, Config: cfg}, func(arena.Record) error {
-		n++
-		if time.Since(start) >= calibration {
-			cancel()
+	meter := cpuclock.Start()
+	spent := func() time.Duration {
+		s := meter.Stop()
+		if s.CPU > 0 {
+			return s.CPU
 		}
-		return nil
-	})
-	if ctx.Err() != nil {
-		return 0, ctx.Err()
+		return s.Wall // a system without a CPU clock
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return 0, err
+	// One match at a time: the arena hands records on in groups, and the
+	// stop is counted in matches.
+	for _, j := range sample {
+		if err := arena.Run(ctx, g, entrants, []arena.Job{j}, arena.Options{Workers: 1, Config: cfg}, func(arena.Record) error { return nil }); err != nil {
+			return 0, err
+		}
+		n++
+		// At d/n a match, the run takes d·len(jobs)/n: 1% of it is
+		// spent once n reaches len(jobs)/calibrationShare.
+		if n*calibrationShare >= len(jobs) || spent() >= calibration {
+			break
+		}
 	}
 	if n == 0 {
 		return 0, errors.New("no match finished while measuring the match rate")
 	}
-	return time.Since(start) / time.Duration(n), nil
+	return spent() / time.Duration(n), nil
 }
 
 // BatchSize is the number of matches per batch for a run of total matches

@@ -180,6 +180,14 @@ func decodeRecords(data []byte, jobs []arena.Job, game, configID string, refs []
 	r := &reader{data: data[1:]}
 	n := r.count()
 	out := make([]arena.Record, 0, n)
+	// Records take their slices from arrays shared by the batch, and the
+	// few distinct reasons are one string each: a rebuilt record costs a
+	// few allocations a batch instead of five.
+	var sl slabs
+	if len(jobs) > 0 {
+		sl.size = n * len(jobs[0].Seats)
+	}
+	reasons := map[string]string{}
 	for range n {
 		i := r.uvarint()
 		if r.err == nil && i >= uint64(len(jobs)) {
@@ -189,7 +197,7 @@ func decodeRecords(data []byte, jobs []arena.Job, game, configID string, refs []
 			break
 		}
 		j := jobs[i]
-		rec := arena.Record{Job: j.ID, Game: game, Config: configID, Round: j.Round, Seed: j.Seed, Players: make([]arena.PlayerRef, len(j.Seats))}
+		rec := arena.Record{Job: j.ID, Game: game, Config: configID, Round: j.Round, Seed: j.Seed, Players: sl.players(len(j.Seats))}
 		for s, e := range j.Seats {
 			if e < 0 || e >= len(refs) {
 				return nil, fmt.Errorf("job %s seats entrant %d of %d", j.ID, e, len(refs))
@@ -202,19 +210,24 @@ func decodeRecords(data []byte, jobs []arena.Job, game, configID string, refs []
 		}
 		rec.Adjudicated = flags&adjudicated != 0
 		if k := r.slice(flags&nilScores != 0); k >= 0 {
-			rec.Scores = make([]float64, k)
+			rec.Scores = sl.scores(k)
 		}
 		for s := range rec.Scores {
 			rec.Scores[s] = r.float()
 		}
 		if k := r.slice(flags&nilRanks != 0); k >= 0 {
-			rec.Ranks = make([]int, k)
+			rec.Ranks = sl.ranks(k)
 		}
 		for s := range rec.Ranks {
 			rec.Ranks[s] = int(r.varint())
 		}
 		rec.Turns = int(r.varint())
-		rec.Reason = string(r.bytes(r.uvarint()))
+		reason := r.bytes(r.uvarint())
+		var ok bool
+		if rec.Reason, ok = reasons[string(reason)]; !ok {
+			rec.Reason = string(reason)
+			reasons[rec.Reason] = rec.Reason
+		}
 		if k := r.slice(flags&nilCrashed != 0); k >= 0 {
 			rec.Crashed = make([]bool, k)
 		}
@@ -237,4 +250,40 @@ func decodeRecords(data []byte, jobs []arena.Job, game, configID string, refs []
 		return nil, fmt.Errorf("compact records: %d bytes left over", len(r.data))
 	}
 	return out, nil
+}
+
+// slabs hands out the slices of a batch's records from shared arrays,
+// size elements at a time (a batch's seats, as a first guess).
+type slabs struct {
+	size int
+	refs []arena.PlayerRef
+	fs   []float64
+	is   []int
+}
+
+func (s *slabs) players(k int) []arena.PlayerRef {
+	if s.refs == nil || len(s.refs) < k {
+		s.refs = make([]arena.PlayerRef, max(k, s.size))
+	}
+	out := s.refs[:k:k]
+	s.refs = s.refs[k:]
+	return out
+}
+
+func (s *slabs) scores(k int) []float64 {
+	if s.fs == nil || len(s.fs) < k {
+		s.fs = make([]float64, max(k, s.size))
+	}
+	out := s.fs[:k:k]
+	s.fs = s.fs[k:]
+	return out
+}
+
+func (s *slabs) ranks(k int) []int {
+	if s.is == nil || len(s.is) < k {
+		s.is = make([]int, max(k, s.size))
+	}
+	out := s.is[:k:k]
+	s.is = s.is[k:]
+	return out
 }

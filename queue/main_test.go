@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ const (
 	envBatch   = "CRUCIBLE_QUEUE_BATCH"
 	envWorkers = "CRUCIBLE_QUEUE_WORKERS"
 	envStop    = "CRUCIBLE_QUEUE_STOP"
+	envProfile = "CRUCIBLE_QUEUE_CPUPROFILE"
 )
 
 func TestMain(m *testing.M) {
@@ -45,6 +47,8 @@ func TestMain(m *testing.M) {
 		os.Exit(roleWorker())
 	case "submit":
 		os.Exit(roleSubmit())
+	case "local":
+		os.Exit(roleLocal())
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", envRole, os.Getenv(envRole))
 		os.Exit(2)
@@ -67,6 +71,14 @@ func roleWorker() int {
 		return 1
 	}
 	defer db.Close()
+	if path := os.Getenv(envProfile); path != "" {
+		stop, err := startProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
+	}
 	err = Work(ctx, db, WorkerConfig{Games: testGames, Workers: max(1, workers), RescueAfter: rescue, StopTimeout: stopTimeout, Log: os.Stderr,
 		Ready: func(id string) { fmt.Fprintf(os.Stderr, "ready %s\n", id) }})
 	if err != nil {
@@ -79,6 +91,14 @@ func roleWorker() int {
 // roleSubmit submits a test schedule and follows it into a results file,
 // as `crucible arena --db` does.
 func roleSubmit() int {
+	if path := os.Getenv(envProfile); path != "" {
+		stop, err := startProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
+	}
 	ctx := context.Background()
 	db, err := Open(ctx, os.Getenv(envDB), 0)
 	if err != nil {
@@ -88,17 +108,69 @@ func roleSubmit() int {
 	defer db.Close()
 	s := schedules[os.Getenv(envSched)]()
 	size, _ := strconv.Atoi(os.Getenv(envBatch))
+	if size == 0 {
+		// As crucible arena --db sizes batches.
+		per, err := Calibrate(ctx, s.game, nil, s.entrants, s.jobs)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		size = BatchSize(len(s.jobs), per)
+	}
 	id, err := submitSchedule(ctx, db, s, size)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("run %d\n", id)
+	fmt.Printf("run %d: batches of %d\n", id, size)
 	if _, err := FollowToFile(ctx, db, id, os.Getenv(envOut), nil, nil); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// roleLocal plays a test schedule in this process and writes its results
+// file, as crucible arena without --db does.
+func roleLocal() int {
+	if path := os.Getenv(envProfile); path != "" {
+		stop, err := startProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
+	}
+	s := schedules[os.Getenv(envSched)]()
+	workers, _ := strconv.Atoi(os.Getenv(envWorkers))
+	w, _, err := arena.OpenResults(os.Getenv(envOut), false)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := arena.Run(context.Background(), s.game, s.entrants, s.jobs, arena.Options{Workers: max(1, workers)}, w.Write); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := w.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// startProfile writes a CPU profile to path until the returned function
+// is called.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // schedule is a run of the tests.
@@ -116,6 +188,10 @@ var schedules = map[string]func() schedule{
 	"acb": func() schedule { return roundRobin("acb", 6, 4) },
 	// acb-slow: 5 strategies on 6 seeds (120 matches).
 	"acb-slow": func() schedule { return roundRobin("acb", 5, 6) },
+	// The CPU measurement's runs (measure_cpu_test.go): every strategy,
+	// a few CPU-seconds each.
+	"acb-rr":      func() schedule { return roundRobin("acb", 0, 2) },        // 840 matches
+	"kindling-rr": func() schedule { return roundRobin("kindling", 0, 150) }, // 36,000 matches
 }
 
 func roundRobin(game string, n, seeds int) schedule {

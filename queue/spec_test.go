@@ -1,12 +1,15 @@
 package queue
 
 import (
+	"context"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"crucible/arena"
+	"crucible/engine"
 )
 
 // A batch's jobs come back as they went in; a malformed line or an id
@@ -87,6 +90,39 @@ func TestBatchSize(t *testing.T) {
 	} {
 		if got := BatchSize(c.total, c.perMatch); got != c.want {
 			t.Errorf("BatchSize(%d, %s) = %d, want %d", c.total, c.perMatch, got, c.want)
+		}
+	}
+}
+
+// Calibrate plays 1% of the run's matches (at least one), spread over the
+// schedule, and measures CPU time a match: a small run does not pay 300 ms
+// of thrown-away matches for its batch size.
+func TestCalibratePlaysOnePercent(t *testing.T) {
+	s := roundRobin("kindling", 0, 5) // 1,200 matches
+	var built atomic.Int64
+	counted := make([]arena.Entrant, len(s.entrants))
+	for i, e := range s.entrants {
+		inner := e.New
+		e.New = func(ctx context.Context, seed uint64, seat int) (engine.Player, error) {
+			built.Add(1)
+			return inner(ctx, seed, seat)
+		}
+		counted[i] = e
+	}
+	for _, tt := range []struct {
+		jobs, want int
+	}{{len(s.jobs), 12}, {150, 2}, {40, 1}} {
+		built.Store(0)
+		per, err := Calibrate(context.Background(), s.game, nil, counted, s.jobs[:tt.jobs])
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each match builds a player a seat.
+		if got := int(built.Load()) / len(s.jobs[0].Seats); got != tt.want {
+			t.Errorf("%d jobs: Calibrate played %d matches, want %d", tt.jobs, got, tt.want)
+		}
+		if per <= 0 || per > time.Second {
+			t.Errorf("%d jobs: %s a match", tt.jobs, per)
 		}
 	}
 }
