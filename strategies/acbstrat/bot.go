@@ -38,6 +38,7 @@ type bot struct {
 
 	q       []int32
 	scratch []field
+	lazies  []*lazy
 	mask    field
 	wishBuf [5]int32
 
@@ -88,7 +89,7 @@ func (b *bot) build(v *acb.View) {
 	b.enemyAt = p.int32s(g.n)
 	b.arrived = p.int32s(g.n)
 	b.eClaim = p.int32s(g.n)
-	b.scratch, b.mask = b.scratch[:0], nil
+	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
 	b.built = true
 }
 
@@ -102,7 +103,7 @@ func (b *bot) release() {
 	b.bufs = nil
 	b.mem, b.thr, b.res, b.fc = nil, nil, nil, nil
 	b.q, b.ownAt, b.enemyAt, b.arrived, b.eClaim = nil, nil, nil, nil, nil
-	b.scratch, b.mask = b.scratch[:0], nil
+	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
 	b.built = false
 }
 
