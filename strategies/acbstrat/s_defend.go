@@ -114,9 +114,9 @@ func (p *guardianP) decide(b *bot) {
 			p.intruders = append(p.intruders, e)
 		}
 	}
-	var inf field
+	var inf *lazy
 	if len(p.intruders) > 0 {
-		inf = b.multi(0, p.intruders, R+2)
+		inf = b.multiLazy(0, p.intruders, b.mem.wallT, R+2)
 	}
 	// Energy inside the territory; the rest patrol half way out.
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 6)
@@ -129,7 +129,7 @@ func (p *guardianP) decide(b *bot) {
 		of = b.checkCached(u, &p.oc)
 		switch {
 		case inf != nil && inf.at(u) <= 6 && b.allies(u) > b.enemyNext(u)+p.margin-1:
-			b.toward(u, inf, 1, &sc)
+			b.towardLazy(u, inf, 1, &sc)
 		case p.a.unitTarget[k] >= 0:
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		default:
