@@ -144,6 +144,13 @@ func (Game) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result, err
 	if err != nil {
 		return engine.Result{}, err
 	}
+	defer func() {
+		for _, p := range players {
+			if e, ok := p.Controller.(MatchEnder); ok {
+				e.MatchOver()
+			}
+		}
+	}()
 	if err := m.Run(ctx); err != nil {
 		return engine.Result{}, err
 	}

@@ -223,7 +223,7 @@ func NewMatchWith(o MatchOptions) (*Match, error) {
 			return nil, err
 		}
 		var err error
-		if mp, err = GenerateMap(cfg, np, o.Seed); err != nil {
+		if mp, err = generatedMap(cfg, np, o.Seed); err != nil {
 			return nil, err
 		}
 		cfg.Rows, cfg.Cols = mp.Rows, mp.Cols

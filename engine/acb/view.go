@@ -163,6 +163,15 @@ type Controller interface {
 	Turn(ctx context.Context, v *View, buf []Move) ([]Move, error)
 }
 
+// MatchEnder is implemented by in-process controllers that can reuse their
+// memory in a later match. Game.Play calls MatchOver once the match it
+// played is over (finished or failed); the controller is not called again
+// for that match. It changes nothing in the match: it only lets the
+// controller's buffers serve another controller.
+type MatchEnder interface {
+	MatchOver()
+}
+
 // WallMemory is implemented by in-process controllers that remember every
 // wall their views have listed (walls never move or vanish). Their views
 // list in Walls only the walls in sight for the first time in the match:

@@ -268,7 +268,7 @@ func (b *bot) nearestOf(tiles []int32, t int32) (int32, int) {
 // their step: the tiles a cautious path keeps out of.
 func (b *bot) dangerTemplate(tolerate int) field {
 	if b.mask == nil {
-		b.mask = make(field, b.g.n)
+		b.mask = b.bufs.field(b.g.n) // overwritten whole below
 	}
 	copy(b.mask, b.mem.wallT)
 	for i, n := range b.enemyNextGrid() {
@@ -300,6 +300,10 @@ type controller struct {
 type policy interface {
 	decide(b *bot)
 }
+
+// MatchOver hands the bot's buffers back for the bots of later matches
+// (see acb.MatchEnder): the controller is not asked for this match again.
+func (c *controller) MatchOver() { c.b.release() }
 
 // RemembersWalls reports true: the bot's memory keeps every wall it is
 // shown (see acb.WallMemory), so the engine lists each wall once.

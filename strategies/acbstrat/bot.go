@@ -38,6 +38,7 @@ type bot struct {
 
 	q       []int32
 	scratch []field
+	lazies  []*lazy
 	mask    field
 	wishBuf [5]int32
 
@@ -47,6 +48,7 @@ type bot struct {
 
 	thrNow, thrNext, thrAlly, thrGrid int32 // stamps of the lazily built counts
 	built                             bool
+	bufs                              *bufs // where the grid buffers come from
 	jitter                            float64
 
 	// centres are the zone's centres this turn (see zoneCentres); storm
@@ -72,17 +74,37 @@ func (b *bot) build(v *acb.View) {
 	b.cfg = v.Config
 	g := sharedGrid(v.Config.Rows, v.Config.Cols)
 	b.g = g
-	b.mem = newMemory(g, v.Config)
-	b.thr = newThreat(g, v.Config.AttackRadius2)
-	b.res = newResolver(g.n)
-	b.q = make([]int32, g.n+8)
-	b.fc = newFieldCache(g, b.q, 128)
+	if b.bufs != nil {
+		b.bufs.release() // the grid changed size
+	}
+	p := getBufs(g.rows, g.cols)
+	b.bufs = p
+	b.mem = newMemory(g, v.Config, p)
+	b.thr = newThreat(g, v.Config.AttackRadius2, p)
+	b.res = newResolver(g.n, p)
+	b.q = p.int32s(g.n + 8)
+	b.fc = newFieldCache(g, b.q, 128, p)
 	b.fc.mem = b.mem
-	b.ownAt = make([]int32, g.n)
-	b.enemyAt = make([]int32, g.n)
-	b.arrived = make([]int32, g.n)
-	b.eClaim = make([]int32, g.n)
+	b.ownAt = p.int32s(g.n)
+	b.enemyAt = p.int32s(g.n)
+	b.arrived = p.int32s(g.n)
+	b.eClaim = p.int32s(g.n)
+	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
 	b.built = true
+}
+
+// release hands the bot's grid buffers back to the pool (see bufs) once
+// its match is over; a later view builds the bot afresh.
+func (b *bot) release() {
+	if !b.built {
+		return
+	}
+	b.bufs.release()
+	b.bufs = nil
+	b.mem, b.thr, b.res, b.fc = nil, nil, nil, nil
+	b.q, b.ownAt, b.enemyAt, b.arrived, b.eClaim = nil, nil, nil, nil, nil
+	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
+	b.built = false
 }
 
 // begin reads the view: it splits units and cores by owner, updates the
@@ -273,7 +295,7 @@ func (b *bot) multi(k int, sources []int32, maxD int) field {
 // for paths that keep out of danger.
 func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
 	for len(b.scratch) <= k {
-		b.scratch = append(b.scratch, make(field, b.g.n))
+		b.scratch = append(b.scratch, b.bufs.field(b.g.n))
 	}
 	if &tmpl[0] == &b.mem.wallT[0] {
 		search(b.g, b.mem, b.scratch[k], b.q, sources, maxD)

@@ -23,10 +23,10 @@ type threat struct {
 	enemyNext []uint16
 }
 
-func newThreat(g *grid, r2 int) *threat {
+func newThreat(g *grid, r2 int, p *bufs) *threat {
 	sh := sharedThreat(g, r2)
-	t := &threat{atk: sh.atk, reach: sh.reach, enemyNext: make([]uint16, g.n)}
-	t.now, t.next, t.near = newProximity(sh.atkHood), newProximity(sh.reachHood), newProximity(sh.atkHood)
+	t := &threat{atk: sh.atk, reach: sh.reach, enemyNext: p.uint16s(g.n)}
+	t.now, t.next, t.near = newProximity(sh.atkHood, p), newProximity(sh.reachHood, p), newProximity(sh.atkHood, p)
 	return t
 }
 
@@ -125,14 +125,14 @@ func newHood(g *grid, offs []offset) *hood {
 	return p
 }
 
-func newProximity(h *hood) *proximity {
+func newProximity(h *hood, p *bufs) *proximity {
 	return &proximity{
 		hood:   h,
-		head:   make([]int32, h.nbr*h.nbc+1),
-		fill:   make([]int32, h.nbr*h.nbc),
-		cache:  make([]uint16, h.g.n),
-		cstamp: make([]int32, h.g.n),
-		near:   make([]int32, h.nbr*h.nbc),
+		head:   p.int32s(h.nbr*h.nbc + 1),
+		fill:   p.int32s(h.nbr * h.nbc),
+		cache:  p.uint16s(h.g.n),
+		cstamp: p.int32s(h.g.n),
+		near:   p.int32s(h.nbr * h.nbc),
 	}
 }
 

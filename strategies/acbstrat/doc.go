@@ -8,6 +8,12 @@
 // make them stale), focus-fire odds per tile, and a move resolver that
 // never sends two own units onto one tile. Strategies differ in how they
 // give their units roles and how they weigh targets against danger.
+//
+// What makes it cheap (every decision is the same as without): searches on
+// the same remembered walls are shared by the bots of a process (store.go);
+// a turn's searches read at a few tiles are lazy, labelling only as far as
+// their reads need (lazy.go); and a bot's grid buffers go back to a pool
+// when its match is over, for the bots of later matches (pool.go).
 package acbstrat
 
 import (

@@ -88,6 +88,7 @@ type fieldCache struct {
 	mem     *memory // the wall memory whose searches go through the store (nil: none do)
 	srcBuf  [1]int32
 	builds  int // fields built so far, to tell a rebuilt field from the old
+	bufs    *bufs
 }
 
 type cacheEntry struct {
@@ -98,8 +99,8 @@ type cacheEntry struct {
 	used    int
 }
 
-func newFieldCache(g *grid, q []int32, capacity int) *fieldCache {
-	return &fieldCache{g: g, slot: make([]int16, g.n), cap: capacity, refresh: 400, q: q}
+func newFieldCache(g *grid, q []int32, capacity int, p *bufs) *fieldCache {
+	return &fieldCache{g: g, slot: p.int16s(g.n), cap: capacity, refresh: 400, q: q, bufs: p}
 }
 
 // get returns the distance field to tile t, computing or refreshing it
@@ -115,7 +116,7 @@ func (c *fieldCache) get(t int32, walls field, wallVer, turn int) field {
 	}
 	k := len(c.entries)
 	if k < c.cap {
-		c.entries = append(c.entries, cacheEntry{f: make(field, c.g.n)})
+		c.entries = append(c.entries, cacheEntry{f: c.bufs.field(c.g.n)})
 	} else {
 		// Evict the least recently used entry.
 		k = 0

@@ -62,18 +62,18 @@ type coreInfo struct {
 	seen    int // last turn seen
 }
 
-func newMemory(g *grid, cfg acb.Config) *memory {
+func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 	m := &memory{
 		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
-		wall:    make([]bool, g.n),
-		wallT:   make(field, g.n),
-		wallSet: make([]uint64, (g.n+63)/64),
-		eslot:   make([]int16, g.n),
-		cslot:   make([]int16, g.n),
+		wall:    p.bools(g.n),
+		wallT:   p.int16s(g.n),
+		wallSet: p.uint64s((g.n + 63) / 64),
+		eslot:   p.int16s(g.n),
+		cslot:   p.int16s(g.n),
 	}
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
-	m.secSeen = make([]int32, m.secRows*m.secCols)
+	m.secSeen = p.int32s(m.secRows * m.secCols)
 	for i := range m.secSeen {
 		m.secSeen[i] = -1
 	}

@@ -277,7 +277,7 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 func TestFieldCacheReusesAndRefreshes(t *testing.T) {
 	g := newGrid(16, 16)
 	q := make([]int32, g.n)
-	c := newFieldCache(g, q, 2)
+	c := newFieldCache(g, q, 2, nil)
 	walls := make(field, g.n)
 	a := g.idx(acb.Pos{Row: 0, Col: 0})
 	b := g.idx(acb.Pos{Row: 0, Col: 2})
@@ -346,7 +346,7 @@ func TestResolverNeverStacksOwnUnits(t *testing.T) {
 			nil},
 	}
 	for _, tc := range tests {
-		r := newResolver(g.n)
+		r := newResolver(g.n, nil)
 		r.reset(tc.units)
 		for i, w := range tc.wishes {
 			r.setWishes(i, w)
@@ -376,7 +376,7 @@ func FuzzResolverNoStacking(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, uint8(7))
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
 		g := newGrid(16, 16)
-		r := newResolver(g.n)
+		r := newResolver(g.n, nil)
 		// Units on distinct tiles in a small block so they crowd.
 		var units []int32
 		used := map[int32]bool{}
@@ -645,7 +645,7 @@ func TestProximityAgreesWithStamping(t *testing.T) {
 	for _, tc := range tests {
 		g := newGrid(tc.rows, tc.cols)
 		for _, offs := range [][]offset{g.disc(tc.r2), g.reachDisc(tc.r2)} {
-			p := newProximity(newHood(g, offs))
+			p := newProximity(newHood(g, offs), nil)
 			// 3 tiles: the set is scanned whole; 30: through the buckets.
 			for _, units := range []int{3, 30} {
 				want := make([]uint16, g.n)

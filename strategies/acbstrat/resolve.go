@@ -24,11 +24,11 @@ type resolver struct {
 	next    []int32
 }
 
-func newResolver(n int) *resolver {
+func newResolver(n int, p *bufs) *resolver {
 	return &resolver{
-		claim:    make([]int32, n),
-		occStamp: make([]int32, n),
-		occUnit:  make([]int32, n),
+		claim:    p.int32s(n),
+		occStamp: p.int32s(n),
+		occUnit:  p.int32s(n),
 	}
 }
 

@@ -147,9 +147,9 @@ type kamikazeP struct {
 }
 
 func (p *kamikazeP) decide(b *bot) {
-	var uf field
+	var uf *lazy
 	if len(b.enemy) > 0 {
-		uf = b.multi(0, b.enemy, p.dive)
+		uf = b.multiLazy(0, b.enemy, b.mem.wallT, p.dive)
 	}
 	if uf == nil && len(b.enemyCores) == 0 {
 		exploreAll(b, &p.ax, &p.idx, &p.sectors, 20)
@@ -176,7 +176,7 @@ func (p *kamikazeP) decide(b *bot) {
 		var sc [5]float64
 		switch {
 		case uf != nil && uf.at(u) <= p.dive:
-			b.toward(u, uf, 1, &sc)
+			b.towardLazy(u, uf, 1, &sc)
 		case !launch && of != nil && of.at(u) <= 3:
 			b.spread(u, &sc, 1)
 		case len(b.enemyCores) > 0:
@@ -268,11 +268,11 @@ func (p *assassinP) decide(b *bot) {
 // enemy reach, striking straight in once within strike range.
 func (p *assassinP) sneak(b *bot) {
 	plain := b.fieldTo(p.target)
-	var stealth field
+	var stealth *lazy
 	if len(b.enemy) > 0 {
 		tmpl := b.dangerTemplate(0)
 		tmpl[p.target] = 0
-		stealth = b.multiAvoid(0, p.one[:], tmpl, 0)
+		stealth = b.multiLazy(0, p.one[:], tmpl, 0)
 	}
 	for _, i := range p.teamIdx {
 		u := b.own[i]
@@ -282,7 +282,7 @@ func (p *assassinP) sneak(b *bot) {
 			b.towardTile(u, p.target, 1, &sc)
 			b.danger(u, &sc, -10, 0, 3, 0)
 		default:
-			b.toward(u, stealth, 1, &sc)
+			b.towardLazy(u, stealth, 1, &sc)
 			b.danger(u, &sc, -40, -10, 2, 0)
 		}
 		b.coreStay(u, &sc, 5)

@@ -114,9 +114,9 @@ func (p *guardianP) decide(b *bot) {
 			p.intruders = append(p.intruders, e)
 		}
 	}
-	var inf field
+	var inf *lazy
 	if len(p.intruders) > 0 {
-		inf = b.multi(0, p.intruders, R+2)
+		inf = b.multiLazy(0, p.intruders, b.mem.wallT, R+2)
 	}
 	// Energy inside the territory; the rest patrol half way out.
 	p.targets, p.ready = b.energyPlan(p.targets[:0], p.ready[:0], 6)
@@ -129,7 +129,7 @@ func (p *guardianP) decide(b *bot) {
 		of = b.checkCached(u, &p.oc)
 		switch {
 		case inf != nil && inf.at(u) <= 6 && b.allies(u) > b.enemyNext(u)+p.margin-1:
-			b.toward(u, inf, 1, &sc)
+			b.towardLazy(u, inf, 1, &sc)
 		case p.a.unitTarget[k] >= 0:
 			b.towardTile(u, p.a.targets[p.a.unitTarget[k]], 1, &sc)
 		default:
@@ -386,7 +386,7 @@ func (p *phalanxP) decide(b *bot) {
 			p.free = append(p.free, t)
 		}
 	}
-	var sf field
+	var sf *lazy // read only by the units outside the block, near it
 	if len(p.free) > 0 {
 		// Own units block this search: a path through the packed block
 		// leads nowhere.
@@ -397,14 +397,14 @@ func (p *phalanxP) decide(b *bot) {
 		for _, u := range b.own {
 			p.tmpl[u] = -1
 		}
-		sf = b.multiAvoid(0, p.free, p.tmpl, 4*rad+30)
+		sf = b.multiLazy(0, p.free, p.tmpl, 4*rad+30)
 	}
 	for _, i := range p.block {
 		u := b.own[i]
 		var sc [5]float64
 		af = b.checkTile(u, p.anchor)
 		if af.at(u) > rad && sf != nil {
-			b.toward(u, sf, 1, &sc)
+			b.towardLazy(u, sf, 1, &sc)
 		} else {
 			for k := 0; k < 5; k++ {
 				d := af.at(b.opt(u, k))

@@ -272,9 +272,9 @@ func (p *pacifistP) decide(b *bot) {
 	p.targets, p.ready = p.targets[:n], p.ready[:n]
 	b.assign(&p.a, p.idx, p.targets, p.ready, b.g.rows+b.g.cols)
 	// Distance from the enemy, for units that must run.
-	var away field
+	var away *lazy
 	if len(b.enemy) > 0 {
-		away = b.multi(0, b.enemy, 16)
+		away = b.multiLazy(0, b.enemy, b.mem.wallT, 16)
 	}
 	for k, i := range p.idx {
 		u := b.own[i]

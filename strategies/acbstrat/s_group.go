@@ -72,7 +72,7 @@ func (p *swarmP) decide(b *bot) {
 	}
 	lt := b.own[lead]
 	p.one[0] = lt
-	lf := b.multi(0, p.one[:], 3*p.cohesion+24)
+	lf := b.multiLazy(0, p.one[:], b.mem.wallT, 3*p.cohesion+24)
 	with := 0
 	for _, i := range p.members {
 		if lf.at(b.own[i]) <= p.cohesion {
@@ -91,9 +91,9 @@ func (p *swarmP) decide(b *bot) {
 			}
 		}
 	}
-	var ef field
+	var ef *lazy
 	if len(b.enemy) > 0 && p.formed {
-		ef = b.multi(1, b.enemy, 12)
+		ef = b.multiLazy(1, b.enemy, b.mem.wallT, 12)
 	}
 	for _, i := range p.members {
 		u := b.own[i]
@@ -103,7 +103,7 @@ func (p *swarmP) decide(b *bot) {
 			case !ready:
 				// Wait for the others.
 			case ef != nil && ef.at(u) <= 10:
-				b.toward(u, ef, 1, &sc)
+				b.towardLazy(u, ef, 1, &sc)
 			case p.formed && gf != nil:
 				b.towardCached(u, &p.ec, 1, &sc)
 			case graze >= 0:

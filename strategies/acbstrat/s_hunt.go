@@ -65,7 +65,7 @@ func (p *hunterP) decide(b *bot) {
 			break
 		}
 		p.one[0] = e
-		f := b.multi(hunts, p.one[:], p.rng)
+		f := b.multiLazy(hunts, p.one[:], b.mem.wallT, p.rng)
 		need := b.isolation(e, p.iso) + p.pack
 		got := 0
 		for got < need {
@@ -85,7 +85,7 @@ func (p *hunterP) decide(b *bot) {
 			i := p.free[best]
 			u := b.own[i]
 			var sc [5]float64
-			b.toward(u, f, 1, &sc)
+			b.towardLazy(u, f, 1, &sc)
 			b.danger(u, &sc, -30, -4, 4, 0)
 			b.coreStay(u, &sc, 5)
 			b.rank(int(i), &sc)
@@ -149,7 +149,7 @@ func (p *opportunistP) decide(b *bot) {
 		}
 	}
 	if len(p.targets) > 0 {
-		f := b.multi(0, p.targets, p.strike)
+		f := b.multiLazy(0, p.targets, b.mem.wallT, p.strike)
 		p.rest = p.rest[:0]
 		for _, i := range p.idx {
 			u := b.own[i]
@@ -158,7 +158,7 @@ func (p *opportunistP) decide(b *bot) {
 				continue
 			}
 			var sc [5]float64
-			b.toward(u, f, 1, &sc)
+			b.towardLazy(u, f, 1, &sc)
 			b.danger(u, &sc, -20, -2, 5, 0)
 			b.coreStay(u, &sc, 5)
 			b.rank(int(i), &sc)
@@ -329,9 +329,9 @@ func (p *leaderP) decide(b *bot) {
 	// Targets: the leader's visible units, else its cores (known, or
 	// suspected from the map's symmetry).
 	p.targets = b.enemiesOf(p.targets[:0], p.leader)
-	var f field
+	var f *lazy
 	if len(p.targets) > 0 {
-		f = b.multi(0, p.targets, 0)
+		f = b.multiLazy(0, p.targets, b.mem.wallT, 0)
 	} else {
 		for _, c := range b.mem.cores {
 			if c.active && c.owner == p.leader {
@@ -342,14 +342,14 @@ func (p *leaderP) decide(b *bot) {
 			p.targets = append(p.targets, b.enemyCores...)
 		}
 		if len(p.targets) > 0 {
-			f = b.multi(0, p.targets, 0)
+			f = b.multiLazy(0, p.targets, b.mem.wallT, 0)
 		}
 	}
 	for _, i := range p.army {
 		u := b.own[i]
 		var sc [5]float64
 		if f != nil {
-			b.toward(u, f, 1, &sc)
+			b.towardLazy(u, f, 1, &sc)
 		}
 		if b.waited(u) < patience {
 			for k := 0; k < 5; k++ {

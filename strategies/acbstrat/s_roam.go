@@ -280,9 +280,9 @@ func (p *zoneP) decide(b *bot) {
 			p.prey = append(p.prey, e)
 		}
 	}
-	var pf field
+	var pf *lazy
 	if len(p.prey) > 0 {
-		pf = b.multi(0, p.prey, 8)
+		pf = b.multiLazy(0, p.prey, b.mem.wallT, 8)
 	}
 	idle := len(p.rest) - nc // gatherers without a tile come first in rest
 	for k, i := range p.rest {
@@ -291,7 +291,7 @@ func (p *zoneP) decide(b *bot) {
 		cf = b.checkCached(u, &p.cc)
 		switch {
 		case pf != nil && pf.at(u) <= 6 && b.allies(u) > b.enemyNext(u):
-			b.toward(u, pf, 1, &sc)
+			b.towardLazy(u, pf, 1, &sc)
 		case k < idle:
 			// A gatherer without a tile waits spread out inside the
 			// circle of lookahead turns ahead, ready for the next refill.
