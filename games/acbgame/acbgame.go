@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/arena"
+	"crucible/bots"
+	"crucible/bots/acbbot"
 	"crucible/engine"
 	"crucible/engine/acb"
 	"crucible/games"
@@ -33,6 +35,7 @@ func Game() games.Game {
 		Rules:      acb.Game{},
 		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Programs()...) },
 		Remote:     remote,
+		Bot:        outsideBot,
 		Export:     &exportTarget,
 		Presets:    presets(),
 		Behaviour:  acbstrat.Behaviour(),
@@ -86,4 +89,11 @@ func remote(url, secret string) (arena.Entrant, error) {
 			return bot.NewPlayer(ctx, seat)
 		},
 	}, nil
+}
+
+// outsideBot is the arena entrant of an outside AI Code Battle bot's
+// variant: each match leases one of its processes from h.Procs
+// (bots/acbbot).
+func outsideBot(h games.BotHost, v bots.Variant, name string) (arena.Entrant, error) {
+	return acbbot.Entrant(h.Procs, v, name)
 }

@@ -9,6 +9,9 @@ package kindlinggame
 import (
 	"github.com/spf13/cobra"
 
+	"crucible/arena"
+	"crucible/bots"
+	"crucible/bots/kindlingbot"
 	"crucible/engine/kindling"
 	"crucible/games"
 	"crucible/strategies"
@@ -27,6 +30,7 @@ func Game() games.Game {
 		Title:      "Kindling",
 		Rules:      kindling.Game{},
 		Strategies: func() []strategies.Strategy { return append(bidders.All(), kindprog.Program()) },
+		Bot:        outsideBot,
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     &exportTarget,
 		Behaviour:  bidders.Behaviour(),
@@ -46,4 +50,15 @@ each seat's bids, strengths, embers, who lit what, sparks and scores.`,
 			return []*cobra.Command{newKindlingCmd(env)}
 		},
 	}
+}
+
+// outsideBot is the arena entrant of an outside Kindling agent's variant:
+// each match runs one process of it against the lab's Kindling server on
+// loopback (bots/kindlingbot), which the run stops at its end.
+func outsideBot(h games.BotHost, v bots.Variant, name string) (arena.Entrant, error) {
+	host := kindlingbot.NewHost(h.Warn, v.Label())
+	if h.OnClose != nil {
+		h.OnClose(host.Close)
+	}
+	return kindlingbot.Entrant(h.Procs, host, v, name)
 }
