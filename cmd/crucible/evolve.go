@@ -104,6 +104,7 @@ cells over behaviour descriptors measured in the matches (--descriptors,
 --bins) in archive.json, each cell's best variant in elites/ (exportable), and
 prints coverage, QD-score and best per generation. The games' descriptors:
 ` + descriptorHelp() + `
+` + spsaHelp() + `
 
 --base may name an outside bot's manifest (FILE.json, kind crucible-bot/1):
 its declared params are the search space, starting from its values; every
@@ -122,6 +123,7 @@ mutations of the elite and the progress line says so.
 
   crucible evolve --game kindling --base easy --algo ga --budget 45s --out runs/demo
   crucible evolve --game kindling --base easy --algo cmaes --generations 40 --holdout 200 --out runs/cma
+  crucible evolve --game kindling --base easy --algo spsa --population 8 --budget 3m --out runs/spsa
   crucible evolve --game kindling --base easy --algo llm --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5 --generations 10 --out runs/llm
   crucible evolve --out runs/cma --resume --generations 60`,
 		Args: cobra.NoArgs,
