@@ -86,7 +86,15 @@ func TestKindlingExampleAgent(t *testing.T) {
 				t.Fatal(err)
 			}
 			lp := &longPoll{inner: srv}
-			var h http.Handler = srv
+			// Without the long poll: the server as the public one
+			// behaves, ignoring wait and version (ours answers them).
+			var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				q.Del("wait")
+				q.Del("version")
+				r.URL.RawQuery = q.Encode()
+				srv.ServeHTTP(w, r)
+			})
 			if withLongPoll {
 				h = lp
 			}

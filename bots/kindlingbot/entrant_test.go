@@ -46,7 +46,7 @@ func (s *syncBuffer) String() string {
 // playAgent plays one 2-seat match of the manifest's agent (seat 0)
 // against the built-in normal bidder and returns the match's log and the
 // host's notices.
-func playAgent(t *testing.T, m *bots.Manifest) (kindling.Log, string) {
+func playAgent(t testing.TB, m *bots.Manifest) (kindling.Log, string) {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatalf("this test runs a Python agent and needs python3 on PATH: %v", err)

@@ -55,8 +55,11 @@ JSON line to --out as it finishes, then print the leaderboard (ordered by
 Players (--players, comma-separated):
   all            every strategy of the game at its defaults
   NAME           a strategy at its defaults (see crucible strategies --game G)
-  FILE.json      a variant file (its name is base#id)
+  FILE.json      a variant file (its name is base#id), or a bot manifest
+                 (its name is name#id; logs beside --out: a.jsonl logs to a-bots/)
   http://H:P     ` + remoteHelp() + `
+
+` + botsHelp + `
 
 Schedules:
   round-robin    every pair, both seat orders on the same seed (a paired game)
@@ -97,7 +100,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", defaultGame, "game to play: "+labGames.List())
-	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(labGames.RemoteNames(), ", "))
+	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, bot manifests (.json), or http://HOST:PORT bots of "+strings.Join(labGames.RemoteNames(), ", "))
 	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet, ffa or adaptive")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")

@@ -133,3 +133,14 @@ func (b *evolveBot) writeChampion(out string, champion strategies.Variant) (stri
 	}
 	return path, nil
 }
+
+// botRunSchema is the parameters of the outside bot an evolve run in dir
+// searched, read from its champion manifest (false when the run has none,
+// or it is not of that bot).
+func botRunSchema(dir, game, name string) (strategies.Schema, bool) {
+	m, err := loadManifest(game, filepath.Join(dir, ChampionBotFile))
+	if err != nil || m.Name != name {
+		return nil, false
+	}
+	return m.Params, true
+}

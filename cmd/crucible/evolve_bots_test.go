@@ -45,6 +45,14 @@ func TestEvolveABotManifest(t *testing.T) {
 		t.Errorf("stderr lacks the bot's process summary:\n%s", stderr)
 	}
 
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, errs, err := execRoot(t, "report", "--run", out, "--out", html); err != nil {
+		t.Fatalf("report --run of a bot's run: %v\n%s", err, errs)
+	}
+	if page, _ := os.ReadFile(html); strings.Contains(string(page), "ranges are unknown") || !strings.Contains(string(page), "gather") {
+		t.Errorf("the report of a bot's run does not show its parameters with their ranges")
+	}
+
 	clash := writeFile(t, "guardian.json", `{"kind": "crucible-bot/1", "game": "acb", "name": "guardian", "command": ["python3", "`+examplePath("acb-python", "main.py")+`"],
 		"params": [{"name": "gather", "min": 0, "max": 1, "default": 0.5}]}`)
 	if _, _, err := execRoot(t, "evolve", "--game", "acb", "--base", clash, "--generations", "1", "--out", filepath.Join(t.TempDir(), "x")); err == nil || !strings.Contains(err.Error(), `name "guardian" is a built-in strategy's`) {

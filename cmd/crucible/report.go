@@ -359,7 +359,7 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		}
 	}
 	if champion != nil {
-		params, note := paramRows(meta, champion, base)
+		params, note := paramRows(meta, champion, base, dir)
 		pg.Params = params
 		if note != "" {
 			pg.Notes = append(pg.Notes, note)
@@ -428,11 +428,17 @@ func searchSoFar(gens []evolver.GenStats, label string) []reports.Fact {
 // and ranges from the strategy's schema. When the base is not a known
 // strategy (the run comes from another version), the parameters are listed
 // without ranges and the note says why.
-func paramRows(m evolver.Meta, champion, base *strategies.Variant) ([]reports.ParamRow, string) {
+func paramRows(m evolver.Meta, champion, base *strategies.Variant, dir string) ([]reports.ParamRow, string) {
 	reg, err := newRegistry()
 	var s strategies.Strategy
 	if err == nil {
 		s, err = reg.Lookup(m.Game, m.Base)
+	}
+	if err != nil {
+		// An outside bot's run: its schema is its champion manifest's.
+		if bs, ok := botRunSchema(dir, m.Game, m.Base); ok {
+			s, err = strategies.Strategy{Game: m.Game, Name: m.Base, Schema: bs}, nil
+		}
 	}
 	if err != nil {
 		var rows []reports.ParamRow

@@ -83,7 +83,7 @@ type sprtPlay struct {
 func addSPRTPlayFlags(cmd *cobra.Command, o *sprtPlayOptions) {
 	fl := cmd.Flags()
 	fl.StringVar(&o.game, "game", "", "play the test in this game: "+strings.Join(gameNames, ", "))
-	fl.StringVar(&o.a, "a", "", "player A, the reference: a strategy, a variant .json file or an http:// bot")
+	fl.StringVar(&o.a, "a", "", "player A, the reference: a strategy, a variant .json file, a bot manifest (.json, started by the lab; logs beside --out) or an http:// bot")
 	fl.StringVar(&o.b, "b", "", "player B, tested against A, in the same forms")
 	fl.StringVar(&o.opponents, "opponents", "", "--seats N > 2: the N-2 fixed opponents, comma-separated")
 	fl.IntVar(&o.seats, "seats", 2, "seats per match: 2 plays seat-swapped pairs; more needs --opponents")

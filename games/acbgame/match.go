@@ -59,7 +59,7 @@ reach; --allow-unfair-map plays one that is not, with a note saying why.
 // matchFlags defines the flags of `crucible match acb`.
 func matchFlags(f *pflag.FlagSet) games.MatchFunc {
 	var o matchOptions
-	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files (.json), idle, random or http://HOST:PORT bots (required)")
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2..6 of them: strategy names, variant files or bot manifests (.json; the lab starts the bot), idle, random or http://HOST:PORT bots (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the map and the players' random generators")
 	f.StringVar(&o.configPath, "config", "", games.ConfigHelp(games.Game{Name: Name, Presets: presets()}))
 	f.StringVar(&o.mapPath, "map", "", "JSON map file (the replay's map shape) instead of a generated map")
