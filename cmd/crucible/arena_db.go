@@ -194,6 +194,9 @@ func printArenaSummary(cmd *cobra.Command, f arenaFlags, col *arena.Collector, e
 		return err
 	}
 	lopt.Field = f.field
+	if lopt.Ranks, err = f.rank.options(cmd); err != nil {
+		return err
+	}
 	sum, err := col.Leaderboard(arena.Names(entrants), lopt)
 	if err != nil {
 		return err
