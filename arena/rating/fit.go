@@ -60,8 +60,8 @@ func (b *batch) summary(opt Options) (Summary, error) {
 			t := m.Cells[i][j]
 			pr := Pair{A: b.names[i], B: b.names[j], Wins: t.Wins, Draws: t.Draws, Losses: t.Losses,
 				Score: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, Units: raw, Distinct: iv.Distinct}
-			if iv.Units < stats.MinUnits {
-				pr.Method = iv.Method
+			if iv.Units < stats.MinUnits && iv.Method != stats.ClusteredT {
+				pr.Method = iv.Method // two different units keep their t interval
 			}
 			sum.Pairs = append(sum.Pairs, pr)
 		}

@@ -132,8 +132,9 @@ type Pair struct {
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// Method says how Lo and Hi were computed when the pair met in fewer
-	// than stats.MinUnits distinct units (see Standing.FewUnits); ""
-	// otherwise.
+	// than stats.MinUnits distinct units that all gave it the same score
+	// (stats.SmallSampleRate: exact-extreme, or none: not available, [0,
+	// 1]); "" otherwise.
 	Method stats.Method `json:"method,omitempty"`
 }
 

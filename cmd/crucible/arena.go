@@ -160,7 +160,11 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr)
+	// Outside bots (manifests) run for this command only; their logs go
+	// beside --out.
+	bs := newBotSession(botLogDir(f.out), stderr)
+	defer bs.Close()
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
@@ -177,7 +181,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if f.schedule == "adaptive" {
 		return playArenaAdaptive(cmd, f, game, cfg, players, format)
 	}
-	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr)
+	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr, bs)
 	if err != nil {
 		return err
 	}
@@ -185,7 +189,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	if f.db != "" {
-		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format)
+		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format, bs)
 	}
 	if f.replays != "" {
 		if !f.resume {
@@ -335,7 +339,7 @@ func removeReplayTemps(stderr io.Writer, dir string, jobs []arena.Job) error {
 
 // buildSchedule returns the entrants of the run and its jobs for the
 // chosen schedule.
-func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer) ([]arena.Entrant, []arena.Job, error) {
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer, bs *botSession) ([]arena.Entrant, []arena.Job, error) {
 	seeds := arena.Seeds(f.seed, f.seeds)
 	switch f.schedule {
 	case "round-robin":
@@ -347,7 +351,7 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn, bs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}

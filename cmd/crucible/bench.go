@@ -218,7 +218,7 @@ func parseWorkerList(s string) ([]int, error) {
 // of every strategy of game.
 func benchArena(ctx context.Context, reg *strategies.Registry, game games.Game, seeds, repeats int, workers []int, progress *benchProgress) ([]*benchLine, error) {
 	g := game.Rules
-	es, err := resolvePlayers(reg, game.Name, "all", "", nil)
+	es, err := resolvePlayers(reg, game.Name, "all", "", nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,5 +95,12 @@ func TestLadderStandingsRanks(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("standings --ranks lacks %q:\n%s", want, out)
 		}
+	}
+	page := filepath.Join(t.TempDir(), "ladder.html")
+	if _, errOut, err := execRoot(t, "ladder", "report", "--ranks", "--resamples", "100", "--out", page, "--db", db); err != nil {
+		t.Fatalf("ladder report --ranks: %v\n%s", err, errOut)
+	}
+	if data, _ := os.ReadFile(page); !strings.Contains(string(data), `<table class="ranks">`) || !strings.Contains(string(data), "over night d1") {
+		t.Errorf("ladder report --ranks has no rank table of night d1")
 	}
 }
