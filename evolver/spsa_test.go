@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Rule: SPSA from the base's defaults on the noisy quadratic ends with θ
@@ -172,6 +173,35 @@ func TestSPSARestore(t *testing.T) {
 	for _, bad := range []string{`{"theta":[0.1]}`, `{"theta":[2,0,0,0]}`, `[`} {
 		if err := b.Restore(1, json.RawMessage(bad)); err == nil {
 			t.Errorf("state %s restored", bad)
+		}
+	}
+}
+
+// Rule: the horizon the search gives a scheduled algorithm is the
+// generation limit, or under a budget the generations done plus those
+// the time left holds at the session's mean generation time, capped by
+// the limit; unknown (0, or the limit) before a budgeted session's first
+// generation.
+func TestSearchHorizon(t *testing.T) {
+	tests := []struct {
+		name       string
+		gens       int
+		budget     time.Duration
+		done, sess int
+		wall, left time.Duration
+		want       int
+	}{
+		{"generation limit", 40, 0, 3, 3, time.Second, 0, 40},
+		{"budget, nothing measured", 0, time.Minute, 0, 0, 0, time.Minute, 0},
+		{"budget and limit, nothing measured", 40, time.Minute, 0, 0, 0, time.Minute, 40},
+		{"budget: 10 done, 2s a generation, 30s left", 0, time.Minute, 10, 5, 10 * time.Second, 30 * time.Second, 25},
+		{"budget capped by the limit", 20, time.Minute, 10, 5, 10 * time.Second, 30 * time.Second, 20},
+		{"budget spent: one more", 0, time.Minute, 10, 5, 10 * time.Second, -time.Second, 11},
+	}
+	for _, tc := range tests {
+		s := &search{Generations: tc.gens, Budget: tc.budget}
+		if got := s.horizon(tc.done, tc.sess, tc.wall, tc.left); got != tc.want {
+			t.Errorf("%s: horizon %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
