@@ -39,6 +39,8 @@ type arenaFlags struct {
 	rating, periods               string
 	db, queue                     string // arena_db.go
 	batch                         int
+	rank                          rankFlags
+	adaptiveFlags                 // arena_adaptive.go
 }
 
 func newArenaCmd() *cobra.Command {
@@ -60,6 +62,8 @@ Schedules:
   round-robin    every pair, both seat orders on the same seed (a paired game)
   gauntlet       each of --players against each of --pool, both seat orders
   ffa            every group of --seats (3 or 4) players, seats rotated on one seed
+  adaptive       pairs chosen to settle the order of the --top players, until
+                 --confidence or --budget (see below)
 
 Every pairing is played on --seeds seeds derived from --seed, so the same flags
 give the same matches and the same result lines at any --workers. An existing
@@ -74,12 +78,18 @@ as DIR/<job>.json and writes its viewer page beside it as DIR/<job>.html (the
 page of crucible replay: self-contained, it opens from disk); crucible report
 --results OUT --replays DIR lists the matches with links to those pages.
 
+` + adaptiveHelp + `
+
 ` + ratingHelp + `
 
+` + rankHelp + `
+
   crucible arena --game kindling --players all --seeds 20
+  crucible arena --game kindling --players all --seeds 20 --ranks
   crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
   crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume
-  crucible arena --game kindling --players all --schedule ffa --seats 4 --rating weng-lin --out ffa.jsonl --resume`,
+  crucible arena --game kindling --players all --schedule ffa --seats 4 --rating weng-lin --out ffa.jsonl --resume
+  crucible arena --game acb --players all --schedule adaptive --budget 20000 --top 5 --confidence 0.95 --out adaptive.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runArena(cmd, f)
@@ -88,7 +98,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", defaultGame, "game to play: "+labGames.List())
 	fl.StringVar(&f.players, "players", "all", "players, comma-separated: all, strategy names, variant .json files, or http://HOST:PORT bots of "+strings.Join(labGames.RemoteNames(), ", "))
-	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet or ffa")
+	fl.StringVar(&f.schedule, "schedule", "round-robin", "schedule: round-robin, gauntlet, ffa or adaptive")
 	fl.StringVar(&f.pool, "pool", "", "gauntlet opponents, in the same form as --players (required by --schedule gauntlet)")
 	fl.IntVar(&f.seats, "seats", 4, "seats per free-for-all match, 3 or 4 (--schedule ffa only)")
 	fl.IntVar(&f.seeds, "seeds", 10, fmt.Sprintf("seeds (rounds) every pairing is played on, 1 to %d", maxSeeds))
@@ -105,7 +115,9 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
 	addArenaDBFlags(fl, &f)
+	addAdaptiveFlags(fl, &f.adaptiveFlags)
 	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
+	addRankFlags(fl, &f.rank)
 	return cmd
 }
 
@@ -116,6 +128,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return fmt.Errorf("--format: %w", err)
 	}
 	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods); err != nil {
+		return err
+	}
+	if _, err := f.rank.options(cmd); err != nil {
 		return err
 	}
 	if f.seeds < 1 || f.seeds > maxSeeds {
@@ -133,6 +148,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if f.pool != "" && f.schedule != "gauntlet" {
 		return fmt.Errorf("--pool applies to --schedule gauntlet only")
 	}
+	if err := checkAdaptiveFlags(cmd, f); err != nil {
+		return err
+	}
 	game, err := lookupGame(f.game)
 	if err != nil {
 		return fmt.Errorf("--game: %w", err)
@@ -142,13 +160,13 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr)
+	// Outside bots (manifests) run for this command only; their logs go
+	// beside --out.
+	bs := newBotSession(botLogDir(f.out), stderr)
+	defer bs.Close()
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
-	}
-	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr)
-	if err != nil {
-		return err
 	}
 	var cfg any
 	if f.config != "" {
@@ -160,11 +178,18 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 			return fmt.Errorf("--config %s: %w", f.config, err)
 		}
 	}
+	if f.schedule == "adaptive" {
+		return playArenaAdaptive(cmd, f, game, cfg, players, format)
+	}
+	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr, bs)
+	if err != nil {
+		return err
+	}
 	if err := arena.Validate(game, entrants, jobs); err != nil {
 		return err
 	}
 	if f.db != "" {
-		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format)
+		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format, bs)
 	}
 	if f.replays != "" {
 		if !f.resume {
@@ -196,6 +221,16 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 	// ones are played again (their error lines stay for the readers to
 	// skip).
 	col, todo, w := &res.Done, res.Todo, res.ResultsWriter
+	// --top on a round robin: its records, to find when they settled it.
+	settle := f.schedule == "round-robin" && (cmd.Flags().Changed("top") || cmd.Flags().Changed("confidence"))
+	var kept []arena.Record
+	if settle {
+		for _, r := range res.Prev.Records {
+			if r.Error == "" {
+				kept = append(kept, r)
+			}
+		}
+	}
 	res.Prev.Records = nil
 	opt := arena.Options{Workers: f.workers, Config: cfg, ReplayDir: f.replays}
 	bar := newProgressBar(stderr, len(todo))
@@ -216,6 +251,9 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 			return err
 		}
 		col.Add(r)
+		if settle && r.Error == "" {
+			kept = append(kept, r)
+		}
 		return nil
 	})
 	if bar != nil {
@@ -238,6 +276,11 @@ func playArena(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entr
 	}
 	if f.replays != "" {
 		if err := arenaViewerPages(cmd, f, jobs); err != nil {
+			return err
+		}
+	}
+	if settle {
+		if err := writeRoundRobinSettled(stderr, f, entrants, kept); err != nil {
 			return err
 		}
 	}
@@ -296,7 +339,7 @@ func removeReplayTemps(stderr io.Writer, dir string, jobs []arena.Job) error {
 
 // buildSchedule returns the entrants of the run and its jobs for the
 // chosen schedule.
-func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer) ([]arena.Entrant, []arena.Job, error) {
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer, bs *botSession) ([]arena.Entrant, []arena.Job, error) {
 	seeds := arena.Seeds(f.seed, f.seeds)
 	switch f.schedule {
 	case "round-robin":
@@ -308,7 +351,7 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn, bs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,6 +29,7 @@ type sprtOptions struct {
 	alpha, beta            float64
 	format                 string
 	sprtPlayOptions
+	sprtRaceOptions
 }
 
 // sprtReport is what `crucible sprt --format json` prints.
@@ -70,11 +72,15 @@ that one outcome, so repeating it does not narrow the interval.
 
 ` + sprtPlayHelp + `
 
+` + sprtRaceHelp + `
+
   crucible sprt --pentanomial 365,16618,36229,16974,390 --elo0 0 --elo1 2 --model normalized
   crucible sprt --trinomial 36433,68692,36027 --elo0 0 --elo1 2 --model normalized --format json
   crucible sprt --game kindling --a contrarian --b normal --elo0 0 --elo1 20
   crucible sprt --game acb --a gatherer --b best.json --elo0 0 --elo1 10 --out sprt.jsonl --resume
-  crucible sprt --game kindling --seats 3 --a easy --b normal --opponents random --elo0 0 --elo1 20`,
+  crucible sprt --game kindling --seats 3 --a easy --b normal --opponents random --elo0 0 --elo1 20
+  crucible sprt --game kindling --baseline contrarian --candidates normal,sniper,easy --elo0 0 --elo1 20
+  crucible sprt --simulate 1000 --true-elo 10,0,0,0,0,0,0,0 --elo0 0 --elo1 10`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl := cmd.Flags()
@@ -85,7 +91,21 @@ that one outcome, so repeating it does not narrow the interval.
 			if !fl.Changed("elo0") || !fl.Changed("elo1") {
 				return fmt.Errorf("--elo0 and --elo1 are required: the Elo differences of H0 and H1")
 			}
-			if play {
+			race, sim := false, false
+			for _, f := range sprtRaceFlags {
+				race = race || fl.Changed(f)
+			}
+			for _, f := range sprtSimFlags {
+				sim = sim || fl.Changed(f)
+			}
+			switch {
+			case race && sim:
+				return errors.New("--simulate simulates a race; --candidates and --baseline play one: give one or the other")
+			case sim:
+				return runSPRTSimulate(cmd, o)
+			case race:
+				return runSPRTRace(cmd, o)
+			case play:
 				return runSPRTPlay(cmd, o)
 			}
 			return runSPRTCounts(cmd.OutOrStdout(), o)
@@ -101,6 +121,7 @@ that one outcome, so repeating it does not narrow the interval.
 	fl.Float64Var(&o.beta, "beta", 0.05, "probability of accepting H0 when H1 holds, in (0, 1)")
 	fl.StringVar(&o.format, "format", "table", "output format: table, json")
 	addSPRTPlayFlags(cmd, &o.sprtPlayOptions)
+	addSPRTRaceFlags(cmd, &o.sprtRaceOptions)
 	return cmd
 }
 

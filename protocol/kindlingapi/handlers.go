@@ -287,7 +287,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 	}
 	seatNo := len(m.players)
 	m.players = append(m.players, seat{name: name, kind: kind, token: newToken()})
-	m.version++
+	m.bump()
 	if len(m.players) == m.seats {
 		if err := m.start(now, s.cfg.HouseBot); err != nil {
 			return s.internal("seating a house bot", err)
@@ -327,7 +327,11 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *api
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	m, now, e := s.open(code)
+	poll, e := longPollOf(r)
+	if e != nil {
+		return e
+	}
+	m, now, e := s.awaitChange(r, code, poll)
 	if e != nil {
 		return e
 	}

@@ -1,0 +1,280 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"crucible/engine"
+	"crucible/stats"
+)
+
+// DefaultAdaptiveBatch is the number of game pairs an adaptive schedule
+// plays between two choices. It is fixed, not derived from the workers,
+// so the same flags choose the same pairs at any worker count.
+const DefaultAdaptiveBatch = 32
+
+// AdaptiveOptions configure PlayAdaptive.
+type AdaptiveOptions struct {
+	// Top is the number of leading players whose order is to be settled,
+	// and Confidence the probability at which it counts as settled (see
+	// stats.TopOrderCertainty).
+	Top        int
+	Confidence float64
+	// MaxMatches is the budget in matches (0: none); the last batch is cut
+	// to fit it. Deadline, when set, stops the schedule before a batch that
+	// would start after it (which makes the result depend on the machine's
+	// speed).
+	MaxMatches int
+	Deadline   time.Time
+	// Seed is the base seed: a pair's m-th meeting is round m, played on
+	// engine.Mix(Seed, m) in both seat orders, with the job ids of
+	// RoundRobin's round m, so the results read like a round robin's.
+	Seed uint64
+	// Batch is the number of game pairs between two choices; 0 means
+	// DefaultAdaptiveBatch.
+	Batch int
+	// Draws is the number of draws of the certainty (0: 4,000).
+	Draws int
+	// Run are the options of the matches. Its Progress is not called.
+	Run Options
+	// Progress, when set, is called after every batch.
+	Progress func(AdaptiveState)
+}
+
+// AdaptiveState is an adaptive schedule after some batches.
+type AdaptiveState struct {
+	// Matches counts the matches counted (played or resumed); Played and
+	// Resumed split them.
+	Matches, Played, Resumed int
+	// Batches counts the batches, the first (every pair once) included.
+	Batches int
+	// Fit is the balanced Bradley–Terry fit after the last batch (see
+	// AdaptiveFit) and Certainty its top order.
+	Fit       *stats.BalancedFit
+	Certainty stats.TopOrder
+	// Settled tells that Certainty.Prob reached the confidence; Stop says
+	// why the schedule ended: "settled", "budget", "deadline", "certain"
+	// (no comparison has any uncertainty left, yet the order's probability
+	// is below the confidence) or "" while it runs.
+	Settled bool
+	Stop    string
+	// Meetings[a][b] (a < b) is the number of game pairs a and b played.
+	Meetings [][]int
+}
+
+// PlayAdaptive plays an adaptive schedule of 2-seat matches among the
+// entrants: first every pair once (one round-robin round), then batches
+// of game pairs chosen by stats.BalancedFit.NextPairs from the balanced
+// Bradley–Terry fit of every result so far (AdaptiveFit), until the top order is settled at the confidence or the
+// budget ends. A batch is chosen from completed results only, in a fixed
+// order, so the same options give the same matches at any worker count.
+// prev are the records of an earlier run of the same schedule (its
+// results file): the schedule is replayed from its start, and the
+// matches it finds there are counted without being played again. A
+// failed match ends the run with an error.
+func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev []Record, opt AdaptiveOptions, emit func(Record) error) (AdaptiveState, error) {
+	n := len(entrants)
+	var st AdaptiveState
+	switch {
+	case n < 2:
+		return st, fmt.Errorf("an adaptive schedule needs at least 2 players, got %d", n)
+	case opt.Top < 1 || opt.Top > n:
+		return st, fmt.Errorf("top %d is outside its range [1, %d] for %d players", opt.Top, n, n)
+	case !(opt.Confidence > 0 && opt.Confidence < 1):
+		return st, fmt.Errorf("confidence %v is not in (0, 1)", opt.Confidence)
+	case opt.MaxMatches < 0:
+		return st, fmt.Errorf("budget of %d matches, want >= 0", opt.MaxMatches)
+	}
+	if opt.MaxMatches > 0 && opt.MaxMatches < n*(n-1) {
+		return st, fmt.Errorf("budget of %d matches is below the first round's %d (every pair once, both seat orders)", opt.MaxMatches, n*(n-1))
+	}
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = DefaultAdaptiveBatch
+	}
+	if err := Validate(g, entrants, RoundRobin(n, []uint64{0})); err != nil {
+		return st, err
+	}
+	last := -1
+	for _, r := range prev {
+		last = max(last, r.Round)
+	}
+	if _, err := Remaining(g, opt.Run.Config, RoundRobin(n, Seeds(opt.Seed, last+1)), entrants, prev); err != nil {
+		return st, err
+	}
+	have := map[string]Record{}
+	for _, r := range prev {
+		if r.Error == "" {
+			have[r.Job] = r
+		}
+	}
+	index := map[string]int{}
+	for i, e := range entrants {
+		index[e.Name] = i
+	}
+	st.Meetings = make([][]int, n)
+	for i := range st.Meetings {
+		st.Meetings[i] = make([]int, n)
+	}
+	var done []Record
+	var pairs [][2]int
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			pairs = append(pairs, [2]int{a, b})
+		}
+	}
+	for {
+		if opt.MaxMatches > 0 {
+			pairs = pairs[:min(len(pairs), (opt.MaxMatches-st.Matches)/2)]
+		}
+		if len(pairs) == 0 {
+			st.Stop = "budget"
+			break
+		}
+		var jobs, todo []Job
+		for _, p := range pairs {
+			a, b := min(p[0], p[1]), max(p[0], p[1])
+			m := st.Meetings[a][b]
+			st.Meetings[a][b]++
+			seed := engine.Mix(opt.Seed, uint64(m))
+			jobs = append(jobs, newJob(m, seed, []int{a, b}), newJob(m, seed, []int{b, a}))
+		}
+		for _, j := range jobs {
+			if r, ok := have[j.ID]; ok {
+				done = append(done, r)
+				st.Resumed++
+			} else {
+				todo = append(todo, j)
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		err := Run(ctx, g, entrants, todo, opt.Run, func(r Record) error {
+			if err := emit(r); err != nil {
+				return err
+			}
+			st.Played++
+			if r.Error != "" {
+				return fmt.Errorf("match %s of the adaptive schedule failed (its choices rest on every result; once the cause is fixed, --resume plays it again): %s", r.Job, r.Error)
+			}
+			done = append(done, r)
+			return nil
+		})
+		if err != nil {
+			return st, err
+		}
+		st.Matches = len(done)
+		st.Batches++
+		if err := st.fit(entrants, index, done, opt); err != nil {
+			return st, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(st)
+		}
+		if st.Settled {
+			st.Stop = "settled"
+			break
+		}
+		if !opt.Deadline.IsZero() && time.Now().After(opt.Deadline) {
+			st.Stop = "deadline"
+			break
+		}
+		if pairs = st.Fit.NextPairs(st.Certainty, batch); len(pairs) == 0 {
+			st.Stop = "certain" // every comparison has no uncertainty left
+			break
+		}
+	}
+	return st, nil
+}
+
+// fit rates the results so far and measures the top order.
+func (st *AdaptiveState) fit(entrants []Entrant, index map[string]int, done []Record, opt AdaptiveOptions) error {
+	fit, err := AdaptiveFit(entrants, index, done)
+	if err != nil {
+		return err
+	}
+	st.Fit = fit
+	cert, err := stats.TopOrderCertainty(fit.Fit, opt.Top, opt.Draws, opt.Seed)
+	if err != nil {
+		return err
+	}
+	st.Certainty = cert
+	st.Settled = cert.Prob >= opt.Confidence
+	return nil
+}
+
+// AdaptiveFit is the fit an adaptive schedule steers by: the balanced
+// Bradley–Terry fit (stats.FitBalanced) of every 2-seat record, one unit
+// per pair and round (the seat-swapped pair on one seed, the unit's score
+// the mean of its games', a draw half a win), so the order estimated is a
+// round robin's however unevenly the pairs were played. The records are
+// summed in job order, so the fit does not depend on the order they
+// finished in. index maps entrant names to their indices.
+func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stats.BalancedFit, error) {
+	recs = slices.Clone(recs)
+	slices.SortFunc(recs, func(x, y Record) int {
+		if x.Round != y.Round {
+			return x.Round - y.Round
+		}
+		return strings.Compare(x.Job, y.Job)
+	})
+	type unitKey struct{ a, b, round int }
+	type unit struct{ pts, games float64 }
+	units := map[unitKey]*unit{}
+	var keys []unitKey
+	for _, r := range recs {
+		if len(r.Players) != 2 {
+			return nil, fmt.Errorf("match %s has %d seats; the adaptive schedule rates 2-seat matches", r.Job, len(r.Players))
+		}
+		a, okA := index[r.Players[0].Name]
+		b, okB := index[r.Players[1].Name]
+		if !okA || !okB || a == b {
+			return nil, fmt.Errorf("match %s seats %s and %s, not two entrants", r.Job, r.Players[0].Name, r.Players[1].Name)
+		}
+		score := 0.5
+		switch {
+		case r.Ranks[0] < r.Ranks[1]:
+			score = 1
+		case r.Ranks[0] > r.Ranks[1]:
+			score = 0
+		}
+		if a > b {
+			a, b, score = b, a, 1-score
+		}
+		k := unitKey{a, b, r.Round}
+		u, ok := units[k]
+		if !ok {
+			u = &unit{}
+			units[k] = u
+			keys = append(keys, k)
+		}
+		u.pts += score
+		u.games++
+	}
+	slices.SortFunc(keys, func(x, y unitKey) int {
+		if x.a != y.a {
+			return x.a - y.a
+		}
+		if x.b != y.b {
+			return x.b - y.b
+		}
+		return x.round - y.round
+	})
+	var pairs []stats.PairStat
+	for _, k := range keys {
+		u := units[k]
+		m := u.pts / u.games
+		if len(pairs) == 0 || pairs[len(pairs)-1].A != k.a || pairs[len(pairs)-1].B != k.b {
+			pairs = append(pairs, stats.PairStat{A: k.a, B: k.b})
+		}
+		p := &pairs[len(pairs)-1]
+		p.Units++
+		p.Sum += m
+		p.SumSq += m * m
+	}
+	return stats.FitBalanced(Names(entrants), pairs)
+}

@@ -1,0 +1,52 @@
+package arena
+
+import (
+	"fmt"
+
+	"crucible/stats"
+)
+
+// RoundRobinSettled finds how many rounds of a round robin settle the top
+// order as an adaptive schedule measures it: the smallest s such that the
+// records of rounds 0 to s-1 (AdaptiveFit, stats.TopOrderCertainty with
+// draws and seed) give the top top players' order a probability of at
+// least confidence. It returns s and the matches of those rounds, or 0
+// and the probability after every round when no prefix settles it.
+func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence float64, draws int, seed uint64) (rounds, matches int, prob float64, err error) {
+	index := map[string]int{}
+	for i, e := range entrants {
+		index[e.Name] = i
+	}
+	last := -1
+	for _, r := range recs {
+		if r.Error == "" {
+			last = max(last, r.Round)
+		}
+	}
+	if last < 0 {
+		return 0, 0, 0, fmt.Errorf("no finished match to rate")
+	}
+	byRound := make([][]Record, last+1)
+	for _, r := range recs {
+		if r.Error == "" {
+			byRound[r.Round] = append(byRound[r.Round], r)
+		}
+	}
+	var upTo []Record
+	for s := 1; s <= last+1; s++ {
+		upTo = append(upTo, byRound[s-1]...)
+		fit, err := AdaptiveFit(entrants, index, upTo)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		cert, err := stats.TopOrderCertainty(fit.Fit, top, draws, seed)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		prob = cert.Prob
+		if prob >= confidence {
+			return s, len(upTo), prob, nil
+		}
+	}
+	return 0, len(upTo), prob, nil
+}

@@ -1,0 +1,118 @@
+package arena_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"crucible/arena"
+)
+
+func adaptiveOptions(workers int) arena.AdaptiveOptions {
+	return arena.AdaptiveOptions{Top: 3, Confidence: 0.95, MaxMatches: 40000, Seed: 5, Batch: 16, Draws: 2000, Run: arena.Options{Workers: workers}}
+}
+
+func playAdaptive(t *testing.T, ctx context.Context, n int, prev []arena.Record, opt arena.AdaptiveOptions) (arena.AdaptiveState, []arena.Record, error) {
+	t.Helper()
+	var recs []arena.Record
+	st, err := arena.PlayAdaptive(ctx, toyGame{}, toyEntrants(n), prev, opt, func(r arena.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	return st, recs, err
+}
+
+// TestPlayAdaptiveSettles checks that the schedule settles the top 3 of
+// 10 toy players (strengths 0 to 9) in their true order, with the same
+// matches at 1 and 3 workers, and, over three seeds, with fewer matches
+// than the round robin on the same seeds needs by the same measure.
+func TestPlayAdaptiveSettles(t *testing.T) {
+	const n = 10
+	es := toyEntrants(n)
+	adaptive, roundRobin := 0, 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		var states []arena.AdaptiveState
+		for _, w := range []int{1, 3} {
+			opt := adaptiveOptions(w)
+			opt.Seed = seed
+			st, recs, err := playAdaptive(t, context.Background(), n, nil, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Settled || st.Stop != "settled" || st.Certainty.Prob < 0.95 {
+				t.Fatalf("%d workers: stopped %q after %d matches with P = %.3f", w, st.Stop, st.Matches, st.Certainty.Prob)
+			}
+			if o := st.Certainty.Order; o[0] != 9 || o[1] != 8 || o[2] != 7 {
+				t.Fatalf("top 3 %v, want [9 8 7] (the strongest toys)", o)
+			}
+			if st.Played != len(recs) || st.Matches != len(recs) {
+				t.Fatalf("played %d, matches %d, %d records", st.Played, st.Matches, len(recs))
+			}
+			states = append(states, st)
+		}
+		a, b := states[0], states[1]
+		if a.Matches != b.Matches || a.Certainty.Prob != b.Certainty.Prob {
+			t.Fatalf("seed %d: 1 worker: %d matches P %v; 3 workers: %d matches P %v", seed, a.Matches, a.Certainty.Prob, b.Matches, b.Certainty.Prob)
+		}
+		var rr []arena.Record
+		if err := arena.Run(context.Background(), toyGame{}, es, arena.RoundRobin(n, arena.Seeds(seed, 60)), arena.Options{Workers: 2}, func(r arena.Record) error {
+			rr = append(rr, r)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		rounds, matches, prob, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rounds == 0 {
+			t.Fatalf("seed %d: 60 rounds of the round robin did not settle the top 3 (P %.3f)", seed, prob)
+		}
+		t.Logf("seed %d: adaptive %d matches in %d batches; round robin %d rounds, %d matches", seed, a.Matches, a.Batches, rounds, matches)
+		adaptive += a.Matches
+		roundRobin += matches
+	}
+	if adaptive >= roundRobin {
+		t.Fatalf("adaptive: %d matches over three seeds, round robin %d: want the adaptive cheaper", adaptive, roundRobin)
+	}
+}
+
+// TestPlayAdaptiveResumeAndBudget cancels a schedule and resumes it: the
+// resumed one ends as the uninterrupted one. A budget cuts the schedule.
+func TestPlayAdaptiveResumeAndBudget(t *testing.T) {
+	full, _, err := playAdaptive(t, context.Background(), 5, nil, adaptiveOptions(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	opt := adaptiveOptions(1)
+	opt.Progress = func(st arena.AdaptiveState) {
+		if st.Batches == 2 {
+			cancel()
+		}
+	}
+	_, recs, err := playAdaptive(t, ctx, 5, nil, opt)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled schedule: error %v", err)
+	}
+	st, _, err := playAdaptive(t, context.Background(), 5, recs, adaptiveOptions(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Resumed != len(recs) || st.Matches != full.Matches || st.Certainty.Prob != full.Certainty.Prob {
+		t.Fatalf("resumed %d of %d; %d matches P %v, uninterrupted %d matches P %v", st.Resumed, len(recs), st.Matches, st.Certainty.Prob, full.Matches, full.Certainty.Prob)
+	}
+	opt = adaptiveOptions(2)
+	opt.MaxMatches = 50
+	cut, _, err := playAdaptive(t, context.Background(), 5, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Stop != "budget" || cut.Matches != 50 {
+		t.Fatalf("budget 50: stopped %q after %d matches", cut.Stop, cut.Matches)
+	}
+	opt.MaxMatches = 10
+	if _, _, err := playAdaptive(t, context.Background(), 5, nil, opt); err == nil {
+		t.Fatal("a budget below the first round was accepted")
+	}
+}
