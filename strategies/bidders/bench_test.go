@@ -168,11 +168,12 @@ func (t *timedBidder) Bid(v *kindling.View, out *kindling.Bid) {
 }
 
 // BenchmarkTurnDecision: the CPU time of one decision of each new bidder
+// (and of modeller and cfr beside them)
 // (one Bid call, in 4-seat matches against house bots normal), reported
 // as cpu-ns/turn and as a share of the server's 45 s turn (share45).
 // (The thread is locked so that its CPU clock is the bidder's.)
 func BenchmarkTurnDecision(b *testing.B) {
-	for _, name := range []string{"crowd", "mcbr", "modeller", "cfr"} {
+	for _, name := range []string{"crowd", "blotto", "mcbr", "modeller", "cfr"} {
 		b.Run(name, func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()

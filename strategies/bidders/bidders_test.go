@@ -184,9 +184,13 @@ func TestSplitByWeight(t *testing.T) {
 func TestBiddersOnlyMakeLegalMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, s := range All() {
+		views := 1500
+		if s.Name == "crowd" || s.Name == "blotto" {
+			views = 300 // each decision plays the turn thousands of times
+		}
 		for gi, g := range genomesToTry(s, rng) {
 			b := s.New(g, uint64(gi), 0).(kindling.Bidder)
-			for k := 0; k < 1500; k++ {
+			for k := 0; k < views; k++ {
 				v := randomView(rng)
 				before := v
 				var out kindling.Bid

@@ -24,6 +24,20 @@
 //     rival saw), draws scenarios from the predictions it trusts and plays
 //     the best response to them.
 //
+// Three more are built for crowded tables (3-4 seats):
+//   - crowd models every rival seat from the log, samples joint rival
+//     moves, plays a few candidate allocations against them with the
+//     engine's Resolve and draws among them by a softmax of their worth;
+//     it is the server's house bot of level hard;
+//   - blotto learns an approximate coarse correlated equilibrium of the
+//     whole table's turn by sampled multiplicative weights;
+//   - mcbr is the reference opponent, a Monte Carlo best responder
+//     written from the Kindling guide's rules alone.
+//
+// Copies of one bidder at a table never mirror one another: besides their
+// per-turn noise the hand-rule bidders and normal draw a lasting seat
+// taste (and normal a thrift) from their seat seed.
+//
 // tuned is the evolver's champion of one of them, checked in as a variant
 // file (variants/tuned.json) and registered under its own name.
 package bidders
