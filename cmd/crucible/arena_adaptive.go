@@ -189,14 +189,18 @@ func writeRoundRobinSettled(w io.Writer, f arenaFlags, entrants []arena.Entrant,
 	if f.top > len(entrants) {
 		return fmt.Errorf("--top %d is above the %d players", f.top, len(entrants))
 	}
-	rounds, matches, prob, err := arena.RoundRobinSettled(entrants, recs, f.top, f.confidence, 0, f.seed)
+	rounds, matches, cert, err := arena.RoundRobinSettled(entrants, recs, f.top, f.confidence, 0, f.seed)
 	if err != nil {
 		return err
 	}
+	var order []string
+	for _, i := range cert.Order {
+		order = append(order, entrants[i].Name)
+	}
 	if rounds == 0 {
-		fmt.Fprintf(w, "round robin: top %d not settled at --confidence %g by its %d matches (P = %.3f after the last round)\n", f.top, f.confidence, matches, prob)
+		fmt.Fprintf(w, "round robin: top %d not settled at --confidence %g by its %d matches: P(%s) = %.3f after the last round\n", f.top, f.confidence, matches, strings.Join(order, " > "), cert.Prob)
 		return nil
 	}
-	fmt.Fprintf(w, "round robin: top %d settled at --confidence %g after %d rounds, %d matches (P = %.3f)\n", f.top, f.confidence, rounds, matches, prob)
+	fmt.Fprintf(w, "round robin: top %d settled at --confidence %g after %d rounds, %d matches: P(%s) = %.3f\n", f.top, f.confidence, rounds, matches, strings.Join(order, " > "), cert.Prob)
 	return nil
 }
