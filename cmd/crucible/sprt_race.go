@@ -154,7 +154,7 @@ func runSPRTSimulate(cmd *cobra.Command, o sprtOptions) error {
 		name string
 		t    stats.RaceSimTotals
 	}{
-		{fmt.Sprintf("race (alpha/%d each, eliminations)", k), res.Race},
+		{fmt.Sprintf("race (alpha/%d each, leader first, eliminations)", k), res.Race},
 		{fmt.Sprintf("each alone at alpha %g", race.Test.Alpha), res.Alone},
 		{fmt.Sprintf("each alone at alpha/%d", k), res.AloneAdjusted},
 	}

@@ -98,7 +98,7 @@ func TestSPRTSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"race (alpha/2 each, eliminations)", "each alone at alpha 0.05", "each alone at alpha/2", "race saves"} {
+	for _, want := range []string{"race (alpha/2 each, leader first, eliminations)", "each alone at alpha 0.05", "each alone at alpha/2", "race saves"} {
 		if !strings.Contains(table, want) {
 			t.Fatalf("table lacks %q:\n%s", want, table)
 		}
