@@ -59,6 +59,24 @@ type noter interface {
 	Note() string
 }
 
+// scheduled is implemented by algorithms whose gains follow the length of
+// the run (SPSA's): before each Ask the search tells how many generations
+// it expects in all: the generation limit, or under a budget the
+// generations done and those the time left (before the final stages'
+// reserve) holds at the session's mean generation time, whichever is
+// fewer; 0 while a budget's generation time is not known yet.
+type scheduled interface {
+	Horizon(generations int)
+}
+
+// gamesTeller is implemented by algorithms that weigh a generation's
+// fitness differences by the games behind them (SPSA counts wins less
+// losses): before Tell, the search gives the pairwise results each
+// proposal played in generation gen (the anchor's, which plays them all).
+type gamesTeller interface {
+	TellGames(gen int, games float64)
+}
+
 // behaviourUser is implemented by algorithms that place their variants by
 // the behaviour measured in their matches (MAP-Elites): the evaluator
 // measures that behaviour into the log.

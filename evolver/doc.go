@@ -8,9 +8,11 @@
 // (gonum's optimize.CmaEsChol one generation at a time, mirrored at the
 // bounds, IPOP restarts), llm (a language model, package evolver/llm,
 // falling back to mutation) and map-elites (an archive over the game's
-// behaviour descriptors, package evolver/qd). Each owns its options
-// (GAOptions, CMAOptions, LLMOptions, MapElitesOptions), which declare
-// their own command-line flags.
+// behaviour descriptors, package evolver/qd) and spsa (simultaneous
+// perturbation with fishtest's and OpenBench's per-parameter gains,
+// package evolver/spsa). Each owns its options (GAOptions, CMAOptions,
+// LLMOptions, MapElitesOptions, SPSAOptions), which declare their own
+// command-line flags.
 //
 // Fitness is measured as a statistician would: every candidate of a
 // generation plays the same fresh seeds in both seat orders (or every
@@ -43,7 +45,7 @@
 //     FinalistScore, SPRTState, Comparison, FinalPlan, CacheStats);
 //     MatchRunner plays the matches elsewhere (a work queue).
 //   - algorithms: Algorithms, AlgorithmNames, LookupAlgorithm,
-//     AlgorithmSpec, Options and the four options types.
+//     AlgorithmSpec, Options and the five options types.
 //   - progress: Event and its types (RunStarted, GenerationDone with its
 //     GenStats, MatchProgress, ModelNote, Warning, SelectionStarted,
 //     SelectionDone, HoldoutStarted, HoldoutDone, TournamentStarted,
@@ -58,8 +60,8 @@ package evolver
 // (no file-to-file cycle), the lowest first. errors.go, limits.go,
 // event.go, files.go; space.go, archive.go, opponent.go; the evaluators:
 // evaluator.go, behaviour.go, fingerprint.go, arena.go, groups.go,
-// arena_play.go; the algorithms: algorithm.go, flags.go, ga.go, cmaes*.go,
-// llm.go, mapelites.go, and their table, table.go; the search: state.go,
-// cache.go, generation.go, checkpoint.go, search.go; the final stages and
-// the run: select.go, final.go, config.go, meta.go, report.go, events.go,
+// arena_play.go; the algorithms: algorithm.go, flags.go, ga.go,
+// cmaes*.go, llm.go, mapelites.go, spsa*.go, and their table, table.go;
+// the search: state.go, cache.go, generation.go, checkpoint.go, search.go;
+// the final stages and the run: select.go, final.go, config.go, meta.go, report.go, events.go,
 // finals.go, rundir.go, evolve.go, run.go.

@@ -203,7 +203,11 @@ func (g *geneticAlgo) initial(gen int) {
 }
 
 func (g *geneticAlgo) newGenome(x []float64) *gaGenome {
-	return &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate}
+	gg := &gaGenome{x: x, self: g.space.ID(x), sigma: g.opt.Sigma, geneRate: g.opt.GeneRate}
+	if p := g.space.Base.Program; p != nil && p.Mutate != nil && p.Crossover != nil {
+		gg.prog = &g.space
+	}
+	return gg
 }
 
 func (g *geneticAlgo) breed(gen int) error {
@@ -240,13 +244,29 @@ func (g *geneticAlgo) Tell(gen int, fitness []float64) error {
 	for p := range g.pops {
 		inds := g.pops[p].Individuals
 		for i := range inds {
-			inds[i].Fitness = -fitness[k]
+			inds[i].Fitness = -fitness[k] + g.parsimony(inds[i])
 			inds[i].Evaluated = true
 			k++
 		}
 		inds.SortByFitness()
 	}
 	return nil
+}
+
+// programParsimony is what each rule of a program costs in the GA's
+// selection (a rate of 0.004 per rule, below the noise of a generation's
+// games): of two programs that play within noise of each other the
+// shorter one wins the tournament.
+const programParsimony = 0.004
+
+// parsimony returns the selection cost of ind's program (0 for a
+// strategy that is not a program).
+func (g *geneticAlgo) parsimony(ind eaopt.Individual) float64 {
+	gg := ind.Genome.(*gaGenome)
+	if gg.prog == nil || g.space.Base.Program.Size == nil {
+		return 0
+	}
+	return programParsimony * float64(g.space.Base.Program.Size(g.space.Genome(gg.x)))
 }
 
 type gaIndividual struct {
@@ -341,6 +361,9 @@ type gaGenome struct {
 	parents  []string // set when crossover or mutation changed the point
 	sigma    float64
 	geneRate float64
+	// prog is set for a program strategy with structural operators: half
+	// the mutations and crossovers then work on the program's rules.
+	prog *paramSpace
 }
 
 // errBatchOnly is returned if eaopt ever tries to evaluate a genome on its
@@ -351,7 +374,8 @@ var errBatchOnly = errors.New("ga: genomes are measured in batches by the evolve
 func (g *gaGenome) Evaluate() (float64, error) { return math.Inf(1), errBatchOnly }
 
 // Mutate adds Gaussian noise of standard deviation sigma to each
-// coordinate with probability geneRate (to at least one coordinate),
+// coordinate (for a program strategy, half the time it makes one
+// structural change instead: see strategies.Program.Mutate) with probability geneRate (to at least one coordinate),
 // clamped into [0,1]. It is written here rather than taken from eaopt:
 // eaopt's MutNormalFloat64 scales the noise by the gene's own value, so a
 // coordinate at 0 (a parameter at its minimum, a common optimum) could
@@ -360,6 +384,11 @@ func (g *gaGenome) Evaluate() (float64, error) { return math.Inf(1), errBatchOnl
 func (g *gaGenome) Mutate(rng *rand.Rand) {
 	if g.parents == nil {
 		g.parents = []string{g.self}
+	}
+	if g.prog != nil && rng.Float64() < 0.5 {
+		sp := *g.prog
+		copy(g.x, sp.Point(sp.Base.Program.Mutate(sp.Genome(g.x), rng)))
+		return
 	}
 	hit := false
 	for i := range g.x {
@@ -376,11 +405,19 @@ func (g *gaGenome) Mutate(rng *rand.Rand) {
 }
 
 // Crossover blends the two points coordinate by coordinate with eaopt's
-// uniform crossover; both children record both parents.
+// uniform crossover (for a program strategy, half the time it splices
+// the rule lists instead: strategies.Program.Crossover); both children record both parents.
 func (g *gaGenome) Crossover(q eaopt.Genome, rng *rand.Rand) {
 	m := q.(*gaGenome)
 	a, b := g.self, m.self
-	eaopt.CrossUniformFloat64(g.x, m.x, rng)
+	if g.prog != nil && rng.Float64() < 0.5 {
+		sp := *g.prog
+		ca, cb := sp.Base.Program.Crossover(sp.Genome(g.x), sp.Genome(m.x), rng)
+		copy(g.x, sp.Point(ca))
+		copy(m.x, sp.Point(cb))
+	} else {
+		eaopt.CrossUniformFloat64(g.x, m.x, rng)
+	}
 	g.parents = []string{a, b}
 	m.parents = []string{b, a}
 }

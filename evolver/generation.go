@@ -203,6 +203,9 @@ func (s *search) generation(ctx context.Context, st *searchState, baseID string,
 	for i, e := range propEntry {
 		fit[i] = e.Fitness
 	}
+	if g, ok := s.Algorithm.(gamesTeller); ok {
+		g.TellGames(gen, ms[anchor].Games)
+	}
 	if err := s.Algorithm.Tell(gen, fit); err != nil {
 		return GenStats{}, fmt.Errorf("generation %d: %w", gen, err)
 	}

@@ -227,6 +227,9 @@ func (l *llmAlgo) mutants(gen int, h history, k int) []proposal {
 // request asks the model for the generation's genomes.
 func (l *llmAlgo) request(ctx context.Context, gen int, h history) ([]strategies.Genome, error) {
 	seed := int(engine.Mix(l.run.seed, uint64(gen)) >> 33)
+	if p := l.run.space.Base.Program; p != nil {
+		return l.client.ProposePrograms(ctx, l.Prompt(gen, h), seed, p, l.n, func(msg string) { l.remark(gen, "%s", msg) })
+	}
 	return l.client.Propose(ctx, l.Prompt(gen, h), seed, l.run.space.Base.Schema, l.n, func(msg string) { l.remark(gen, "%s", msg) })
 }
 

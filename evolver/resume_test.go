@@ -100,7 +100,7 @@ func runDigest(t *testing.T, dir string) map[string]string {
 // generation's line, hall files and checkpoint, and the final stages'
 // files.
 func TestEvolveResumesFromEveryWritePoint(t *testing.T) {
-	for _, algo := range []string{"ga", "cmaes"} {
+	for _, algo := range []string{"ga", "cmaes", "spsa"} {
 		t.Run(algo, func(t *testing.T) {
 			wholeDir := filepath.Join(t.TempDir(), "whole")
 			cfg := tinyKindling(t, algo, wholeDir)

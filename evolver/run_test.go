@@ -200,7 +200,7 @@ func TestValidateNamesFields(t *testing.T) {
 		{"tournament seeds", func(c *Config) { c.TournamentSeeds = 5000 }, "TournamentSeeds", "TournamentSeeds 5000 is outside its range [1, 1000]"},
 		{"hall opponents", func(c *Config) { c.HallOpponents = 99 }, "HallOpponents", "HallOpponents 99 is outside its range [-1, 16]"},
 		{"one held-out seed", func(c *Config) { c.Holdout = 1 }, "Holdout", "Holdout 1 cannot give an interval"},
-		{"unknown algorithm", func(c *Config) { c.Algorithm = "annealing" }, "Algorithm", `Algorithm: unknown algorithm "annealing" (known: cmaes, ga, llm, map-elites)`},
+		{"unknown algorithm", func(c *Config) { c.Algorithm = "annealing" }, "Algorithm", `Algorithm: unknown algorithm "annealing" (known: cmaes, ga, llm, map-elites, spsa)`},
 		{"unknown base", func(c *Config) { c.Base = "nosuch" }, "Base", `Base: unknown kindling strategy "nosuch"`},
 		{"no out", func(c *Config) { c.Out = "" }, "Out", "Out is not set"},
 		{"another algorithm's options", func(c *Config) { c.Options = &CMAOptions{} }, "Options", "Options CMAOptions are not the options of ga (GAOptions)"},
@@ -262,7 +262,7 @@ func TestAlgorithmTable(t *testing.T) {
 		}
 		algo.Close()
 	}
-	if !slices.IsSorted(names) || strings.Join(names, ",") != strings.Join(AlgorithmNames(), ",") || len(names) != 4 {
-		t.Errorf("algorithms %v, names %v: want the four, sorted", names, AlgorithmNames())
+	if !slices.IsSorted(names) || strings.Join(names, ",") != strings.Join(AlgorithmNames(), ",") || len(names) != 5 {
+		t.Errorf("algorithms %v, names %v: want the five, sorted", names, AlgorithmNames())
 	}
 }

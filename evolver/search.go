@@ -79,6 +79,7 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 		return wall.Seconds() / float64(matches)
 	}
 	warned := false
+	sessionGens := 0
 	for {
 		if r.Generations > 0 && st.done >= r.Generations {
 			break
@@ -106,6 +107,9 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 				check = r.fits(start, gctx)
 			}
 		}
+		if h, ok := r.Algorithm.(scheduled); ok {
+			h.Horizon(r.horizon(st.done, sessionGens, wall, time.Until(deadline)-r.Reserve(spm())))
+		}
 		t0 := time.Now()
 		gs, err := r.generation(gctx, st, baseID, check)
 		cutNow := err != nil && gctx.Err() != nil && ctx.Err() == nil
@@ -119,6 +123,7 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 		}
 		lastWall = time.Since(t0)
 		wall += lastWall
+		sessionGens++
 		matches += gs.Matches + gs.Cache.ProbeMatches
 		st.elapsed = prior + time.Since(start)
 		gs.WallMS = ms(lastWall)
@@ -140,6 +145,21 @@ func (s *search) Run(ctx context.Context) (*searchResult, error) {
 		res.Base = entry{ID: baseID, X: baseX}
 	}
 	return res, nil
+}
+
+// horizon is the generations the search expects in all (see scheduled),
+// given the generations done, this session's generations and their wall
+// time, and under a budget the time left for the search.
+func (s *search) horizon(done, sessionGens int, wall, left time.Duration) int {
+	if s.Budget <= 0 || sessionGens == 0 {
+		return s.Generations
+	}
+	mean := max(wall/time.Duration(sessionGens), time.Millisecond)
+	n := done + max(1, int(left/mean))
+	if s.Generations > 0 {
+		n = min(n, s.Generations)
+	}
+	return n
 }
 
 // fits returns the check of a budgeted session's first generation: given

@@ -21,6 +21,8 @@ func newAlgorithm(t *testing.T, name string, space paramSpace, pop int, seed uin
 		a, err = newGA(space, pop, seed, GAOptions{Islands: 2, MigrateEvery: 3})
 	case "cmaes":
 		a, err = newCMAES(space, pop, seed, CMAOptions{})
+	case "spsa":
+		a, err = newSPSA(space, pop, seed, *newSPSAOptions())
 	default:
 		t.Fatalf("no algorithm %s", name)
 	}
@@ -84,7 +86,7 @@ func readLines(t *testing.T, path string) []string {
 // same archive, same generations.jsonl apart from wall times.
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	space := paramSpace{Base: testStrategy()}
-	for _, algo := range []string{"ga", "cmaes"} {
+	for _, algo := range []string{"ga", "cmaes", "spsa"} {
 		t.Run(algo, func(t *testing.T) {
 			const gens = 12
 			whole := &search{Space: space, Algorithm: newAlgorithm(t, algo, space, 8, 7), Evaluator: &synthetic{space: space, gamesPerSeed: 3},

@@ -19,9 +19,14 @@ type paramSpace struct {
 // Dim is the number of coordinates (the schema's length).
 func (s paramSpace) Dim() int { return len(s.Base.Schema) }
 
-// Genome maps a point of the space to the legal genome it plays as.
+// Genome maps a point of the space to the legal genome it plays as (for
+// a program strategy, in its program's canonical form).
 func (s paramSpace) Genome(x []float64) strategies.Genome {
-	return s.Base.Schema.Denormalize(x)
+	g := s.Base.Schema.Denormalize(x)
+	if s.Base.Program != nil {
+		g = s.Base.Canonical(g)
+	}
+	return g
 }
 
 // Point maps a genome into the space.

@@ -50,6 +50,11 @@ var algorithms = []AlgorithmSpec{
 		DefaultPopulation: 16, Reproducible: true,
 		Options: func() Options { return &MapElitesOptions{Bins: defaultBins} },
 	},
+	{
+		Name: "spsa", Description: "SPSA as fishtest and OpenBench tune chess engines: each generation measures the current point and population/2 pairs θ±c·Δ on paired seeds, and moves θ by each pair's wins less losses with per-parameter step c and learning rate R (--spsa-* flags)",
+		DefaultPopulation: 8, Reproducible: true,
+		Options: func() Options { return newSPSAOptions() },
+	},
 }
 
 // Algorithms returns the table of algorithms, sorted by name.

@@ -150,6 +150,9 @@ func Export(ctx context.Context, o Options) (Result, error) {
 	}
 	files := map[string][]byte{"variant.json": variantBytes}
 	page := pageData{V: v, Label: v.Label(), Params: paramRows(s, v), Arch: arch, Description: s.Description}
+	if s.Program != nil && s.Program.Text != nil {
+		page.Program = s.Program.Text(r.Genome)
+	}
 	for name, tpl := range map[string]*template.Template{"Dockerfile": o.Target.Dockerfile, "README.md": o.Target.README} {
 		var b bytes.Buffer
 		if err := tpl.Execute(&b, page); err != nil {

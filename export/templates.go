@@ -11,6 +11,9 @@ type pageData struct {
 	Description string
 	Params      []paramRow
 	Arch        string
+	// Program is a program strategy's rules as text ("" for any other
+	// strategy): the README shows them instead of the parameter table.
+	Program string
 }
 
 // BaseImage is the base image of the exported Dockerfiles: distroless
@@ -20,8 +23,12 @@ type pageData struct {
 const BaseImage = "gcr.io/distroless/static-debian12:nonroot"
 
 // ParamTable is the README template's table of the variant's parameters,
-// for a target's README.
-const ParamTable = `| parameter | value | range | default | what it changes |
+// for a target's README (a program variant's rules instead).
+const ParamTable = `{{if .Program}}The variant is a program (its genome, in variant.json's params, encodes the same rules):
+
+` + "```" + `
+{{.Program}}` + "```" + `
+{{else}}| parameter | value | range | default | what it changes |
 |---|---|---|---|---|
 {{range .Params}}| {{.Name}} | {{.Value}} | {{.Range}} | {{.Default}} | {{.Description}} |
-{{end}}`
+{{end}}{{end}}`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -57,12 +58,20 @@ type BenchWorkload struct {
 	Run func(ctx context.Context, reg *strategies.Registry) ([]Figure, error)
 }
 
-// Figure is one measured line of crucible bench.
+// Figure is one measured line of crucible bench: Count units of work
+// (Unit: "turn", "match") that took CPU of the process's CPU time (user
+// and system, every thread: see crucible/internal/cpuclock) and Wall of
+// elapsed time. crucible bench reports the CPU time per unit, min, median
+// and max over its --repeats runs, with the wall time beside it: CPU time
+// is what other load on the machine disturbs least.
 type Figure struct {
 	What  string
-	Value float64
 	Unit  string
-	Note  string
+	Count int
+	CPU   time.Duration
+	Wall  time.Duration
+	// Note says what the figure is for (a target, say).
+	Note string
 }
 
 // MatchCommand is a game's `crucible match GAME` subcommand: its help, its

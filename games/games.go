@@ -48,6 +48,10 @@ type Game struct {
 	// Elsewhere says, for a game without Remote, where its bots play
 	// instead (for messages).
 	Elsewhere string
+	// Bot, when not nil, makes an arena entrant of an outside bot from
+	// its manifest (../shared/specs/bots.md), started by the lab (nil:
+	// the game takes no manifests).
+	Bot BotEntrant
 	// Export is how a variant of the game is exported as a bot (nil: its
 	// variants cannot be exported).
 	Export *export.Target

@@ -23,6 +23,15 @@ type Standings struct {
 
 // Standings returns the leaderboard of the active entrants.
 func (s *Store) Standings(ctx context.Context) (Standings, error) {
+	return s.RankedStandings(ctx, nil)
+}
+
+// RankedStandings is Standings with, when ranks is not nil, each
+// entrant's probability of each rank (Summary.Ranks): the bootstrap of
+// the last closed night's units between the current versions
+// (rating.RankProbabilities), the Bradley–Terry order of that night
+// rather than the ladder's Glicko-2 over all nights.
+func (s *Store) RankedStandings(ctx context.Context, ranks *rating.RankOptions) (Standings, error) {
 	var st Standings
 	if _, err := s.Info(ctx); err != nil {
 		return st, err
@@ -76,9 +85,17 @@ func (s *Store) Standings(ctx context.Context) (Standings, error) {
 	for _, v := range active {
 		names = append(names, v.Label)
 	}
-	st.Summary, err = rating.Leaderboard(names, matches, rating.Options{Model: rating.ModelGlicko2, Periods: rating.PriorIsRating, Prior: ratings})
+	st.Summary, err = rating.Leaderboard(names, matches, rating.Options{Model: rating.ModelGlicko2, Periods: rating.PriorIsRating, Prior: ratings, Ranks: ranks})
 	if err != nil {
 		return st, err
+	}
+	if t := st.Summary.Ranks; t != nil {
+		if st.Night.ID == 0 {
+			t.Unavailable = "no night has closed yet: there are no matches to resample"
+			t.Players = []rating.PlayerRanks{}
+		} else {
+			t.Method += fmt.Sprintf(", over night %s's matches between the current versions", st.Night.Label)
+		}
 	}
 	// The ratings are the ladder's own, each night one rating period; the
 	// leaderboard only shows them (it does not rate the night again).

@@ -10,7 +10,8 @@ import (
 )
 
 // A batch's results are stored compactly: only what the match decided
-// (scores, ranks, turns, reason, crash flags, error, duration), since the
+// (scores, ranks, turns, reason, crash flags, adjudication, error,
+// duration), since the
 // rest of each result line (job id, game, configuration, round, seed,
 // players) follows from the batch's jobs and the run. The follower
 // rebuilds the records and writes them with the arena's own encoder, so
@@ -22,11 +23,15 @@ import (
 const compactVersion = 1
 
 // Flags of a compact record: which slices are nil (JSON null) rather
-// than empty.
+// than empty, and whether the match was adjudicated (Record.Adjudicated:
+// stopped early with the turn limit's result). A flag outside knownFlags
+// is an encoding this version cannot read.
 const (
 	nilScores = 1 << iota
 	nilRanks
 	nilCrashed
+	adjudicated
+	knownFlags = nilScores | nilRanks | nilCrashed | adjudicated
 )
 
 // encodeRecords encodes the records of a batch of jobs.
@@ -52,6 +57,9 @@ func encodeRecords(recs []arena.Record, jobs []arena.Job) ([]byte, error) {
 		}
 		if r.Crashed == nil {
 			flags |= nilCrashed
+		}
+		if r.Adjudicated {
+			flags |= adjudicated
 		}
 		buf = binary.AppendUvarint(buf, uint64(i))
 		buf = binary.AppendUvarint(buf, uint64(flags))
@@ -189,6 +197,10 @@ func decodeRecords(data []byte, jobs []arena.Job, game, configID string, refs []
 			rec.Players[s] = refs[e]
 		}
 		flags := r.uvarint()
+		if r.err == nil && flags&^knownFlags != 0 {
+			return nil, fmt.Errorf("compact records: job %s has unknown flags %#x", j.ID, flags&^knownFlags)
+		}
+		rec.Adjudicated = flags&adjudicated != 0
 		if k := r.slice(flags&nilScores != 0); k >= 0 {
 			rec.Scores = make([]float64, k)
 		}

@@ -24,14 +24,28 @@ type EntrantSpec struct {
 	VariantID string             `json:"variant,omitempty"`
 	Params    map[string]float64 `json:"params,omitempty"`
 	URL       string             `json:"url,omitempty"`
+	// Bot is an outside bot's manifest (../shared/specs/bots.md), values
+	// filled in and folder absolute: a worker starts the bot from it on
+	// its own machine (see BotGames).
+	Bot string `json:"bot,omitempty"`
 }
 
 // Specs describes entrants of game for storing. An entrant that is neither
 // a strategy of the registry at legal parameters nor a remote bot cannot
 // be rebuilt by a worker and is an error naming it.
 func Specs(reg *strategies.Registry, game string, entrants []arena.Entrant) ([]EntrantSpec, error) {
+	return SpecsWithBots(reg, game, entrants, nil)
+}
+
+// SpecsWithBots is Specs for a run with outside bots: manifests maps the
+// name of each entrant that is one to its manifest (see EntrantSpec.Bot).
+func SpecsWithBots(reg *strategies.Registry, game string, entrants []arena.Entrant, manifests map[string]string) ([]EntrantSpec, error) {
 	out := make([]EntrantSpec, len(entrants))
 	for i, e := range entrants {
+		if m, ok := manifests[e.Name]; ok {
+			out[i] = EntrantSpec{Name: e.Name, Strategy: e.Strategy, VariantID: e.VariantID, Params: e.Params, Bot: m}
+			continue
+		}
 		if e.Strategy == RemoteStrategy {
 			if !strings.HasPrefix(e.Name, "http://") && !strings.HasPrefix(e.Name, "https://") {
 				return nil, fmt.Errorf("entrant %d (%s) is a remote bot whose name is not its URL", i, e.Name)
@@ -57,6 +71,14 @@ func Specs(reg *strategies.Registry, game string, entrants []arena.Entrant) ([]E
 func Build(gs Games, reg *strategies.Registry, game string, specs []EntrantSpec, secret string) ([]arena.Entrant, error) {
 	out := make([]arena.Entrant, len(specs))
 	for i, sp := range specs {
+		if sp.Bot != "" {
+			e, err := buildBot(gs, game, sp)
+			if err != nil {
+				return nil, fmt.Errorf("entrant %d (%s): %w", i, sp.Name, err)
+			}
+			out[i] = e
+			continue
+		}
 		if sp.Strategy == RemoteStrategy {
 			e, err := gs.Remote(game, sp.URL, secret)
 			if err != nil {

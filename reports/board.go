@@ -22,6 +22,34 @@ type board struct {
 	// Title names the model the table is ordered by and Method says how
 	// it rated (the summary's).
 	Title, Method string
+	// Ranks is the rank probability table, nil when not asked for.
+	Ranks *rankView
+}
+
+// rankView is the rank probability table of a board: the same cells as
+// the terminal's, or why there is none.
+type rankView struct {
+	Head        []string
+	Rows        [][]string
+	Notes       []string
+	Unavailable string
+}
+
+// newRankView lays out a summary's rank table for the page; nil when the
+// summary has none.
+func newRankView(s rating.Summary) *rankView {
+	t := s.Ranks
+	if t == nil {
+		return nil
+	}
+	if t.Unavailable != "" {
+		return &rankView{Unavailable: t.Unavailable}
+	}
+	v := &rankView{Head: rankHeader(t), Rows: rankRows(t), Notes: []string{RankNote(t) + " Columns are ranks; each cell is the probability of that rank in percent (· never)."}}
+	if m := s.Model; m != "" && m != rating.ModelBT {
+		v.Notes = append(v.Notes, "The leaderboard is ordered by "+m.Title()+"; the rank probabilities are those of the Bradley–Terry order.")
+	}
+	return v
 }
 
 // boardRow is one leaderboard line: the same figures as the terminal
@@ -40,7 +68,7 @@ type boardRow struct {
 const eloBarW = 160.0
 
 func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
-	b := board{Title: s.Model.Title(), Method: s.Method}
+	b := board{Title: s.Model.Title(), Method: s.Method, Ranks: newRankView(s)}
 	var err error
 	if b.Ratings, b.Caption, err = ratingsPlot(s); err != nil {
 		return b, err
@@ -56,6 +84,7 @@ func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 	for _, st := range s.Standings {
 		if st.Games > 0 {
 			scale = math.Max(scale, math.Max(math.Abs(st.EloLo), math.Abs(st.EloHi)))
+			scale = math.Max(scale, math.Abs(st.Elo))
 		}
 	}
 	scale = math.Min(1000, math.Ceil(scale/100)*100)
@@ -67,7 +96,11 @@ func newBoard(s rating.Summary, base string, evolved []string) (board, error) {
 	rows := leaderboardRows(s)
 	for i, st := range s.Standings {
 		r := boardRow{Cells: rows[i], HasBar: st.Games > 0}
-		if r.HasBar {
+		switch {
+		case r.HasBar && st.FewUnits:
+			r.X = pos(st.Elo)
+			r.Lo, r.Hi = r.X, r.X // the point alone: its interval is not available
+		case r.HasBar:
 			r.X, r.Lo, r.Hi = pos(st.Elo), pos(st.EloLo), pos(st.EloHi)
 		}
 		switch {

@@ -19,6 +19,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"crucible/arena/rating"
+	"crucible/stats"
 )
 
 // Format is an output format of the reports.
@@ -72,7 +73,7 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	case CSV:
-		return writeCSV(w, s.Standings)
+		return writeCSV(w, s.Standings, s.Ranks)
 	case Table, Markdown:
 	default:
 		return fmt.Errorf("format %q is not one of %s", f, strings.Join(Formats, ", "))
@@ -86,6 +87,11 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	}
 	if err := writeNotes(w, f, summaryNotes(s)); err != nil {
 		return err
+	}
+	if s.Ranks != nil {
+		if err := writeRanks(w, f, s); err != nil {
+			return err
+		}
 	}
 	if opt.Field && s.Field != nil {
 		if err := writeField(w, f, s); err != nil {
@@ -291,8 +297,12 @@ func leaderboardRows(s rating.Summary) [][]string {
 		score, interval, elo, units := "-", "-", "-", "-"
 		if st.Games > 0 {
 			score = fmt.Sprintf("%.1f", 100*st.Score)
-			interval = fmt.Sprintf("%.1f-%.1f", 100*st.ScoreLo, 100*st.ScoreHi)
+			interval = scoreInterval(st.ScoreLo, st.ScoreHi, st.ScoreMethod)
 			elo = fmt.Sprintf("%+.0f [%+.0f, %+.0f]", st.Elo, st.EloLo, st.EloHi)
+			if st.FewUnits {
+				// Half a game from the edges, one game is always +0.
+				elo = rating.NotAvailable
+			}
 			units = unitsCell(st.Units, st.Distinct)
 		}
 		row := append([]string{strconv.Itoa(st.Rank), st.Name}, modelCells(s, st)...)
@@ -303,6 +313,15 @@ func leaderboardRows(s rating.Summary) [][]string {
 		rows[i] = append(row, fmt.Sprintf("%d-%d-%d", st.Wins, st.Draws, st.Losses), score, interval, elo)
 	}
 	return rows
+}
+
+// scoreInterval writes a score interval in percent, "n/a" when no method
+// valid at the sample size gives one.
+func scoreInterval(lo, hi float64, m stats.Method) string {
+	if m == stats.NotAvailable {
+		return rating.NotAvailable
+	}
+	return fmt.Sprintf("%.1f-%.1f", 100*lo, 100*hi)
 }
 
 // matrixRows lays out the score matrix with numbered columns, so that wide
@@ -342,7 +361,7 @@ func pairsRows(s rating.Summary) [][]string {
 		if s.Clustered {
 			row = append(row, unitsCell(p.Units, p.Distinct))
 		}
-		rows[i] = append(row, fmt.Sprintf("%.1f", 100*p.Score), fmt.Sprintf("%.1f-%.1f", 100*p.Lo, 100*p.Hi))
+		rows[i] = append(row, fmt.Sprintf("%.1f", 100*p.Score), scoreInterval(p.Lo, p.Hi, p.Method))
 	}
 	return rows
 }
@@ -350,13 +369,20 @@ func pairsRows(s rating.Summary) [][]string {
 // writeCSV writes the leaderboard with full-precision numbers: the
 // standing's own columns (Glicko-2's first), then every registered
 // model's; the figures of a model that did not rate the batch are empty.
-func writeCSV(w io.Writer, st []rating.Standing) error {
+// A rank table (when computed and available) adds its columns last.
+func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error {
+	if ranks != nil && ranks.Unavailable != "" {
+		ranks = nil
+	}
 	cw := csv.NewWriter(w)
 	head := []string{"rank", "name", "rating", "rd", "volatility", "conservative", "games", "wins", "draws", "losses",
 		"score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi", "units", "distinct"}
 	specs := rating.Specs()
 	for _, spec := range specs {
 		head = append(head, spec.CSV...)
+	}
+	if ranks != nil {
+		head = append(head, rankCSVHeader(ranks)...)
 	}
 	cw.Write(head)
 	num := func(v float64) string {
@@ -371,8 +397,15 @@ func writeCSV(w io.Writer, st []rating.Standing) error {
 			glicko = []string{"", "", "", ""}
 		}
 		row := append([]string{strconv.Itoa(s.Rank), s.Name}, glicko...)
+		scoreLo, scoreHi, eloLo, eloHi := s.ScoreLo, s.ScoreHi, s.EloLo, s.EloHi
+		if s.ScoreMethod == stats.NotAvailable {
+			scoreLo, scoreHi = math.NaN(), math.NaN()
+		}
+		if s.FewUnits {
+			eloLo, eloHi = math.NaN(), math.NaN()
+		}
 		row = append(row, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses),
-			num(s.Score), num(s.ScoreLo), num(s.ScoreHi), num(s.Elo), num(s.EloLo), num(s.EloHi),
+			num(s.Score), num(scoreLo), num(scoreHi), num(s.Elo), num(eloLo), num(eloHi),
 			strconv.Itoa(s.Units), strconv.Itoa(s.Distinct))
 		for _, spec := range specs {
 			if len(spec.CSV) > 0 {
@@ -380,6 +413,9 @@ func writeCSV(w io.Writer, st []rating.Standing) error {
 					row = append(row, num(v))
 				}
 			}
+		}
+		if ranks != nil {
+			row = append(row, rankCSVValues(ranks, s.Name)...)
 		}
 		cw.Write(row)
 	}

@@ -64,7 +64,17 @@ footer { margin-top: 3em; color: #888; font-size: 0.85em; }
 <tbody>{{range .Rows}}
 <tr{{if .Class}} class="{{.Class}}"{{end}}>{{range $i, $c := .Cells}}<td{{if eq $i 1}} class="name"{{end}}>{{$c}}</td>{{end}}<td class="text">{{if .HasBar}}<svg class="bar" width="160" height="14" viewBox="0 0 160 14" role="img" aria-label="Elo bar"><line x1="{{half}}" y1="1" x2="{{half}}" y2="13" stroke="#999" stroke-width="1"/><line x1="{{.Lo}}" y1="7" x2="{{.Hi}}" y2="7" stroke="#1f5fa8" stroke-width="2"/><line x1="{{.Lo}}" y1="3" x2="{{.Lo}}" y2="11" stroke="#1f5fa8" stroke-width="1.5"/><line x1="{{.Hi}}" y1="3" x2="{{.Hi}}" y2="11" stroke="#1f5fa8" stroke-width="1.5"/><circle cx="{{.X}}" cy="7" r="3" fill="#1f5fa8"/></svg>{{end}}</td></tr>{{end}}
 </tbody>
-</table></div>{{end}}
+</table></div>{{with .Ranks}}
+<h3 id="ranks">Rank probabilities</h3>{{if .Unavailable}}
+<p class="note">Not available: {{.Unavailable}}.</p>{{else}}
+<div class="scroll"><table class="ranks">
+<thead><tr>{{range $i, $h := .Head}}<th{{if eq $i 1}} class="name"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}
+<tr>{{range $i, $c := .}}<td{{if eq $i 1}} class="name"{{end}}>{{$c}}</td>{{end}}</tr>{{end}}
+</tbody>
+</table></div>
+{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}{{end}}{{end}}{{end}}
 
 {{define "boardplots"}}
 {{if .Ratings}}<figure class="plot" id="ratings-plot">{{.Ratings}}

@@ -61,7 +61,13 @@
 // fallback is over the number of units: twenty different games all won
 // are twenty observations, twenty copies of one game are one.
 // PairIntervals builds the head-to-head table of such intervals from
-// individual games.
+// individual games. SmallSampleRate keeps them honest below MinUnits (3)
+// units: the exact bound [(α/2)^(1/n), 1] of units all won, t on one
+// degree of freedom for two different units, otherwise NotAvailable.
+//
+// Ranks turns samples of ratings (bootstrap resamples, say) into each
+// player's probability of each rank and a percentile rank interval, ties
+// sharing their ranks.
 //
 // # Ratings of a batch
 //

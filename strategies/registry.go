@@ -22,6 +22,10 @@ type Strategy struct {
 	// order) and the seat's own random seed (engine.SeatSeed). The seat is
 	// the player's index in the match.
 	New func(g Genome, seed uint64, seat int) engine.Player
+	// Program is set for a strategy whose genome encodes a program (see
+	// Program); such strategies are not references: List and Names leave
+	// them out, Programs lists them.
+	Program *Program
 }
 
 // Registry maps (game, name) to strategies. It is built once from the
@@ -74,13 +78,41 @@ func (r *Registry) Games() []string {
 	return out
 }
 
-// List returns the strategies of game sorted by name.
+// List returns the reference strategies of game (every strategy but the
+// program ones) sorted by name: the field "all" names.
 func (r *Registry) List(game string) []Strategy {
-	return append([]Strategy(nil), r.byGame[game]...)
+	var out []Strategy
+	for _, s := range r.byGame[game] {
+		if s.Program == nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
-// Names returns the strategy names of game sorted.
+// Programs returns the program strategies of game sorted by name.
+func (r *Registry) Programs(game string) []Strategy {
+	var out []Strategy
+	for _, s := range r.byGame[game] {
+		if s.Program != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Names returns the names of game's reference strategies (see List)
+// sorted.
 func (r *Registry) Names(game string) []string {
+	var out []string
+	for _, s := range r.List(game) {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// allNames returns every strategy name of game, programs included, sorted.
+func (r *Registry) allNames(game string) []string {
 	var out []string
 	for _, s := range r.byGame[game] {
 		out = append(out, s.Name)
@@ -100,5 +132,5 @@ func (r *Registry) Lookup(game, name string) (Strategy, error) {
 			return s, nil
 		}
 	}
-	return Strategy{}, fmt.Errorf("unknown %s strategy %q (known: %s)", game, name, strings.Join(r.Names(game), ", "))
+	return Strategy{}, fmt.Errorf("unknown %s strategy %q (known: %s)", game, name, strings.Join(r.allNames(game), ", "))
 }

@@ -41,6 +41,11 @@ type Variant struct {
 	// one fingerprint played those matches move for move alike. Empty
 	// when unknown.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Program is the readable program of a program strategy (see
+	// Program): what plays. Params then hold the same program as the
+	// genome the search works on; a hand-edited file may drop params and
+	// the id, which are recomputed from the program.
+	Program json.RawMessage `json:"program,omitempty"`
 }
 
 // VariantID is the short hash that names a variant: the first 10 hex digits
@@ -67,20 +72,27 @@ func VariantID(game, base string, params map[string]float64) string {
 // defaults), so a variant that spells out a default and one that leaves it
 // out get the same id.
 func (s Strategy) VariantID(g Genome) string {
-	return VariantID(s.Game, s.Name, s.Schema.Map(s.Schema.Clamp(g)))
+	return VariantID(s.Game, s.Name, s.Schema.Map(s.canonical(g)))
 }
 
 // NewVariant builds the variant of s with genome g (clamped by the schema)
 // and its parents.
 func NewVariant(s Strategy, g Genome, parents ...string) Variant {
-	params := s.Schema.Map(s.Schema.Clamp(g))
-	return Variant{
+	g = s.canonical(g)
+	params := s.Schema.Map(g)
+	v := Variant{
 		Game:    s.Game,
 		Base:    s.Name,
 		ID:      VariantID(s.Game, s.Name, params),
 		Params:  params,
 		Parents: append([]string(nil), parents...),
 	}
+	if s.Program != nil && s.Program.Encode != nil {
+		if prog, err := s.Program.Encode(g); err == nil {
+			v.Program = prog
+		}
+	}
+	return v
 }
 
 // Label is the variant's display name: "base#id".
@@ -121,7 +133,13 @@ func (r *Registry) Check(v Variant) (Resolved, error) {
 	if err != nil {
 		return Resolved{}, fmt.Errorf("variant %s: %w", label, err)
 	}
+	if v.Program != nil {
+		if g, err = programGenome(s, v, g); err != nil {
+			return Resolved{}, fmt.Errorf("variant %s: %w", label, err)
+		}
+	}
 	out := NewVariant(s, g, v.Parents...)
+	g = s.canonical(g)
 	out.Note = v.Note
 	out.Fingerprint = v.Fingerprint
 	res := Resolved{Variant: out, Strategy: s, Genome: g}
@@ -134,6 +152,22 @@ func (r *Registry) Check(v Variant) (Resolved, error) {
 		return Resolved{}, fmt.Errorf("variant %s: id %q does not match its content (expected %q); remove the id field to recompute it", v.Label(), v.ID, out.ID)
 	}
 	return res, nil
+}
+
+// programGenome decodes v's program; params, when the file has them too,
+// must hold the same program.
+func programGenome(s Strategy, v Variant, fromParams Genome) (Genome, error) {
+	if s.Program == nil || s.Program.Decode == nil {
+		return nil, fmt.Errorf("base %s is not a program strategy; remove the program field", s.Name)
+	}
+	g, err := s.Program.Decode(v.Program)
+	if err != nil {
+		return nil, fmt.Errorf("program: %w", err)
+	}
+	if len(v.Params) > 0 && !slices.Equal(s.canonical(fromParams), g) {
+		return nil, errors.New("params and program describe different programs; the program is what plays: remove params (and the id) to recompute them")
+	}
+	return g, nil
 }
 
 // Resolve checks v as Check does and returns its strategy and genome.
@@ -155,10 +189,11 @@ func LoadVariant(path string) (Variant, error) {
 }
 
 // variantFields are the keys of a variant file, matched exactly.
-var variantFields = []string{"game", "base", "id", "params", "parents", "note", "fingerprint"}
+var variantFields = []string{"game", "base", "id", "params", "parents", "note", "fingerprint", "program"}
 
 // ParseVariant decodes a variant file: one JSON object with the keys game
-// and base (required), id, params, parents, note and fingerprint, spelled exactly
+// and base (required), id, params, parents, note, fingerprint and program
+// (a program strategy's rules, see Program), spelled exactly
 // (lower case), with nothing after it; name is used in errors. A value of
 // the wrong type, null included, is an error naming its field (or
 // parameter). The id, when given, is kept as written: it can only be
@@ -222,6 +257,12 @@ func ParseVariant(data []byte, name string) (Variant, error) {
 			return fail("%w", err)
 		}
 		v.Params = params
+	}
+	if msg, ok := raw["program"]; ok {
+		if t := bytes.TrimSpace(msg); len(t) == 0 || t[0] != '{' {
+			return fail("program: want a JSON object (a program's rules), got %s", msg)
+		}
+		v.Program = msg
 	}
 	if msg, ok := raw["parents"]; ok {
 		if isNull(msg) {

@@ -11,6 +11,18 @@
 // a non-transitive field (α-Rank, Nash, 3-cycles of significant wins); and
 // the pairs the order ranks against their scores.
 //
+// On fewer than stats.MinUnits (3) distinct units the large-sample
+// intervals are not valid: a score interval there is stats.SmallSampleRate's
+// (an exact bound when every unit was won or lost, t on one degree of
+// freedom for two different units, else not available), and the Elo vs
+// field bar and the Bradley–Terry interval are not available
+// (Standing.FewUnits, Elo.NoInterval), so no difference is significant on
+// one seed.
+//
+// RankProbabilities (and Options.Ranks) gives each player's probability
+// of each rank and a rank interval, by a seeded stratified bootstrap of
+// the same units, each resample ranked by its Bradley–Terry fit.
+//
 // # Models
 //
 // A model is a registered value, a Spec: its name and aliases, its title,

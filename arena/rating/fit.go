@@ -20,6 +20,7 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	st := make([]Standing, n)
 	played := make([]bool, n)
 	fieldIv := make([]stats.Interval, n)
+	var few []string // the players with games in fewer than stats.MinUnits units
 	all := func(int32) bool { return true }
 	for p, name := range b.names {
 		t := m.Field(p)
@@ -32,6 +33,13 @@ func (b *batch) summary(opt Options) (Summary, error) {
 			s.Units, s.Distinct = raw, iv.Distinct
 			g := float64(s.Games)
 			s.Elo, s.EloLo, s.EloHi = eloOf(iv.Mean, g), eloOf(iv.Lo, g), eloOf(iv.Hi, g)
+			if iv.Units < stats.MinUnits {
+				// Half a game from the edges, the bar of one or two units
+				// is no interval (one game: every end at 1/2, "0 [0, 0]").
+				s.FewUnits, s.ScoreMethod = true, iv.Method
+				s.EloLo, s.EloHi = 0, 0
+				few = append(few, name)
+			}
 		}
 		st[p] = s
 	}
@@ -50,8 +58,12 @@ func (b *batch) summary(opt Options) (Summary, error) {
 			pairIv[i][j] = iv
 			pairIv[j][i] = stats.Interval{Mean: 1 - iv.Mean, Lo: 1 - iv.Hi, Hi: 1 - iv.Lo, SE: iv.SE, Units: iv.Units, Distinct: iv.Distinct, Method: iv.Method}
 			t := m.Cells[i][j]
-			sum.Pairs = append(sum.Pairs, Pair{A: b.names[i], B: b.names[j], Wins: t.Wins, Draws: t.Draws, Losses: t.Losses,
-				Score: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, Units: raw, Distinct: iv.Distinct})
+			pr := Pair{A: b.names[i], B: b.names[j], Wins: t.Wins, Draws: t.Draws, Losses: t.Losses,
+				Score: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, Units: raw, Distinct: iv.Distinct}
+			if iv.Units < stats.MinUnits && iv.Method != stats.ClusteredT {
+				pr.Method = iv.Method // two different units keep their t interval
+			}
+			sum.Pairs = append(sum.Pairs, pr)
 		}
 	}
 	spec := Lookup(opt.Model)
@@ -75,6 +87,9 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	}
 	sum.Method = method
 	sum.Notes = append(sum.Notes, notes...)
+	if len(few) > 0 {
+		sum.Notes = append(sum.Notes, smallSampleNote(few))
+	}
 	// Order: the model's figures (to 1e-9, so rounding noise does not
 	// order equals), players without them last, then by name.
 	order := make([]int, n)
@@ -115,6 +130,17 @@ func (b *batch) summary(opt Options) (Summary, error) {
 	}
 	if unmet := unmetPairs(m, played); unmet > 0 && sum.Field == nil {
 		sum.Notes = append(sum.Notes, fmt.Sprintf("%d pairs of players never met", unmet))
+	}
+	if opt.Ranks != nil {
+		ro := *opt.Ranks
+		if ro.Level == 0 {
+			ro.Level = opt.Level
+		}
+		t, err := b.rankTable(ro)
+		if err != nil {
+			return Summary{}, err
+		}
+		sum.Ranks = &t
 	}
 	return sum, nil
 }
@@ -284,8 +310,8 @@ func (b *batch) inversions(order []int, played []bool, field []stats.Interval, l
 			}
 			ia, okA := scoreAgainst(a, c, shared)
 			ic, okC := scoreAgainst(c, a, shared)
-			if !okA || !okC {
-				continue
+			if !okA || !okC || ia.Units < stats.MinUnits || ic.Units < stats.MinUnits {
+				continue // no difference is significant on one or two units
 			}
 			d := ic.Mean - ia.Mean
 			se := math.Hypot(ia.SE, ic.SE)
@@ -298,6 +324,17 @@ func (b *batch) inversions(order []int, played []bool, field []stats.Interval, l
 		}
 	}
 	return out
+}
+
+// smallSampleNote says how the intervals of the players with games in
+// fewer than stats.MinUnits units were computed.
+func smallSampleNote(few []string) string {
+	who := strings.Join(few, ", ")
+	if len(few) > 6 {
+		who = strings.Join(few[:6], ", ") + fmt.Sprintf(" and %d more", len(few)-6)
+	}
+	return fmt.Sprintf("%s played in fewer than %d distinct units, too few for the large-sample intervals: a score interval there is the exact bound [(α/2)^(1/n), 1] when every unit was won (mirrored when every unit was lost; valid for any score in [0, 1]), Student's t on one degree of freedom when two units differ, and otherwise %s; Elo vs field and the Bradley–Terry interval are %s (no Bradley–Terry difference is significant on them)",
+		who, stats.MinUnits, NotAvailable, NotAvailable)
 }
 
 func boolInt(v bool) int {

@@ -169,8 +169,10 @@ type batch struct {
 	at    []int32
 	// games are the pairwise games with Unit the merged unit.
 	games []stats.PairGame
-	// copies[u] is the number of raw units merged into unit u.
-	copies []int
+	// copies[u] is the number of raw units merged into unit u and
+	// unitGroup[u] the group (pairing, free-for-all group) it belongs to.
+	copies    []int
+	unitGroup []int32
 	// entries[p] are player p's games by opponent and unit, sorted by
 	// unit then opponent.
 	entries [][]entry
@@ -305,6 +307,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 		}
 		mergedOf[uid] = id
 		b.copies = append(b.copies, 1)
+		b.unitGroup = append(b.unitGroup, u.group)
 		mergedIn[u.group]++
 	}
 	for g := range perGroup {
@@ -397,13 +400,14 @@ func (b *batch) units(p int, keep func(opp int32) bool) (out []stats.Unit, raw i
 	return out, raw
 }
 
-// interval is the clustered interval of units, and ok false when there
-// are none.
+// interval is the clustered interval of units (honest on fewer than
+// stats.MinUnits: stats.SmallSampleRate), and ok false when there are
+// none.
 func interval(units []stats.Unit, level float64) (stats.Interval, bool) {
 	if len(units) == 0 {
 		return stats.Interval{}, false
 	}
-	iv, err := stats.ClusteredRateDistinct(units, level)
+	iv, err := stats.SmallSampleRate(units, level)
 	if err != nil {
 		// The units are sums of scores in [0, 1]: nothing to refuse.
 		panic(fmt.Sprintf("rating: clustered rate of well-formed units: %v", err))
@@ -415,5 +419,9 @@ func interval(units []stats.Unit, level float64) (stats.Interval, bool) {
 // from the edges so it stays finite.
 func eloOf(s, games float64) float64 {
 	edge := 0.5 / games
-	return EloDiff(math.Min(math.Max(s, edge), 1-edge))
+	e := EloDiff(math.Min(math.Max(s, edge), 1-edge))
+	if e == 0 {
+		return 0 // not -0, which tables print as "-0"
+	}
+	return e
 }

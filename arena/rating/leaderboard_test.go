@@ -39,7 +39,9 @@ func pairMatches(a, b string, round int, seed uint64, first, second int, fixed b
 }
 
 // TestLeaderboardUnits checks the units: a pair that won every one of its
-// 10 seeds with the same result is one unit (Wilson over one outcome), a
+// 10 seeds with the same result is one unit (the exact bound of one won
+// unit, [0.025, 1]: Wilson's over one outcome, [0.21, 1], is no valid
+// interval on one unit), a
 // pair that won every seed with different games is 10 units (Wilson over
 // ten), and a varying pair gets the clustered t interval over its seeds;
 // the summary counts units, distinct outcomes and repeated pairings.
@@ -64,10 +66,10 @@ func TestLeaderboardUnits(t *testing.T) {
 		pairs[p.A+p.B] = p
 	}
 	ab, ac, bc := pairs["ab"], pairs["ac"], pairs["bc"]
-	lo1, _ := stats.Wilson(1, 1, 0.95)
+	lo1 := 0.025
 	lo10, _ := stats.Wilson(10, 10, 0.95)
-	if ab.Units != 10 || ab.Distinct != 1 || ab.Score != 1 || math.Abs(ab.Lo-lo1) > 1e-12 || ab.Hi != 1 {
-		t.Fatalf("a-b repeated one win: %+v, want Wilson of 1 of 1 (lo %v)", ab, lo1)
+	if ab.Units != 10 || ab.Distinct != 1 || ab.Score != 1 || math.Abs(ab.Lo-lo1) > 1e-12 || ab.Hi != 1 || ab.Method != stats.ExactExtreme {
+		t.Fatalf("a-b repeated one win: %+v, want the exact bound of one won unit (lo %v)", ab, lo1)
 	}
 	if ac.Units != 10 || ac.Distinct != 10 || math.Abs(ac.Lo-lo10) > 1e-12 || ab.Wins != 20 {
 		t.Fatalf("a-c won ten different games: %+v, want Wilson of 10 of 10 (lo %v)", ac, lo10)

@@ -264,6 +264,10 @@ func Signed(v float64, decimals int) string {
 	return out
 }
 
+// NotAvailable is the cell of an interval no method valid at the sample
+// size gives (see Standing.FewUnits).
+const NotAvailable = "n/a"
+
 // none is n "-" cells, a model's cells for a player without its figures.
 func none(n int) []string {
 	out := make([]string, n)
@@ -326,4 +330,7 @@ type Options struct {
 	// Nash averaging, cycles; see Field). It is always made for a model
 	// that ranks from it (Spec.Field).
 	Field bool
+	// Ranks asks for each player's probability of each rank
+	// (Summary.Ranks, see RankProbabilities); nil for none.
+	Ranks *RankOptions
 }

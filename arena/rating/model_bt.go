@@ -15,6 +15,11 @@ type Elo struct {
 	SE  float64 `json:"se"`
 	Lo  float64 `json:"lo"`
 	Hi  float64 `json:"hi"`
+	// NoInterval marks a player with games in fewer than stats.MinUnits
+	// distinct units: the sandwich over one or two units is no valid
+	// variance (over one it is 0 at the maximum whatever the results), so
+	// SE, Lo and Hi are 0 and the interval is not available.
+	NoInterval bool `json:"no_interval,omitempty"`
 }
 
 // btSpec is the maximum-likelihood Bradley–Terry (Elo) fit of the whole
@@ -38,12 +43,18 @@ var btSpec = &Spec{
 		if s.BT == nil {
 			return none(2)
 		}
+		if s.BT.NoInterval {
+			return []string{Signed(s.BT.Elo, 0), NotAvailable}
+		}
 		return []string{fmt.Sprintf("%s ± %.0f", Signed(s.BT.Elo, 0), s.BT.SE), "[" + Signed(s.BT.Lo, 0) + ", " + Signed(s.BT.Hi, 0) + "]"}
 	},
 	CSV: []string{"bt_elo", "bt_se", "bt_lo", "bt_hi"},
 	CSVValues: func(s Standing) []float64 {
 		if s.BT == nil {
 			return nan(4)
+		}
+		if s.BT.NoInterval {
+			return append([]float64{s.BT.Elo}, nan(3)...)
 		}
 		return []float64{s.BT.Elo, s.BT.SE, s.BT.Lo, s.BT.Hi}
 	},
@@ -54,7 +65,11 @@ var btSpec = &Spec{
 			Pad:     20,
 		}
 		for _, st := range s.Standings {
-			if st.BT != nil {
+			switch {
+			case st.BT == nil:
+			case st.BT.NoInterval:
+				p.Points = append(p.Points, PlotPoint{st.Name, st.BT.Elo, st.BT.Elo, st.BT.Elo})
+			default:
 				p.Points = append(p.Points, PlotPoint{st.Name, st.BT.Elo, st.BT.Lo, st.BT.Hi})
 			}
 		}
@@ -111,7 +126,11 @@ func rateBT(b *Batch, st []Standing, opt Options) (string, []string, error) {
 		return "", nil, fmt.Errorf("bradley-terry fit: %w", err)
 	}
 	for _, r := range fit.Ratings {
-		st[sub[r.Index]].BT = &Elo{Elo: r.Elo, SE: r.SE, Lo: r.Lo, Hi: r.Hi}
+		e := &Elo{Elo: r.Elo, SE: r.SE, Lo: r.Lo, Hi: r.Hi}
+		if st[sub[r.Index]].FewUnits {
+			e.SE, e.Lo, e.Hi, e.NoInterval = 0, 0, 0, true
+		}
+		st[sub[r.Index]].BT = e
 	}
 	return method, notes, nil
 }

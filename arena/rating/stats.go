@@ -131,6 +131,11 @@ type Pair struct {
 	// repeated another exactly count once (Leaderboard only).
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
+	// Method says how Lo and Hi were computed when the pair met in fewer
+	// than stats.MinUnits distinct units that all gave it the same score
+	// (stats.SmallSampleRate: exact-extreme, or none: not available, [0,
+	// 1]); "" otherwise.
+	Method stats.Method `json:"method,omitempty"`
 }
 
 // Pairs lists every pair that played, in matrix order (A before B).
@@ -189,6 +194,15 @@ type Standing struct {
 	// only).
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
+	// FewUnits marks a player with games in fewer than stats.MinUnits
+	// distinct units (Leaderboard only), on which the large-sample
+	// intervals are not valid: ScoreMethod then says how ScoreLo and
+	// ScoreHi were computed (stats.SmallSampleRate: exact-extreme,
+	// clustered-t on two different units, or none: not available, [0,
+	// 1]); Elo vs field (EloLo and EloHi are 0) and the Bradley–Terry
+	// interval are not available, and the tables show "n/a".
+	FewUnits    bool         `json:"few_units,omitempty"`
+	ScoreMethod stats.Method `json:"score_method,omitempty"`
 	// Elo is the Elo difference against the field implied by Score, and
 	// EloLo and EloHi those implied by the ends of its interval. A record
 	// of all wins or all losses has no finite Elo difference: it is taken
@@ -232,6 +246,9 @@ type Summary struct {
 	// Notes are remarks on the figures (a prior the fit needed, pairs
 	// that never met), for the reports to show.
 	Notes []string `json:"notes,omitempty"`
+	// Ranks is each player's probability of each rank, when asked for
+	// (Options.Ranks).
+	Ranks *RankTable `json:"ranks,omitempty"`
 }
 
 // Summarize builds the leaderboard of every player in ratings, ordered by

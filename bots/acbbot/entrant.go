@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 
 	"crucible/arena"
 	"crucible/bots"
@@ -37,6 +38,11 @@ func Entrant(m *botproc.Manager, v bots.Variant, name string) (arena.Entrant, er
 	// One client per entrant: its keep-alive connections are reused from
 	// turn to turn and from match to match.
 	client := acbhttp.NewClient()
+	// Each match a process serves gets a match id of its own: the arena's
+	// id with a per-entrant count, since the arena's ids may repeat across
+	// runs (the evolver's probe matches of many genomes share them), and
+	// a bot keeps per-match state by id.
+	var served atomic.Uint64
 	return arena.Entrant{
 		Name:      name,
 		Strategy:  v.Manifest.Name,
@@ -47,7 +53,7 @@ func Entrant(m *botproc.Manager, v bots.Variant, name string) (arena.Entrant, er
 			if err != nil {
 				return nil, err
 			}
-			return &Player{lease: l, client: client, botID: fmt.Sprintf("seat%d", seat)}, nil
+			return &Player{lease: l, client: client, botID: fmt.Sprintf("seat%d", seat), suffix: fmt.Sprintf("-l%d", served.Add(1))}, nil
 		},
 	}, nil
 }
@@ -60,6 +66,7 @@ type Player struct {
 	lease  *botproc.Lease
 	client *http.Client
 	botID  string
+	suffix string // makes the arena's match id unique per match served
 	url    string
 	secret string
 	http   *acbhttp.Player
@@ -86,7 +93,11 @@ func (p *Player) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.M
 		}
 		p.http, p.url, p.secret = h, url, secret
 	}
-	return p.http.Turn(ctx, v, buf)
+	id := v.MatchID
+	v.MatchID = id + p.suffix
+	moves, err := p.http.Turn(ctx, v, buf)
+	v.MatchID = id
+	return moves, err
 }
 
 // Close releases the lease; the process stays up for other matches.

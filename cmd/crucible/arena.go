@@ -39,6 +39,7 @@ type arenaFlags struct {
 	rating, periods               string
 	db, queue                     string // arena_db.go
 	batch                         int
+	rank                          rankFlags
 	adaptiveFlags                 // arena_adaptive.go
 }
 
@@ -81,7 +82,10 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 
 ` + ratingHelp + `
 
+` + rankHelp + `
+
   crucible arena --game kindling --players all --seeds 20
+  crucible arena --game kindling --players all --seeds 20 --ranks
   crucible arena --game kindling --players normal,best.json --schedule gauntlet --pool all
   crucible arena --game kindling --players all --schedule ffa --seats 4 --out ffa.jsonl --resume
   crucible arena --game kindling --players all --schedule ffa --seats 4 --rating weng-lin --out ffa.jsonl --resume
@@ -113,6 +117,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	addArenaDBFlags(fl, &f)
 	addAdaptiveFlags(fl, &f.adaptiveFlags)
 	fl.BoolVar(&f.field, "field", false, "also print the non-transitive field: α-Rank and Nash masses and the cycles of significant wins (table and markdown)")
+	addRankFlags(fl, &f.rank)
 	return cmd
 }
 
@@ -123,6 +128,9 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return fmt.Errorf("--format: %w", err)
 	}
 	if _, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods); err != nil {
+		return err
+	}
+	if _, err := f.rank.options(cmd); err != nil {
 		return err
 	}
 	if f.seeds < 1 || f.seeds > maxSeeds {
@@ -152,7 +160,11 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr)
+	// Outside bots (manifests) run for this command only; their logs go
+	// beside --out.
+	bs := newBotSession(botLogDir(f.out), stderr)
+	defer bs.Close()
+	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
@@ -169,7 +181,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if f.schedule == "adaptive" {
 		return playArenaAdaptive(cmd, f, game, cfg, players, format)
 	}
-	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr)
+	entrants, jobs, err := buildSchedule(reg, game, f, players, stderr, bs)
 	if err != nil {
 		return err
 	}
@@ -177,7 +189,7 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 		return err
 	}
 	if f.db != "" {
-		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format)
+		return playArenaDB(cmd, f, game, cfg, entrants, jobs, format, bs)
 	}
 	if f.replays != "" {
 		if !f.resume {
@@ -327,7 +339,7 @@ func removeReplayTemps(stderr io.Writer, dir string, jobs []arena.Job) error {
 
 // buildSchedule returns the entrants of the run and its jobs for the
 // chosen schedule.
-func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer) ([]arena.Entrant, []arena.Job, error) {
+func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, players []arena.Entrant, warn io.Writer, bs *botSession) ([]arena.Entrant, []arena.Job, error) {
 	seeds := arena.Seeds(f.seed, f.seeds)
 	switch f.schedule {
 	case "round-robin":
@@ -339,7 +351,7 @@ func buildSchedule(reg *strategies.Registry, game engine.Game, f arenaFlags, pla
 		if f.pool == "" {
 			return nil, nil, errors.New("--schedule gauntlet needs --pool (the opponents, e.g. --pool all)")
 		}
-		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn)
+		pool, err := resolvePlayers(reg, f.game, f.pool, f.secret, warn, bs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--pool: %w", err)
 		}

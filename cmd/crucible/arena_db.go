@@ -31,7 +31,7 @@ instead of playing them here; results still stream to --out. Ctrl-C detaches (th
 // enqueues the matches --out lacks as one run, follows the run into --out
 // as the workers record its batches, then prints the leaderboard as the
 // local arena does.
-func playArenaDB(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entrants []arena.Entrant, jobs []arena.Job, format reports.Format) error {
+func playArenaDB(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, entrants []arena.Entrant, jobs []arena.Job, format reports.Format, bs *botSession) error {
 	stderr := cmd.ErrOrStderr()
 	if !queue.IsURL(f.db) {
 		return fmt.Errorf("--db %q: the arena's queue lives in PostgreSQL; give a postgres:// URL", f.db)
@@ -52,7 +52,7 @@ func playArenaDB(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg any, en
 	if err != nil {
 		return err
 	}
-	specs, err := queue.Specs(reg, game.Name(), entrants)
+	specs, err := queue.SpecsWithBots(reg, game.Name(), entrants, bs.manifests())
 	if err != nil {
 		return fmt.Errorf("--players: %w", err)
 	}
@@ -194,6 +194,9 @@ func printArenaSummary(cmd *cobra.Command, f arenaFlags, col *arena.Collector, e
 		return err
 	}
 	lopt.Field = f.field
+	if lopt.Ranks, err = f.rank.options(cmd); err != nil {
+		return err
+	}
 	sum, err := col.Leaderboard(arena.Names(entrants), lopt)
 	if err != nil {
 		return err

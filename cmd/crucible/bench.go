@@ -9,16 +9,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"crucible/arena"
 	"crucible/games"
+	"crucible/internal/cpuclock"
 	"crucible/strategies"
 )
 
@@ -27,7 +25,7 @@ func newBenchCmd() *cobra.Command {
 		game    string
 		seeds   int
 		workers string
-		repeat  int
+		repeats int
 	)
 	var engineHelp []string
 	for _, g := range labGames.All() {
@@ -43,17 +41,23 @@ func newBenchCmd() *cobra.Command {
   engine   ` + strings.Join(engineHelp, "\n           ") + `
   arena    a round robin of every strategy of the game, played by the bare
            match loop (players built, Game.Play called, nothing else) and by
-           the arena at each worker count: matches per second, the arena's
-           overhead against the bare loop at 1 worker, and the speed-up of
-           each worker count against 1 worker (best of --repeat interleaved
-           runs of each).
+           the arena at each worker count, --repeats times interleaved.
 
-Figures depend on what else the machine is doing; run it on an idle machine.
+Every figure is CPU time (user and system, every thread of the process) per
+unit of work, the median over --repeats runs with their min and max, and the
+wall time per unit beside it. The ratios come from the CPU times of runs
+side by side: the arena's overhead against the bare loop at 1 worker, and
+each worker count's speed-up against 1 worker (w times the CPU a match at 1
+worker over the CPU a match at w: what w free cores would give; the wall
+speed-up and the cores the run kept busy are beside it). CPU time is what
+other load on the machine disturbs least; wall times on a busy machine say
+more about the machine than about the lab.
+
 Progress (the game and the step being measured) is shown on stderr when it is
 a terminal; nothing is measured while it is drawn.
 
   crucible bench
-  crucible bench --game kindling --seeds 20 --workers 1,2`,
+  crucible bench --game kindling --seeds 20 --workers 1,2 --repeats 5`,
 		Args: cobra.NoArgs,
 	}
 	// Each game's own flags (--acb-matches) and its engine measure.
@@ -71,8 +75,8 @@ a terminal; nothing is measured while it is drawn.
 		if seeds < 0 || seeds > 10000 {
 			return fmt.Errorf("--seeds %d is outside its range 0..10000", seeds)
 		}
-		if repeat < 1 || repeat > 100 {
-			return fmt.Errorf("--repeat %d is outside its range 1..100", repeat)
+		if repeats < 1 || repeats > 100 {
+			return fmt.Errorf("--repeats %d is outside its range 1..100", repeats)
 		}
 		for _, g := range list {
 			if w := workloads[g.Name]; w.Check != nil {
@@ -90,22 +94,22 @@ a terminal; nothing is measured while it is drawn.
 			return err
 		}
 		out := cmd.OutOrStdout()
-		fmt.Fprintf(out, "crucible bench: %s/%s, %d CPUs, GOMAXPROCS %d\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+		fmt.Fprintf(out, "crucible bench: %s/%s, %d CPUs, GOMAXPROCS %d, runs of each figure: %d\n",
+			runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), repeats)
 		ctx := cmd.Context()
 		steps := 0
 		for _, g := range list {
 			if workloads[g.Name].Run != nil {
-				steps++
+				steps += repeats
 			}
-			steps += repeat * (1 + len(ws))
+			steps += repeats * (1 + len(ws))
 		}
 		progress := newBenchProgress(cmd.ErrOrStderr(), steps)
 		defer progress.finish()
 		for _, g := range list {
-			var figs []games.Figure
+			var lines []*benchLine
 			if w := workloads[g.Name]; w.Run != nil {
-				progress.step(g.Name + ": engine")
-				if figs, err = w.Run(ctx, reg); err != nil {
+				if lines, err = benchEngine(ctx, reg, g.Name, w, repeats, progress); err != nil {
 					return err
 				}
 			}
@@ -113,12 +117,12 @@ a terminal; nothing is measured while it is drawn.
 			if s == 0 {
 				s = benchSeeds(g)
 			}
-			arenaFigs, err := benchArena(ctx, reg, g, s, repeat, ws, progress)
+			arenaLines, err := benchArena(ctx, reg, g, s, repeats, ws, progress)
 			if err != nil {
 				return err
 			}
 			progress.clear()
-			if err := printFigures(out, g.Name, append(figs, arenaFigs...)); err != nil {
+			if err := printBenchLines(out, g.Name, append(lines, arenaLines...)); err != nil {
 				return err
 			}
 		}
@@ -127,8 +131,29 @@ a terminal; nothing is measured while it is drawn.
 	cmd.Flags().StringVar(&game, "game", "all", "game to measure: "+strings.Join(gameNames, ", ")+" or all")
 	cmd.Flags().IntVar(&seeds, "seeds", 0, "seeds of the arena round robin, 0 to 10000 (0: "+benchSeedsHelp()+")")
 	cmd.Flags().StringVar(&workers, "workers", "", "comma-separated worker counts for the arena, each 1 to 256 (default 1 and the number of CPUs)")
-	cmd.Flags().IntVar(&repeat, "repeat", 3, "times the arena comparison runs, interleaved, 1 to 100; the best rate of each is reported")
+	cmd.Flags().IntVar(&repeats, "repeats", 3, "runs of every figure, 1 to 100 (the arena's interleaved); the median is reported with the min and max")
+	cmd.Flags().IntVar(&repeats, "repeat", 3, "the old name of --repeats")
+	_ = cmd.Flags().MarkDeprecated("repeat", "use --repeats")
 	return cmd
+}
+
+// benchEngine runs a game's engine measure repeats times.
+func benchEngine(ctx context.Context, reg *strategies.Registry, game string, w games.BenchWorkload, repeats int, progress *benchProgress) ([]*benchLine, error) {
+	var lines []*benchLine
+	for rep := 0; rep < repeats; rep++ {
+		progress.step(fmt.Sprintf("%s: engine, run %d/%d", game, rep+1, repeats))
+		figs, err := w.Run(ctx, reg)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range figs {
+			if i == len(lines) {
+				lines = append(lines, &benchLine{what: f.What, unit: f.Unit, note: f.Note})
+			}
+			lines[i].add(f.Count, cpuclock.Sample{CPU: f.CPU, Wall: f.Wall})
+		}
+	}
+	return lines, nil
 }
 
 // indent puts prefix before every line of text but the first.
@@ -191,71 +216,67 @@ func parseWorkerList(s string) ([]int, error) {
 
 // benchArena compares the bare match loop with the arena on a round robin
 // of every strategy of game.
-func benchArena(ctx context.Context, reg *strategies.Registry, game games.Game, seeds, repeat int, workers []int, progress *benchProgress) ([]games.Figure, error) {
+func benchArena(ctx context.Context, reg *strategies.Registry, game games.Game, seeds, repeats int, workers []int, progress *benchProgress) ([]*benchLine, error) {
 	g := game.Rules
-	es, err := resolvePlayers(reg, game.Name, "all", "", nil)
+	es, err := resolvePlayers(reg, game.Name, "all", "", nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	jobs := arena.RoundRobin(len(es), arena.Seeds(1, seeds))
 	label := fmt.Sprintf("round robin of %d strategies, %d seeds, %d matches", len(es), seeds, len(jobs))
 
-	// The bare loop and each worker count run interleaved, repeat times; the
-	// best rate of each is kept, which filters out other load on the machine.
-	rates := make([]float64, 1+len(workers))
-	for rep := 0; rep < repeat; rep++ {
-		progress.step(fmt.Sprintf("%s: bare match loop, run %d/%d", game.Name, rep+1, repeat))
-		start := time.Now()
-		if err := arena.PlaySequential(ctx, g, es, jobs); err != nil {
+	// The bare loop and each worker count run interleaved, repeats times,
+	// so that each repeat's runs share the machine's state of the moment.
+	bare := &benchLine{what: "bare match loop: " + label, unit: "match"}
+	arenas := make([]*benchLine, len(workers))
+	for i, w := range workers {
+		arenas[i] = &benchLine{what: fmt.Sprintf("arena, %d worker(s)", w), unit: "match", workers: w}
+	}
+	for rep := 0; rep < repeats; rep++ {
+		progress.step(fmt.Sprintf("%s: bare match loop, run %d/%d", game.Name, rep+1, repeats))
+		s, err := measureWork(func() error { return arena.PlaySequential(ctx, g, es, jobs) })
+		if err != nil {
 			return nil, err
 		}
-		rates[0] = max(rates[0], float64(len(jobs))/time.Since(start).Seconds())
+		bare.add(len(jobs), s)
 		for i, w := range workers {
-			progress.step(fmt.Sprintf("%s: arena, %d worker(s), run %d/%d", game.Name, w, rep+1, repeat))
-			start := time.Now()
-			err := arena.Run(ctx, g, es, jobs, arena.Options{Workers: w}, func(r arena.Record) error {
-				if r.Error != "" {
-					return fmt.Errorf("job %s: %s", r.Job, r.Error)
-				}
-				return nil
+			progress.step(fmt.Sprintf("%s: arena, %d worker(s), run %d/%d", game.Name, w, rep+1, repeats))
+			s, err := measureWork(func() error {
+				return arena.Run(ctx, g, es, jobs, arena.Options{Workers: w}, func(r arena.Record) error {
+					if r.Error != "" {
+						return fmt.Errorf("job %s: %s", r.Job, r.Error)
+					}
+					return nil
+				})
 			})
 			if err != nil {
 				return nil, err
 			}
-			rates[1+i] = max(rates[1+i], float64(len(jobs))/time.Since(start).Seconds())
+			arenas[i].add(len(jobs), s)
 		}
 	}
-	figs := []games.Figure{{What: "bare match loop: " + label, Value: rates[0], Unit: "matches/s",
-		Note: fmt.Sprintf("best of %d runs, interleaved with the arena's", repeat)}}
-	var one float64
-	for i, w := range workers {
-		rate := rates[1+i]
-		f := games.Figure{What: fmt.Sprintf("arena, %d worker(s)", w), Value: rate, Unit: "matches/s"}
-		if w == 1 {
-			one = rate
-			f.Note = fmt.Sprintf("overhead %+.1f%% against the bare loop (target <= 5%%)", 100*(rates[0]/rate-1))
-		} else if one > 0 {
-			f.Note = fmt.Sprintf("%.2fx the 1-worker arena (target >= 1.8x at 2)", rate/one)
+	var one *benchLine
+	for _, a := range arenas {
+		if a.workers == 1 {
+			one = a
 		}
-		figs = append(figs, f)
 	}
-	return figs, nil
+	for _, a := range arenas {
+		if a.workers == 1 {
+			a.note = overheadNote(bare, a)
+		} else if one != nil {
+			a.note = speedupNote(one, a)
+		}
+	}
+	return append([]*benchLine{bare}, arenas...), nil
 }
 
-// printFigures writes one game's figures as a table.
-func printFigures(w io.Writer, game string, figs []games.Figure) error {
-	fmt.Fprintf(w, "\n%s\n", game)
-	t := tablewriter.NewTable(w,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}}),
-	)
-	t.Header("measure", "value", "unit", "note")
-	for _, f := range figs {
-		if err := t.Append(f.What, strconv.FormatFloat(f.Value, 'f', 0, 64), f.Unit, f.Note); err != nil {
-			return err
-		}
-	}
-	return t.Render()
+// measureWork runs f and returns the process's CPU time and the wall
+// time it took: every goroutine f starts (the arena's workers) counts.
+func measureWork(f func() error) (cpuclock.Sample, error) {
+	m := cpuclock.Start()
+	err := f()
+	return m.Stop(), err
 }
 
 // benchProgress shows on a terminal which step of crucible bench is

@@ -104,6 +104,17 @@ cells over behaviour descriptors measured in the matches (--descriptors,
 --bins) in archive.json, each cell's best variant in elites/ (exportable), and
 prints coverage, QD-score and best per generation. The games' descriptors:
 ` + descriptorHelp() + `
+` + spsaHelp() + `
+
+--base may name an outside bot's manifest (FILE.json, kind crucible-bot/1):
+its declared params are the search space, starting from its values; every
+candidate is a process of the bot started with the candidate's values
+(CRUCIBLE_PARAMS and CRUCIBLE_PARAM_<NAME>), reused across its matches, and
+everything else (fingerprints, the hall, the final stages, the held-out
+comparison, --budget, --resume with --base FILE again) works as for a built-in
+strategy. The champion is also written as a manifest with every value filled
+in, ` + ChampionBotFile + ` in --out, ready for crucible ladder add --bot; the
+processes' logs go to OUT-bots/.
 
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
@@ -112,6 +123,7 @@ mutations of the elite and the progress line says so.
 
   crucible evolve --game kindling --base easy --algo ga --budget 45s --out runs/demo
   crucible evolve --game kindling --base easy --algo cmaes --generations 40 --holdout 200 --out runs/cma
+  crucible evolve --game kindling --base easy --algo spsa --population 8 --budget 3m --out runs/spsa
   crucible evolve --game kindling --base easy --algo llm --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5 --generations 10 --out runs/llm
   crucible evolve --out runs/cma --resume --generations 60`,
 		Args: cobra.NoArgs,
@@ -121,7 +133,7 @@ mutations of the elite and the progress line says so.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.game, "game", defaultGame, "game: "+strings.Join(gameNames, " or "))
-	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G)")
+	fl.StringVar(&f.base, "base", "", "base strategy whose parameters are searched (see crucible strategies --game G), or an outside bot's manifest (FILE.json, its params are searched; give it again with --resume)")
 	fl.StringVar(&f.algo, "algo", "ga", "search algorithm: "+strings.Join(evolver.AlgorithmNames(), ", ")+" (see above)")
 	fl.IntVar(&f.generations, "generations", 0, fmt.Sprintf("stop after this many generations, 1 to %d (default 30 when --budget is not set either)", evolver.MaxGenerations))
 	fl.DurationVar(&f.budget, "budget", 0, fmt.Sprintf("stop by wall clock, final stages included, %v to %v (e.g. 15m); the run ends within it plus 5s and 2%%; on --resume, this session's time", evolver.MinBudget, evolver.MaxBudget))
@@ -344,6 +356,18 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 	if err != nil {
 		return err
 	}
+	reg, baseName, bot, err := resolveEvolveBase(cmd.Context(), reg, f.game, f.base, f.out, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if bot != nil {
+		defer bot.session.Close()
+		if f.db != "" {
+			return fmt.Errorf("--base %s is an outside bot: its candidates run as processes on this machine, so evolve it without --db", f.base)
+		}
+	} else if _, lerr := reg.Lookup(f.game, f.base); lerr != nil && f.resume && !strings.HasSuffix(f.base, ".json") {
+		return fmt.Errorf("--resume: the run's base %s is not a built-in strategy; if it is an outside bot, give its manifest again (--base FILE.json)", f.base)
+	}
 	var gameCfg any
 	cfgJSON := f.configJSON
 	if f.config != "" {
@@ -374,7 +398,7 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 	}
 	p := &evolvePrinter{out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), dir: f.out, budgetNote: f.budgetNote}
 	cfg := evolver.Config{
-		Game: game.Rules, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: f.base, Algorithm: f.algo, Pool: pool,
+		Game: game.Rules, GameConfig: gameCfg, GameConfigJSON: cfgJSON, Registry: reg, Base: baseName, Algorithm: f.algo, Pool: pool,
 		GameTitle: fmt.Sprintf("%s (%q)", game.Title, game.Name), GameRules: game.LLMRules, Behaviour: game.Behaviour,
 		Options:    f.extra.options[f.algo],
 		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
@@ -393,8 +417,18 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 	if err != nil {
 		return evolveError(err, f)
 	}
+	if bot != nil {
+		path, err := bot.writeChampion(f.out, rep.Champion)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(p.out, "champion manifest written to %s (crucible ladder add NAME --bot %s)\n", path, path)
+	}
 	if !rep.Validated {
 		fmt.Fprintf(p.out, "champion %s, not validated: %s; written to %s\n", rep.Champion.Label(), rep.ValidationNote, filepath.Join(f.out, evolver.ChampionFile))
+	}
+	if r, err := reg.Check(rep.Champion); err == nil && r.Strategy.Program != nil && r.Strategy.Program.Text != nil {
+		fmt.Fprintf(p.out, "champion %s as a program (%d rules):\n%s", rep.Champion.Label(), r.Strategy.Program.Size(r.Genome), r.Strategy.Program.Text(r.Genome))
 	}
 	c := rep.Cache
 	fmt.Fprintf(p.out, "matches: %d in the search, %d probing behaviours, %d in the final stages; the behaviour cache saved %d evaluations (%d of them by fingerprint: another genome, the same moves), about %d matches; %.0fs in all\n",

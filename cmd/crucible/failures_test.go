@@ -39,7 +39,7 @@ func kindlingEntrants(t *testing.T, names string, broken ...string) []arena.Entr
 	if err != nil {
 		t.Fatal(err)
 	}
-	es, err := resolvePlayers(reg, "kindling", names, "", nil)
+	es, err := resolvePlayers(reg, "kindling", names, "", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/arena"
+	"crucible/bots"
 	"crucible/ladder"
 	"crucible/reports"
 	"crucible/strategies"
@@ -170,9 +171,9 @@ make it a ladder of --game. Running it again on the same game changes nothing.
 }
 
 func newLadderAddCmd(o *ladderOpts) *cobra.Command {
-	var strategy, variant, url string
+	var strategy, variant, url, bot string
 	cmd := &cobra.Command{
-		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT)",
+		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT | --bot FILE)",
 		Short: "Add an entrant, or a new version of one",
 		Long: `Add entrant NAME playing a strategy at its defaults, a variant file, or (AI Code
 Battle) a remote bot. Adding an existing entrant with other content makes a new
@@ -183,7 +184,13 @@ nothing; a removed entrant comes back.
 
   crucible ladder add normal --strategy normal
   crucible ladder add champ --variant runs/demo/evolve/champion.json
-  crucible ladder add mybot --url http://127.0.0.1:8080`,
+  crucible ladder add mybot --url http://127.0.0.1:8080
+  crucible ladder add tuned --bot runs/tune/champion.json
+
+--bot stores an outside bot's manifest (kind crucible-bot/1, its values
+filled in, its folder made absolute); each night starts the bot's command on
+the machine that runs the night, so its command and files must be there
+(crucible ladder run says which is missing).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -199,7 +206,7 @@ nothing; a removed entrant comes back.
 			if err != nil {
 				return err
 			}
-			src, err := ladderSource(info.Game, strategy, variant, url, cmd.ErrOrStderr())
+			src, err := ladderSource(info.Game, strategy, variant, url, bot, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -225,20 +232,24 @@ nothing; a removed entrant comes back.
 	fl.StringVar(&strategy, "strategy", "", "a strategy of the ladder's game, at its defaults")
 	fl.StringVar(&variant, "variant", "", "a variant JSON file (its content is stored in the ladder)")
 	fl.StringVar(&url, "url", "", "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run)")
+	fl.StringVar(&bot, "bot", "", "an outside bot's manifest (crucible-bot/1 JSON): stored in the ladder, started by each night on its machine")
 	return cmd
 }
 
 // ladderSource checks the --strategy / --variant / --url of ladder add
 // (exactly one) against game and the registry.
-func ladderSource(game, strategy, variant, url string, warn io.Writer) (ladder.Source, error) {
+func ladderSource(game, strategy, variant, url, bot string, warn io.Writer) (ladder.Source, error) {
 	given := 0
-	for _, v := range []string{strategy, variant, url} {
+	for _, v := range []string{strategy, variant, url, bot} {
 		if v != "" {
 			given++
 		}
 	}
 	if given != 1 {
-		return ladder.Source{}, errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT")
+		return ladder.Source{}, errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT, --bot FILE")
+	}
+	if bot != "" {
+		return ladderBotSource(game, bot)
 	}
 	if url != "" {
 		if !isBotURL(url) {
@@ -275,9 +286,13 @@ func ladderSource(game, strategy, variant, url string, warn io.Writer) (ladder.S
 }
 
 // ladderBuilder makes the arena entrant of a ladder version: a strategy at
-// its defaults, a stored variant, or a remote acb bot signed with secret.
-func ladderBuilder(reg *strategies.Registry, game, secret string) ladder.Builder {
+// its defaults, a stored variant, a remote acb bot signed with secret, or
+// a stored bot manifest whose processes bs starts.
+func ladderBuilder(reg *strategies.Registry, game, secret string, bs *botSession) ladder.Builder {
 	return func(v ladder.Version) (arena.Entrant, error) {
+		if v.Kind == ladder.KindVariant && bots.IsManifest([]byte(v.Content)) {
+			return ladderBotEntrant(bs, game, v)
+		}
 		switch v.Kind {
 		case ladder.KindStrategy:
 			s, err := reg.Lookup(game, v.Strategy)

@@ -13,12 +13,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/arena"
+	"crucible/arena/rating"
 	"crucible/ladder"
 	"crucible/reports"
 )
 
 func newLadderReportCmd(o *ladderOpts) *cobra.Command {
 	var out string
+	var rank rankFlags
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Write the ladder as one HTML page",
@@ -30,9 +32,12 @@ starts marked); the last night's facts, its pairs' results and its first
 ` + strconv.Itoa(reports.MaxLadderMatches) + ` matches; and every regression test with its counts, its
 log-likelihood ratio between its bounds and its verdict. A standing
 regression is flagged at the top. The same ladder gives the same bytes.
---out is replaced atomically.
+--out is replaced atomically. --ranks adds under the standings the table of
+ladder standings --ranks (each entrant's probability of each rank over the last
+night, by a seeded bootstrap of its units).
 
-  crucible ladder report --out ladder.html`,
+  crucible ladder report --out ladder.html
+  crucible ladder report --ranks --out ladder.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -46,12 +51,16 @@ regression is flagged at the top. The same ladder gives the same bytes.
 					return err
 				}
 			}
+			ranks, err := rank.options(cmd)
+			if err != nil {
+				return err
+			}
 			s, err := o.open(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			pg, err := ladderPage(cmd.Context(), s)
+			pg, err := ladderPage(cmd.Context(), s, ranks)
 			if err != nil {
 				return err
 			}
@@ -67,17 +76,19 @@ regression is flagged at the top. The same ladder gives the same bytes.
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "ladder.html", "HTML file to write (replaced atomically)")
+	addRankFlags(cmd.Flags(), &rank)
 	return cmd
 }
 
-// ladderPage gathers the report of the ladder in s.
-func ladderPage(ctx context.Context, s *ladder.Store) (reports.LadderPage, error) {
+// ladderPage gathers the report of the ladder in s, with the rank table
+// when ranks is not nil.
+func ladderPage(ctx context.Context, s *ladder.Store, ranks *rating.RankOptions) (reports.LadderPage, error) {
 	pg := reports.LadderPage{Source: s.Where(), Regressed: map[string]string{}}
 	info, err := s.Info(ctx)
 	if err != nil {
 		return pg, err
 	}
-	st, err := s.Standings(ctx)
+	st, err := s.RankedStandings(ctx, ranks)
 	if err != nil {
 		return pg, err
 	}

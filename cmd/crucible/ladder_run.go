@@ -203,7 +203,11 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 			}
 		}
 	}
-	res, err := s.RunNight(ctx, game, ladderBuilder(reg, info.Game, f.secret), opt)
+	// Outside bots stored with ladder add --bot start for this night.
+	dbPath, _ := o.path()
+	bs := newBotSession(ladderBotLogDir(dbPath), stderr)
+	defer bs.Close()
+	res, err := s.RunNight(ctx, game, ladderBuilder(reg, info.Game, f.secret, bs), opt)
 	elapsed := time.Since(start)
 	if progress != nil {
 		fmt.Fprintln(stderr)

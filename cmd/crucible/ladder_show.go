@@ -19,6 +19,7 @@ import (
 func newLadderStandingsCmd(o *ladderOpts) *cobra.Command {
 	var format string
 	var matrix, pairs bool
+	var rank rankFlags
 	cmd := &cobra.Command{
 		Use:   "standings",
 		Short: "Print the ladder's leaderboard",
@@ -33,19 +34,31 @@ Below it, the regression tests of the current versions (see ladder run
 side, the log-likelihood ratio and its bounds, the new version's Elo against
 its predecessor with its 95% interval, and the verdict; a version whose test
 accepted H0 is marked` + regressionMark + ` in the leaderboard. JSON holds the
-tests as "regression_tests"; CSV is the leaderboard alone.`,
+tests as "regression_tests"; CSV is the leaderboard alone (with --ranks, the
+rank columns too).
+
+--ranks adds each entrant's probability of each rank over the last night: the
+rank table of crucible rate --ranks on that night's matches between the current
+versions (their Bradley–Terry order, not the ladder's Glicko-2 over all nights).
+` + rankHelp + `
+
+  crucible ladder standings --ranks`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := reports.ParseFormat(format)
 			if err != nil {
 				return fmt.Errorf("--format: %w", err)
 			}
+			ranks, err := rank.options(cmd)
+			if err != nil {
+				return err
+			}
 			s, err := o.open(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			st, err := s.Standings(cmd.Context())
+			st, err := s.RankedStandings(cmd.Context(), ranks)
 			if err != nil {
 				return err
 			}
@@ -66,6 +79,7 @@ tests as "regression_tests"; CSV is the leaderboard alone.`,
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(reports.Formats, ", "))
 	cmd.Flags().BoolVar(&matrix, "matrix", false, "print the last night's pairwise score matrix (table and markdown)")
 	cmd.Flags().BoolVar(&pairs, "pairs", false, "print the last night's pairs with Wilson intervals (table and markdown)")
+	addRankFlags(cmd.Flags(), &rank)
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -51,10 +52,18 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "bad", childArgs, err)
 			os.Exit(2)
 		}
+		// Interrupted as main is: SIGINT and SIGTERM cancel the command's
+		// context (the outside bots' tests send them).
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		root := newRootCmd()
 		root.SetArgs(list)
-		if err := root.Execute(); err != nil {
+		err := root.ExecuteContext(ctx)
+		stop()
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "crucible:", err)
+			if errors.Is(err, context.Canceled) {
+				os.Exit(130)
+			}
 			os.Exit(exitStatus(err))
 		}
 		os.Exit(0)

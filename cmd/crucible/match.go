@@ -79,10 +79,14 @@ func newGameMatchCmd(g games.Game) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		// The logs of outside bots go to a folder of their own, kept
+		// when the match ends.
+		bs := newBotSession(matchBotLogDir(), cmd.ErrOrStderr())
+		defer bs.Close()
 		env := games.MatchEnv{
 			Registry: reg,
 			Player: func(item, secret string) ([]arena.Entrant, error) {
-				return resolvePlayer(reg, g.Name, item, secret, nil)
+				return resolvePlayer(reg, g.Name, item, secret, nil, bs)
 			},
 			Config:   func(value string) ([]byte, error) { return readGameConfig(g.Name, value) },
 			CheckOut: checkOutPath,

@@ -14,8 +14,9 @@ import (
 // entrants for game (see resolvePlayer for the forms of an item). Names must
 // be unique in the result. secret is the shared secret of remote bots; when
 // empty it comes from the environment. Notices about variant files (an id
-// of an earlier version, recomputed) go to warn.
-func resolvePlayers(reg *strategies.Registry, game, spec, secret string, warn io.Writer) ([]arena.Entrant, error) {
+// of an earlier version, recomputed) go to warn. Bot manifests start their
+// processes in bs (nil: manifests are refused).
+func resolvePlayers(reg *strategies.Registry, game, spec, secret string, warn io.Writer, bs *botSession) ([]arena.Entrant, error) {
 	var out []arena.Entrant
 	seen := map[string]bool{}
 	for _, arg := range strings.Split(spec, ",") {
@@ -23,7 +24,7 @@ func resolvePlayers(reg *strategies.Registry, game, spec, secret string, warn io
 		if arg == "" {
 			return nil, fmt.Errorf("players %q has an empty item", spec)
 		}
-		es, err := resolvePlayer(reg, game, arg, secret, warn)
+		es, err := resolvePlayer(reg, game, arg, secret, warn, bs)
 		if err != nil {
 			return nil, err
 		}
@@ -42,12 +43,14 @@ func resolvePlayers(reg *strategies.Registry, game, spec, secret string, warn io
 //
 //	all          every strategy of the game, at its defaults
 //	NAME         one strategy at its defaults (named NAME)
-//	FILE.json    a variant file (named base#id, see strategies.Variant)
+//	FILE.json    a variant file (named base#id, see strategies.Variant),
+//	             or a bot manifest (kind crucible-bot/1, named name#id, see
+//	             bots.Variant) whose processes bs starts
 //	http://HOST:PORT  a remote bot of a game that has them (named by its
 //	             URL), signed with secret (default: from the environment)
 //
 // An unknown strategy is an error that lists the known ones.
-func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.Writer) ([]arena.Entrant, error) {
+func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.Writer, bs *botSession) ([]arena.Entrant, error) {
 	switch {
 	case arg == "":
 		return nil, fmt.Errorf("empty player name")
@@ -62,6 +65,13 @@ func resolvePlayer(reg *strategies.Registry, game, arg, secret string, warn io.W
 			out = append(out, arena.StrategyEntrant(s, s.Name, "", s.Schema.Defaults()))
 		}
 		return out, nil
+
+	case strings.HasSuffix(arg, ".json") && isManifestFile(arg):
+		e, err := botEntrant(bs, game, arg)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return []arena.Entrant{e}, nil
 
 	case strings.HasSuffix(arg, ".json"):
 		r, err := loadVariant(reg, game, arg, warn)

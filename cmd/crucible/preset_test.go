@@ -41,3 +41,51 @@ func TestConfigPreset(t *testing.T) {
 		t.Errorf("a preset of another game: %v", err)
 	}
 }
+
+// match acb reads a config the way arena does: "adjudicate": false is
+// accepted and plays every turn (the replay has no "adjudicated" mark),
+// while the zone preset's match of two players who cannot score ends early
+// and says so; both give the turn limit's result.
+func TestMatchAdjudicateConfig(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.json")
+	if err := os.WriteFile(full, []byte(`{"zone_enabled": true, "zone_start_turn": 10, "zone_shrink_interval": 1, "zone_min_radius": 2, "adjudicate": false}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]string{}
+	replays := map[string]string{}
+	for name, cfg := range map[string]string{"zone": "zone", "full": full} {
+		replays[name] = filepath.Join(dir, name+"-replay.json")
+		out, errOut, err := execRoot(t, "match", "acb", "--players", "random,idle", "--seed", "1", "--config", cfg, "--replay", replays[name])
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, errOut)
+		}
+		outs[name] = out
+	}
+	if !strings.Contains(outs["zone"], "adjudicated: the rest of the match could not change the result") {
+		t.Errorf("zone preset's match not reported as adjudicated:\n%s", outs["zone"])
+	}
+	if strings.Contains(outs["full"], "adjudicated") {
+		t.Errorf(`"adjudicate": false still adjudicated:\n%s`, outs["full"])
+	}
+	for name, adjudicated := range map[string]bool{"zone": true, "full": false} {
+		data, err := os.ReadFile(replays[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(data), `"adjudicated":true`); got != adjudicated {
+			t.Errorf("%s replay: adjudicated mark %v, want %v", name, got, adjudicated)
+		}
+	}
+	line := func(s string) string { return strings.SplitN(strings.SplitN(s, "\n", 3)[1], "\n", 2)[0] }
+	if line(outs["zone"]) != line(outs["full"]) {
+		t.Errorf("results differ: %q against %q", line(outs["zone"]), line(outs["full"]))
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"adjudicate": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := execRoot(t, "match", "acb", "--players", "random,idle", "--seed", "1", "--config", bad); err == nil || !strings.Contains(err.Error(), "config field adjudicate = 3 is not true or false") {
+		t.Errorf("a non-boolean adjudicate: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"crucible/arena"
 	"crucible/arena/rating"
@@ -44,7 +45,51 @@ Bradley–Terry the cluster-robust (sandwich) covariance. Units of a pairing who
 matches repeated another's exactly (same scores, length and end) count once: the
 "units" columns say how many distinct outcomes there were, and a deterministic
 result repeated on many seeds does not narrow an interval; when every unit gave
-the same score the interval is Wilson's over the distinct outcomes.`
+the same score the interval is Wilson's over the distinct outcomes.
+Small samples: with games in fewer than 3 distinct units a player's (or a
+pair's) score interval is the exact bound [(α/2)^(1/n), 1] when every unit was
+won (mirrored when every unit was lost), Student's t on one degree of freedom
+when two units differ, and otherwise n/a; its Elo vs field and Bradley–Terry
+interval are n/a, so no difference is called significant on one or two units.`
+
+// rankHelp documents --ranks, for the help of the leaderboard commands.
+const rankHelp = `Rank uncertainty (--ranks): each player's probability of each rank, its
+expected rank and a 95% rank interval, by a stratified bootstrap of the same
+independent units: every pairing's rounds (seeds) drawn with replacement as often
+as it played (exact repeats as the copies they are), each of --resamples
+resamples rated by the Bradley–Terry fit and ranked by Elo (ties share their
+ranks). The resampling is seeded, so the same results give the same table. A
+pairing with fewer than 3 rounds makes the table "not available": resampling one
+or two rounds cannot show how a result varies.`
+
+// rankFlags are the --ranks options of the leaderboard commands.
+type rankFlags struct {
+	ranks     bool
+	resamples int
+}
+
+// addRankFlags adds --ranks and --resamples to a leaderboard command.
+func addRankFlags(fl *pflag.FlagSet, f *rankFlags) {
+	fl.BoolVar(&f.ranks, "ranks", false, "also print each player's probability of each rank and a 95% rank interval (bootstrap of the independent units; every format)")
+	fl.IntVar(&f.resamples, "resamples", rating.DefaultResamples, fmt.Sprintf("--ranks: bootstrap resamples, 1 to %d", maxRankResamples))
+}
+
+// maxRankResamples bounds --resamples.
+const maxRankResamples = 100_000
+
+// options are the rank options the flags ask for: nil without --ranks.
+func (f rankFlags) options(cmd *cobra.Command) (*rating.RankOptions, error) {
+	if !f.ranks {
+		if fl := cmd.Flags().Lookup("resamples"); fl != nil && fl.Changed {
+			return nil, errors.New("--resamples applies with --ranks only")
+		}
+		return nil, nil
+	}
+	if f.resamples < 1 || f.resamples > maxRankResamples {
+		return nil, fmt.Errorf("--resamples %d is outside its range [1, %d]", f.resamples, maxRankResamples)
+	}
+	return &rating.RankOptions{Resamples: f.resamples}, nil
+}
 
 // modelList joins model names for help texts.
 func modelList(ms []rating.Model) string {
@@ -86,6 +131,7 @@ type rateFlags struct {
 	results, prior, out, format string
 	method, rating, periods     string
 	matrix, pairs, field        bool
+	rank                        rankFlags
 }
 
 func newRateCmd() *cobra.Command {
@@ -112,6 +158,8 @@ prints them beside a rating too.
 
 ` + ratingHelp + `
 
+` + rankHelp + `
+
 Glicko-2 ratings files: --prior starts the players from one (players missing
 from it at 1500 / 350 / 0.06; players of --prior without a match only see their
 RD grow), --out writes the new ratings; with either, the default --method is
@@ -120,6 +168,7 @@ state:
   {"normal": {"rating": 1612.3, "rd": 48.1, "volatility": 0.0599}}
 
   crucible rate --results results.jsonl
+  crucible rate --results results.jsonl --ranks
   crucible rate --results results.jsonl --method alpharank
   crucible rate --results ffa.jsonl --method weng-lin
   crucible rate --results tonight.jsonl --prior ladder.json --out ladder.json`,
@@ -139,6 +188,7 @@ state:
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
 	fl.BoolVar(&f.field, "field", false, "print the non-transitive field (α-Rank and Nash masses, cycles) beside a rating (table and markdown)")
+	addRankFlags(fl, &f.rank)
 	return cmd
 }
 
@@ -160,6 +210,9 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	}
 	opt, err := leaderboardOptions(cmd, flag, model, allowed, f.periods)
 	if err != nil {
+		return err
+	}
+	if opt.Ranks, err = f.rank.options(cmd); err != nil {
 		return err
 	}
 	if f.results == "" {

@@ -26,6 +26,7 @@ import (
 type reportFlags struct {
 	results, prior, run, out, periods, rating string
 	replays                                   string
+	rank                                      rankFlags
 }
 
 func newReportCmd() *cobra.Command {
@@ -54,6 +55,10 @@ default --rating).
 
 ` + ratingHelp + `
 
+--ranks adds, under the leaderboard, the table of each player's probability of
+each rank with its rank interval (--results only).
+` + rankHelp + `
+
 --run DIR (the --out directory of crucible evolve) gives the run's settings,
 the fitness over the generations (the champion's, the candidates' mean and
 spread, the base's), the champion's parameters against the base's defaults,
@@ -80,6 +85,7 @@ leaves no file and no earlier report half-overwritten.
 	fl.StringVar(&f.replays, "replays", "", "--results: the --replays directory of the arena run: the report lists every match with a link to its viewer page <job>.html (written beside <job>.json when missing)")
 	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
 	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
+	addRankFlags(fl, &f.rank)
 	return cmd
 }
 
@@ -98,6 +104,8 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return errors.New("--replays applies to --results only (the arena run's replay directory)")
 	case f.run != "" && cmd.Flags().Changed("rating"):
 		return errors.New("--rating applies to --results only (an evolve run's tournament is rated by the run)")
+	case f.run != "" && f.rank.ranks:
+		return errors.New("--ranks applies to --results only")
 	}
 	model := f.rating
 	if !cmd.Flags().Changed("rating") && f.prior != "" {
@@ -106,6 +114,9 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	opt, err := leaderboardOptions(cmd, "--rating", model, rating.RatingModels(), f.periods)
 	if err != nil {
+		return err
+	}
+	if opt.Ranks, err = f.rank.options(cmd); err != nil {
 		return err
 	}
 	if f.prior != "" && opt.Model != rating.ModelGlicko2 {

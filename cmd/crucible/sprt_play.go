@@ -132,8 +132,10 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	bs := newBotSession(sprtBotLogDir(p.out), stderr)
+	defer bs.Close()
 	one := func(flag, spec string) (arena.Entrant, error) {
-		es, err := resolvePlayers(reg, p.game, spec, p.secret, stderr)
+		es, err := resolvePlayers(reg, p.game, spec, p.secret, stderr, bs)
 		if err != nil {
 			return arena.Entrant{}, fmt.Errorf("%s: %w", flag, err)
 		}
@@ -162,7 +164,7 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		if p.opponents == "" {
 			return fmt.Errorf("--seats %d needs --opponents: the %d fixed opponents of A and B", p.seats, p.seats-2)
 		}
-		opps, err := resolvePlayers(reg, p.game, p.opponents, p.secret, stderr)
+		opps, err := resolvePlayers(reg, p.game, p.opponents, p.secret, stderr, bs)
 		if err != nil {
 			return fmt.Errorf("--opponents: %w", err)
 		}

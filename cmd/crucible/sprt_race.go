@@ -237,14 +237,18 @@ func runSPRTRace(cmd *cobra.Command, o sprtOptions) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	base, err := resolvePlayers(reg, p.game, o.baseline, p.secret, stderr)
+	// Outside bots (manifests) run for this race only; their logs go
+	// beside --out.
+	bs := newBotSession(sprtBotLogDir(p.out), stderr)
+	defer bs.Close()
+	base, err := resolvePlayers(reg, p.game, o.baseline, p.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
 	if len(base) != 1 {
 		return fmt.Errorf("--baseline %q names %d players, want one", o.baseline, len(base))
 	}
-	cands, err := resolvePlayers(reg, p.game, o.candidates, p.secret, stderr)
+	cands, err := resolvePlayers(reg, p.game, o.candidates, p.secret, stderr, bs)
 	if err != nil {
 		return fmt.Errorf("--candidates: %w", err)
 	}

@@ -40,6 +40,13 @@ are rejected, so a batch counts once. On SIGTERM or Ctrl-C a worker takes no
 new batch, lets those in progress finish for up to --stop-timeout, then hands
 the rest back to the queue.
 
+Outside bots (manifests given to crucible arena --db --players) start on the
+worker's own machine from the manifest stored with the run: the bot's command
+and files must be present here at the same place (the manifest's folder is
+stored as an absolute path); a worker that lacks them fails the batch with an
+error naming the missing command or folder. Their logs go to
+crucible-bots-<pid> in the temporary folder.
+
 Prometheus metrics (matches played, match and batch failures, batch latency,
 rejected late completions, queue depth) are served at --metrics-addr.
 
@@ -99,7 +106,11 @@ func runWorker(cmd *cobra.Command, f workerFlags) error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
-	cfg := queue.WorkerConfig{Games: labGames, Workers: f.workers, Queues: queues, RescueAfter: f.rescueAfter, StopTimeout: f.stopTimeout,
+	// Outside bots of the runs start here, from their stored manifests;
+	// their logs go to a folder of their own.
+	bs := newBotSession(matchBotLogDir(), cmd.ErrOrStderr())
+	defer bs.Close()
+	cfg := queue.WorkerConfig{Games: workerGames{Table: labGames, bots: bs}, Workers: f.workers, Queues: queues, RescueAfter: f.rescueAfter, StopTimeout: f.stopTimeout,
 		BotConcurrency: f.botConcurrency, Secret: f.secret, Log: cmd.ErrOrStderr()}
 	if f.metricsAddr != "" {
 		cfg.Metrics = queue.NewMetrics(db, queues)

@@ -98,10 +98,25 @@ func NewClient(opt Options) (*Client, error) {
 // goes to note. seed is the request's sampling seed. It returns ctx.Err()
 // when ctx ends, and the last attempt's error when every attempt failed.
 func (c *Client) Propose(ctx context.Context, prompt string, seed int, schema strategies.Schema, n int, note func(string)) ([]strategies.Genome, error) {
+	return c.propose(ctx, System, prompt, seed, func(reply []byte) ([]strategies.Genome, []string, error) {
+		return ParseReply(reply, schema, n)
+	}, note)
+}
+
+// ProposePrograms is Propose for a program strategy: the prompt is a
+// ProgramPrompt and the replies are read by ParseProgramReply.
+func (c *Client) ProposePrograms(ctx context.Context, prompt string, seed int, prog *strategies.Program, n int, note func(string)) ([]strategies.Genome, error) {
+	return c.propose(ctx, ProgramSystem, prompt, seed, func(reply []byte) ([]strategies.Genome, []string, error) {
+		return ParseProgramReply(reply, prog, n)
+	}, note)
+}
+
+// propose sends the prompt and reads the first usable reply with parse.
+func (c *Client) propose(ctx context.Context, system, prompt string, seed int, parse func([]byte) ([]strategies.Genome, []string, error), note func(string)) ([]strategies.Genome, error) {
 	req := openai.ChatCompletionRequest{
 		Model: c.opt.Model,
 		Messages: []openai.ChatCompletionMessage{
-			{Role: openai.ChatMessageRoleSystem, Content: System},
+			{Role: openai.ChatMessageRoleSystem, Content: system},
 			{Role: openai.ChatMessageRoleUser, Content: prompt},
 		},
 		Temperature: c.opt.Temperature,
@@ -140,7 +155,7 @@ func (c *Client) Propose(ctx context.Context, prompt string, seed int, schema st
 		case resp.Choices[0].FinishReason == openai.FinishReasonLength && resp.Choices[0].Message.Content == "":
 			last = errors.New("reply was cut at the token limit before any answer")
 		default:
-			gs, notes, perr := ParseReply([]byte(resp.Choices[0].Message.Content), schema, n)
+			gs, notes, perr := parse([]byte(resp.Choices[0].Message.Content))
 			for _, n := range notes {
 				note(n)
 			}

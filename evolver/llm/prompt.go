@@ -163,6 +163,9 @@ func stdErr(p, games float64) float64 {
 // genomes, the trend of the last generations and the answer's shape.
 // Measured figures are rounded to 3 significant digits.
 func Prompt(in Input) string {
+	if in.Strategy.Program != nil {
+		return ProgramPrompt(in)
+	}
 	s := in.Strategy
 	schema := s.Schema
 	var b strings.Builder

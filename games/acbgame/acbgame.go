@@ -13,10 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"crucible/arena"
+	"crucible/bots"
+	"crucible/bots/acbbot"
 	"crucible/engine"
 	"crucible/engine/acb"
 	"crucible/games"
 	"crucible/protocol/acbhttp"
+	"crucible/strategies"
 	"crucible/strategies/acbstrat"
 	"crucible/viewer/acbview"
 )
@@ -30,8 +33,9 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "AI Code Battle",
 		Rules:      acb.Game{},
-		Strategies: acbstrat.All,
+		Strategies: func() []strategies.Strategy { return append(acbstrat.All(), acbstrat.Programs()...) },
 		Remote:     remote,
+		Bot:        outsideBot,
 		Export:     &exportTarget,
 		Presets:    presets(),
 		Behaviour:  acbstrat.Behaviour(),
@@ -85,4 +89,11 @@ func remote(url, secret string) (arena.Entrant, error) {
 			return bot.NewPlayer(ctx, seat)
 		},
 	}, nil
+}
+
+// outsideBot is the arena entrant of an outside AI Code Battle bot's
+// variant: each match leases one of its processes from h.Procs
+// (bots/acbbot).
+func outsideBot(h games.BotHost, v bots.Variant, name string) (arena.Entrant, error) {
+	return acbbot.Entrant(h.Procs, v, name)
 }

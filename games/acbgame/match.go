@@ -116,14 +116,22 @@ func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOpt
 			return err
 		}
 	}
-	cfg := acb.DefaultConfig()
+	mc := acb.MatchConfig{Config: acb.DefaultConfig()}
 	if o.configPath != "" {
 		data, err := env.Config(o.configPath)
 		if err != nil {
 			return err
 		}
-		if cfg, err = acb.ParseConfig(data); err != nil {
+		// The game's own reading: the Config fields and "adjudicate".
+		v, err := acb.Game{}.ParseConfig(data)
+		if err != nil {
 			return fmt.Errorf("%s: %w", o.configPath, err)
+		}
+		switch c := v.(type) {
+		case acb.Config:
+			mc.Config = c
+		case acb.MatchConfig:
+			mc = c
 		}
 	}
 	var mp *acb.Map
@@ -150,7 +158,8 @@ func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOpt
 		return err
 	}
 	var replay bytes.Buffer
-	spec := engine.MatchSpec{Seed: o.seed, Config: acb.MatchConfig{Config: cfg, Map: mp}, Seats: seats}
+	mc.Map = mp
+	spec := engine.MatchSpec{Seed: o.seed, Config: mc, Seats: seats}
 	if o.replayPath != "" {
 		spec.Replay = &replay
 	}
@@ -173,6 +182,9 @@ func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOpt
 		fmt.Fprintf(out, "note: %s is not a fair map (played with --allow-unfair-map):\n%v\n", o.mapPath, unfair)
 	}
 	fmt.Fprintf(out, "winner: %s   reason: %s   turns: %d\n", winner, res.Reason, res.Turns)
+	if res.Adjudicated {
+		fmt.Fprintln(out, "adjudicated: the rest of the match could not change the result, so it was not played (a config with \"adjudicate\": false plays every turn)")
+	}
 	tw := tablewriter.NewWriter(out)
 	tw.Header("seat", "player", "rank", "score", "energy", "units", "cores", "crashed")
 	for i, st := range det.Players {

@@ -103,7 +103,7 @@ SIGTERM or Ctrl-C stops it gracefully.
 	f.DurationVar(&o.lobbyExpiry, "lobby-expiry", kindlingapi.DefaultLobbyExpiry, "how long a lobby may wait for its start before it is deleted, positive")
 	f.IntVar(&o.maxMatches, "max-matches", 100000, "most matches held at once, at least 1; creates beyond it get 429")
 	f.StringVar(&o.botVariant, "bot-variant", "", "kindling variant file the house bots of --bot-variant-level play (default: the strategy of that name)")
-	f.StringVar(&o.botVariantAt, "bot-variant-level", "", "bot level that plays --bot-variant: normal (the default) or easy")
+	f.StringVar(&o.botVariantAt, "bot-variant-level", "", "bot level that plays --bot-variant: normal (the default), easy or hard")
 	return cmd
 }
 
@@ -177,8 +177,8 @@ func serveHouseBots(reg *strategies.Registry, o serveOptions) (kindlingapi.House
 	if o.botVariantAt == "" {
 		o.botVariantAt = "normal"
 	}
-	if o.botVariantAt != "normal" && o.botVariantAt != "easy" {
-		return nil, nil, fmt.Errorf("--bot-variant-level %q is not normal or easy", o.botVariantAt)
+	if !kindlingapi.IsBotLevel(o.botVariantAt) {
+		return nil, nil, fmt.Errorf("--bot-variant-level %q is not %s", o.botVariantAt, kindlingapi.BotLevelNames)
 	}
 	s, g, label, err := games.StrategyOrVariant(reg, Name, "", o.botVariant, "house bots play kindling variants")
 	if err != nil {
@@ -250,7 +250,7 @@ serve' or the public one (https://kindling.adamhaleworks.workers.dev).
 	f.IntVar(&o.seats, "seats", kindling.MinSeats, fmt.Sprintf("seats of a created match, %d-%d", kindling.MinSeats, kindling.MaxSeats))
 	f.IntVar(&o.bots, "bots", 1, "house bots in a created match, 0..seats-1 (a full table starts at once)")
 	f.IntVar(&o.turnSeconds, "turn-seconds", kindlingapi.DefaultTurnSeconds, fmt.Sprintf("turn deadline of a created match, %d-%d", kindlingapi.MinTurnSeconds, kindlingapi.MaxTurnSeconds))
-	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal or easy")
+	f.StringVar(&o.botLevel, "bot-level", "normal", "house bot level of a created match: normal, easy or hard (crowd, built for 3-4 seats)")
 	f.DurationVar(&o.poll, "poll", time.Second, "pause between state polls, at least 10ms (the seed asks for about 1 s)")
 	f.DurationVar(&o.startAfter, "start-after", 0, "as host, start the match after waiting this long in the lobby, 0 or more (0: wait for joins)")
 	f.BoolVar(&o.quiet, "quiet", false, "print only the final standings, not each move")
@@ -347,8 +347,8 @@ func checkPlayMatch(o playOptions) error {
 		return fmt.Errorf("--bots %d is outside 0..%d (--seats - 1)", o.bots, o.seats-1)
 	case o.turnSeconds < kindlingapi.MinTurnSeconds || o.turnSeconds > kindlingapi.MaxTurnSeconds:
 		return fmt.Errorf("--turn-seconds %d is outside %d..%d", o.turnSeconds, kindlingapi.MinTurnSeconds, kindlingapi.MaxTurnSeconds)
-	case o.botLevel != "normal" && o.botLevel != "easy":
-		return fmt.Errorf("--bot-level %q is not normal or easy", o.botLevel)
+	case !kindlingapi.IsBotLevel(o.botLevel):
+		return fmt.Errorf("--bot-level %q is not %s", o.botLevel, kindlingapi.BotLevelNames)
 	}
 	return nil
 }

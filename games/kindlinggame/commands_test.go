@@ -120,8 +120,8 @@ func TestKindlingPlayRefusesBadSetups(t *testing.T) {
 		{"--bots negative", func(o *playOptions) { o.bots = -1 }, "--bots -1 is outside 0..1"},
 		{"--turn-seconds 0 (sent as absent, it meant 45)", func(o *playOptions) { o.turnSeconds = 0 }, "--turn-seconds 0 is outside 10..120"},
 		{"--turn-seconds 121", func(o *playOptions) { o.turnSeconds = 121 }, "--turn-seconds 121 is outside 10..120"},
-		{"--bot-level empty (sent as absent, it meant normal)", func(o *playOptions) { o.botLevel = "" }, `--bot-level "" is not normal or easy`},
-		{"--bot-level hard", func(o *playOptions) { o.botLevel = "hard" }, `--bot-level "hard" is not normal or easy`},
+		{"--bot-level empty (sent as absent, it meant normal)", func(o *playOptions) { o.botLevel = "" }, `--bot-level "" is not normal, easy or hard`},
+		{"--bot-level expert", func(o *playOptions) { o.botLevel = "expert" }, `--bot-level "expert" is not normal, easy or hard`},
 		{"--join with --seats", func(o *playOptions) { o.join, o.seats, o.given = "K7QF2", 3, given("seats") }, "--seats shapes a match play creates"},
 		{"--join with --start-after", func(o *playOptions) {
 			o.join, o.startAfter, o.given = "K7QF2", time.Second, given("start-after")

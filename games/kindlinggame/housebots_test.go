@@ -102,7 +102,7 @@ func TestKindlingServeBotVariant(t *testing.T) {
 		o    serveOptions
 		want string
 	}{
-		{serveOptions{botVariant: path, botVariantAt: "hard"}, `--bot-variant-level "hard" is not normal or easy`},
+		{serveOptions{botVariant: path, botVariantAt: "expert"}, `--bot-variant-level "expert" is not normal, easy or hard`},
 		{serveOptions{botVariant: filepath.Join(t.TempDir(), "none.json")}, "--bot-variant: "},
 		// Issue 20 (low): a level without a variant was silently accepted.
 		{serveOptions{botVariantAt: "hard"}, `--bot-variant-level "hard" without --bot-variant`},
@@ -111,5 +111,51 @@ func TestKindlingServeBotVariant(t *testing.T) {
 		if _, _, err := serveHouseBots(reg, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: %v, want %q", tt.o, err, tt.want)
 		}
+	}
+}
+
+// The server's house bot of level hard is the crowded-table bidder crowd
+// at its defaults: it bids as crowd does with the same seed.
+func TestHardHouseBotIsCrowd(t *testing.T) {
+	reg, err := testEnv.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	house, err := kindlingapi.HouseBots(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowd, err := reg.Lookup(Name, "crowd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := house("hard", 5, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := crowd.New(crowd.Schema.Defaults(), 5, 2).(kindling.Bidder)
+	st, err := kindling.NewState(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *kindling.TurnRecord
+	for turn := 1; turn <= kindling.Turns; turn++ {
+		var v kindling.View
+		v.Fill(&st, 2, last)
+		var a, b kindling.Bid
+		got.Bid(&v, &a)
+		want.Bid(&v, &b)
+		if a != b {
+			t.Fatalf("turn %d: the hard house bot bid %v, crowd %v", turn, a, b)
+		}
+		bids := [kindling.MaxSeats]kindling.Bid{{0, 0, 2, 1, 0}, {1, 1, 1, 1, 1}, a, {0, 0, 0, 3, 2}}
+		rec, err := kindling.Resolve(&st, &bids, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = &rec
+	}
+	if _, err := house("expert", 5, 2); err == nil || !strings.Contains(err.Error(), `"expert" is not normal, easy or hard`) {
+		t.Fatalf("level expert: %v", err)
 	}
 }

@@ -9,9 +9,14 @@ package kindlinggame
 import (
 	"github.com/spf13/cobra"
 
+	"crucible/arena"
+	"crucible/bots"
+	"crucible/bots/kindlingbot"
 	"crucible/engine/kindling"
 	"crucible/games"
+	"crucible/strategies"
 	"crucible/strategies/bidders"
+	"crucible/strategies/kindprog"
 	"crucible/viewer/kindlingview"
 )
 
@@ -24,7 +29,8 @@ func Game() games.Game {
 		Name:       Name,
 		Title:      "Kindling",
 		Rules:      kindling.Game{},
-		Strategies: bidders.All,
+		Strategies: func() []strategies.Strategy { return append(bidders.All(), kindprog.Program()) },
+		Bot:        outsideBot,
 		Elsewhere:  "Kindling bots play on a Kindling server (crucible kindling serve, crucible kindling play)",
 		Export:     &exportTarget,
 		Behaviour:  bidders.Behaviour(),
@@ -44,4 +50,15 @@ each seat's bids, strengths, embers, who lit what, sparks and scores.`,
 			return []*cobra.Command{newKindlingCmd(env)}
 		},
 	}
+}
+
+// outsideBot is the arena entrant of an outside Kindling agent's variant:
+// each match runs one process of it against the lab's Kindling server on
+// loopback (bots/kindlingbot), which the run stops at its end.
+func outsideBot(h games.BotHost, v bots.Variant, name string) (arena.Entrant, error) {
+	host := kindlingbot.NewHost(h.Warn, v.Label())
+	if h.OnClose != nil {
+		h.OnClose(host.Close)
+	}
+	return kindlingbot.Entrant(h.Procs, host, v, name)
 }

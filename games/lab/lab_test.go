@@ -21,7 +21,7 @@ import (
 // Only they, the table (games/lab) and tests may name the game.
 var ownPackages = map[string][]string{
 	"acb":      {"engine/acb", "strategies/acbstrat", "protocol/acbhttp", "viewer/acbview", "games/acbgame", "bots/acbbot"},
-	"kindling": {"engine/kindling", "strategies/bidders", "protocol/kindlingapi", "viewer/kindlingview", "games/kindlinggame"},
+	"kindling": {"engine/kindling", "strategies/bidders", "strategies/kindprog", "protocol/kindlingapi", "viewer/kindlingview", "games/kindlinggame"},
 }
 
 // stillNaming are the files outside the games' packages that still name a

@@ -248,7 +248,7 @@ func RulesOf() Rules {
 		SparkCap:    kindling.SparkCap,
 		ValueCap:    kindling.ValueCap,
 		TurnSeconds: Range{Min: MinTurnSeconds, Max: MaxTurnSeconds, Default: DefaultTurnSeconds},
-		BotLevels:   []string{"normal", "easy"},
+		BotLevels:   BotLevels(),
 		Summary: fmt.Sprintf("Each turn every seat gains %d sparks (cap %d) and secretly splits them over %d beacons. "+
 			"Strength = bid + embers; the single strongest seat lights a beacon and scores its value; "+
 			"ties or no bids light nothing and the beacon grows by 1 (cap %d). Losing bids leave half their strength as embers. "+

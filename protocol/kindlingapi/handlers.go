@@ -122,8 +122,8 @@ type createFields struct {
 	Kind        *string `json:"kind"`
 }
 
-var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel normal or easy, name 1-%d printable characters`,
-	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, MaxNameRunes)
+var createHint = fmt.Sprintf(`{"name":"MyAgent","seats":%d,"bots":1,"turnSeconds":%d,"botLevel":"normal"}: seats %d-%d, bots 0..seats-1, turnSeconds %d-%d, botLevel %s, name 1-%d printable characters`,
+	kindling.MinSeats, DefaultTurnSeconds, kindling.MinSeats, kindling.MaxSeats, MinTurnSeconds, MaxTurnSeconds, BotLevelNames, MaxNameRunes)
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	body, e := s.readBody(w, r, false)
@@ -162,8 +162,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) *apiError {
 	if f.BotLevel != nil {
 		req.BotLevel = *f.BotLevel
 	}
-	if req.BotLevel != "normal" && req.BotLevel != "easy" {
-		return errorf(http.StatusBadRequest, createHint, "botLevel = %q is not normal or easy", req.BotLevel)
+	if !IsBotLevel(req.BotLevel) {
+		return errorf(http.StatusBadRequest, createHint, "botLevel = %q is not %s", req.BotLevel, BotLevelNames)
 	}
 	kind := ""
 	if f.Kind != nil {
@@ -287,7 +287,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request, code string) *apiE
 	}
 	seatNo := len(m.players)
 	m.players = append(m.players, seat{name: name, kind: kind, token: newToken()})
-	m.version++
+	m.bump()
 	if len(m.players) == m.seats {
 		if err := m.start(now, s.cfg.HouseBot); err != nil {
 			return s.internal("seating a house bot", err)
@@ -327,7 +327,11 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, code string) *api
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request, code string) *apiError {
-	m, now, e := s.open(code)
+	poll, e := longPollOf(r)
+	if e != nil {
+		return e
+	}
+	m, now, e := s.awaitChange(r, code, poll)
 	if e != nil {
 		return e
 	}

@@ -39,6 +39,7 @@ type match struct {
 	deadline time.Time
 	log      []kindling.TurnRecord
 	version  int64
+	changed  chan struct{} // closed by bump; nil until a long poll waits
 	finished time.Time
 	gone     bool // deleted from the table to make room
 
@@ -91,7 +92,7 @@ func (m *match) start(now time.Time, house HouseBotFunc) error {
 	m.st = st
 	m.phase = PhasePlaying
 	m.deadline = now.Add(m.turnLength())
-	m.version++
+	m.bump()
 	m.botsBid()
 	return nil
 }
@@ -104,7 +105,7 @@ func (m *match) addBot(house HouseBotFunc) error {
 		return fmt.Errorf("house bot %q for seat %d: %w", m.botLevel, s, err)
 	}
 	m.players = append(m.players, seat{name: fmt.Sprintf("Bot %d (%s)", s, m.botLabel), kind: KindBot, bidder: b})
-	m.version++
+	m.bump()
 	return nil
 }
 
@@ -143,7 +144,7 @@ func (m *match) botBid(s int) (bid kindling.Bid) {
 func (m *match) lockIn(s int, bid kindling.Bid, at time.Time) {
 	m.bids[s] = bid
 	m.locked[s] = true
-	m.version++
+	m.bump()
 	for p := 0; p < m.seats; p++ {
 		if !m.locked[p] {
 			return
@@ -170,14 +171,14 @@ func (m *match) resolve(at time.Time) {
 		}
 		if err != nil {
 			m.phase, m.finished = PhaseFinished, at
-			m.version++
+			m.bump()
 			return
 		}
 	}
 	m.log = append(m.log, rec)
 	m.bids = [kindling.MaxSeats]kindling.Bid{}
 	m.locked = [kindling.MaxSeats]bool{}
-	m.version++
+	m.bump()
 	if m.st.Finished {
 		m.phase, m.finished = PhaseFinished, at
 		return

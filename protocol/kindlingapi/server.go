@@ -15,7 +15,7 @@ import (
 	"crucible/protocol/httpguard"
 )
 
-// HouseBotFunc builds the house bot of a level ("normal" or "easy") for one
+// HouseBotFunc builds the house bot of a level (see BotLevels) for one
 // seat of one match, with its own random seed.
 type HouseBotFunc func(level string, seed uint64, seat int) (kindling.Bidder, error)
 

@@ -287,7 +287,7 @@ func TestErrorsHaveTheSpecStatusAndShape(t *testing.T) {
 		{"create with turnSeconds 9 is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a","turnSeconds":9}`, 400},
 		{"create with turnSeconds 121 is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a","turnSeconds":121}`, 400},
 		{"create with turnSeconds 30.5 is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a","turnSeconds":30.5}`, 400},
-		{"create with botLevel hard is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a","botLevel":"hard"}`, 400},
+		{"create with botLevel expert is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a","botLevel":"expert"}`, 400},
 		{"create without a name is 400", "POST", ts.URL + "/api/matches", "", `{"seats":2}`, 400},
 		{"create with a 33-character name is 400", "POST", ts.URL + "/api/matches", "", `{"name":"` + strings.Repeat("x", 33) + `"}`, 400},
 		{"create with an unprintable name is 400", "POST", ts.URL + "/api/matches", "", `{"name":"a\u0007b"}`, 400},

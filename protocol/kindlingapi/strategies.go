@@ -25,22 +25,55 @@ func BidderFactory(s strategies.Strategy, g strategies.Genome) func(code string,
 	}
 }
 
-// HouseBots returns the server's house bots: the registry's kindling
-// strategies "normal" and "easy" at their defaults. It fails when either is
-// missing.
+// houseLevels lists the house bot levels a match may ask for, in the
+// order the API and the browser offer them, and the kindling strategy
+// that plays each: easy and normal are strategies of those names; hard is
+// crowd, the bidder built for crowded tables (strategies/bidders).
+var houseLevels = []struct{ level, strategy string }{
+	{"normal", "normal"},
+	{"easy", "easy"},
+	{"hard", "crowd"},
+}
+
+// BotLevelNames is the list of house bot levels as the API's messages
+// name them ("normal, easy or hard").
+const BotLevelNames = "normal, easy or hard"
+
+// BotLevels returns the house bot levels a match may ask for (botLevel).
+func BotLevels() []string {
+	out := make([]string, len(houseLevels))
+	for i, h := range houseLevels {
+		out[i] = h.level
+	}
+	return out
+}
+
+// IsBotLevel reports whether level is a house bot level.
+func IsBotLevel(level string) bool {
+	for _, h := range houseLevels {
+		if h.level == level {
+			return true
+		}
+	}
+	return false
+}
+
+// HouseBots returns the server's house bots: at every level of BotLevels
+// the registry's kindling strategy that plays it, at its defaults. It
+// fails when one is missing.
 func HouseBots(reg *strategies.Registry) (HouseBotFunc, error) {
 	levels := map[string]strategies.Strategy{}
-	for _, level := range []string{"normal", "easy"} {
-		s, err := reg.Lookup("kindling", level)
+	for _, h := range houseLevels {
+		s, err := reg.Lookup("kindling", h.strategy)
 		if err != nil {
-			return nil, fmt.Errorf("house bot %s: %w", level, err)
+			return nil, fmt.Errorf("house bot %s: %w", h.level, err)
 		}
-		levels[level] = s
+		levels[h.level] = s
 	}
 	return func(level string, seed uint64, seat int) (kindling.Bidder, error) {
 		s, ok := levels[level]
 		if !ok {
-			return nil, fmt.Errorf("botLevel %q is not normal or easy", level)
+			return nil, fmt.Errorf("botLevel %q is not %s", level, BotLevelNames)
 		}
 		p := s.New(s.Schema.Defaults(), seed, seat)
 		b, ok := p.(kindling.Bidder)

@@ -61,3 +61,24 @@ func TestUIHasNoExternalReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The browser's create form offers every house bot level the API takes,
+// and no other.
+func TestUIOffersEveryBotLevel(t *testing.T) {
+	_, ts := newServer(t, ServerConfig{})
+	resp, err := http.Get(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	page := string(body)
+	for _, level := range BotLevels() {
+		if !strings.Contains(page, `<option value="`+level+`">`) {
+			t.Errorf("the create form has no option for botLevel %q", level)
+		}
+	}
+	if n, want := strings.Count(page[strings.Index(page, `id="create-bot-level"`):], "<option "), len(BotLevels()); n < want {
+		t.Errorf("the bot level select has %d options, want %d", n, want)
+	}
+}

@@ -75,6 +75,13 @@ type acbWatcher struct {
 	cores []acb.Pos // own cores seen so far (cores never move)
 }
 
+// RemembersWalls forwards the inner controller's acb.WallMemory, so a
+// watched strategy is shown each wall once, as it is unwatched.
+func (w *acbWatcher) RemembersWalls() bool {
+	m, ok := w.inner.(acb.WallMemory)
+	return ok && m.RemembersWalls()
+}
+
 func (w *acbWatcher) Turn(ctx context.Context, v *acb.View, buf []acb.Move) ([]acb.Move, error) {
 	me := v.You.ID
 	for _, cv := range v.Cores {

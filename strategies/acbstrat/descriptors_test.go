@@ -21,3 +21,20 @@ func TestWrapDist(t *testing.T) {
 		}
 	}
 }
+
+// The behaviour watcher keeps the engine's wall economy: it remembers
+// walls exactly when the strategy it watches does.
+func TestWatcherForwardsWallMemory(t *testing.T) {
+	b := Behaviour()
+	for _, s := range All() {
+		p := s.New(s.Schema.Defaults(), 1, 0)
+		inner, ok := p.(acb.WallMemory)
+		watched, wok := b.Watch(p, nil).(acb.WallMemory)
+		if !wok {
+			t.Fatalf("%s: the watched player is no acb.WallMemory", s.Name)
+		}
+		if want := ok && inner.RemembersWalls(); watched.RemembersWalls() != want {
+			t.Errorf("%s: watched RemembersWalls %v, unwatched %v", s.Name, watched.RemembersWalls(), want)
+		}
+	}
+}

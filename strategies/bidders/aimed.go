@@ -5,6 +5,7 @@ package bidders
 // price is right.
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"crucible/engine/kindling"
@@ -92,6 +93,7 @@ func sniperDef() def {
 
 type farmerBidder struct {
 	rng    *rand.Rand
+	taste  taste
 	jitter int     // most sparks a sowing varies by either way
 	fields int     // beacons farmed
 	sow    int     // sparks sown per field when not striking
@@ -103,7 +105,7 @@ func (f *farmerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	me := v.Embers[v.You]
 	var key [nb]float64
 	for i := range key {
-		key[i] = float64(v.Values[i]) + float64(me[i])
+		key[i] = (float64(v.Values[i]) + float64(me[i])) * f.taste[i]
 	}
 	order := byKey(key)
 	n := max(1, min(nb, f.fields))
@@ -120,7 +122,7 @@ func (f *farmerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			out[i] = need // the embers make this field cheap: light it
 		} else {
 			// sow: a losing bid leaves half as embers
-			out[i] = min(max(0, f.sow+spin(f.rng, f.jitter)), left)
+			out[i] = min(max(0, int(math.Round(float64(f.sow)*f.taste[i]))+spin(f.rng, f.jitter)), left)
 		}
 		left -= out[i]
 	}
@@ -138,7 +140,8 @@ func farmerDef() def {
 	return def{name: "farmer", schema: schema,
 		desc: "ember farmer: sows small bids on the same beacons so embers pile up, then lights them cheaply",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &farmerBidder{rng: newRNG(seed), jitter: d.Int("jitter"), fields: d.Int("fields"), sow: d.Int("sow"), strike: d.Float("strike")}
+			rng := newRNG(seed)
+			return &farmerBidder{rng: rng, taste: newTaste(rng), jitter: d.Int("jitter"), fields: d.Int("fields"), sow: d.Int("sow"), strike: d.Float("strike")}
 		}}
 }
 
@@ -146,6 +149,7 @@ func farmerDef() def {
 
 type saverBidder struct {
 	rng      *rand.Rand
+	taste    taste
 	jitter   int // most sparks the strike threshold moves by either way, each turn (and a tenth of noise per unit on the ranking)
 	strikeAt int // sparks held before it strikes
 	targets  int // beacons struck at once
@@ -157,7 +161,7 @@ func (s *saverBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	rival := rivalEmbers(v)
 	var key [nb]float64
 	for i := range key {
-		key[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i)) * (1 + 0.1*float64(s.jitter)*noise(s.rng))
+		key[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i)) * (1 + 0.1*float64(s.jitter)*noise(s.rng)) * s.taste[i]
 	}
 	order := byKey(key)
 	if b < s.strikeAt+spin(s.rng, s.jitter) && !lastTurn(v) {
@@ -183,7 +187,8 @@ func saverDef() def {
 	return def{name: "saver", schema: schema,
 		desc: "banks sparks toward the cap, then strikes with everything on the best beacons",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &saverBidder{rng: newRNG(seed), jitter: d.Int("jitter"), strikeAt: d.Int("strikeAt"), targets: d.Int("targets"), trickle: d.Int("trickle")}
+			rng := newRNG(seed)
+			return &saverBidder{rng: rng, taste: newTaste(rng), jitter: d.Int("jitter"), strikeAt: d.Int("strikeAt"), targets: d.Int("targets"), trickle: d.Int("trickle")}
 		}}
 }
 
@@ -191,6 +196,7 @@ func saverDef() def {
 
 type growthBidder struct {
 	rng       *rand.Rand
+	taste     taste
 	jitter    int     // most sparks the overbid (or the idle spend) moves by at random
 	minGrowth int     // points above base before a beacon is hunted
 	overbid   int     // sparks above the visible threat
@@ -203,7 +209,7 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	rival := rivalEmbers(v)
 	var key [nb]float64
 	for i := range key {
-		key[i] = float64(v.Values[i]-base[i])*10 + float64(v.Values[i])
+		key[i] = float64(v.Values[i]-base[i])*10 + float64(v.Values[i])*gh.taste[i]
 	}
 	order := byKey(key)
 	left := b
@@ -222,7 +228,7 @@ func (gh *growthBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		// Nothing has grown: keep pace on the best value per visible cost.
 		var k2 [nb]float64
 		for i := range k2 {
-			k2[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i))
+			k2[i] = float64(v.Values[i]) / float64(visibleCost(v, rival, i)) * gh.taste[i]
 		}
 		o2 := byKey(k2)
 		n := min(b, max(0, share(gh.idle, b)+spin(gh.rng, gh.jitter)))
@@ -243,7 +249,8 @@ func growthDef() def {
 	return def{name: "growth", schema: schema,
 		desc: "growth hunter: targets beacons that went unlit and grew above their base",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &growthBidder{rng: newRNG(seed), jitter: d.Int("jitter"), minGrowth: d.Int("minGrowth"), overbid: d.Int("overbid"), idle: d.Float("idle")}
+			rng := newRNG(seed)
+			return &growthBidder{rng: rng, taste: newTaste(rng), jitter: d.Int("jitter"), minGrowth: d.Int("minGrowth"), overbid: d.Int("overbid"), idle: d.Float("idle")}
 		}}
 }
 
@@ -251,6 +258,7 @@ func growthDef() def {
 
 type dumpBidder struct {
 	rng       *rand.Rand
+	taste     taste
 	jitter    float64 // relative noise on value per cost and on the early spend
 	dumpTurns int     // final turns on which it spends everything
 	early     float64 // share of sparks spent before that
@@ -264,7 +272,7 @@ func (d *dumpBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	var val [nb]float64
 	for i := range cost {
 		cost[i] = visibleCost(v, rival, i)
-		val[i] = float64(v.Values[i]) * (1 + d.jitter*noise(d.rng))
+		val[i] = float64(v.Values[i]) * (1 + d.jitter*noise(d.rng)) * d.taste[i]
 	}
 	if v.Turn > v.Turns-d.dumpTurns {
 		var key [nb]float64
@@ -292,7 +300,8 @@ func dumpDef() def {
 	return def{name: "dump", schema: schema,
 		desc: "last-turn dump: plays small and cheap early, then empties its bank on the final turns",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &dumpBidder{rng: newRNG(seed), jitter: d.Float("jitter"), dumpTurns: d.Int("dumpTurns"), early: d.Float("early"), width: d.Int("width")}
+			rng := newRNG(seed)
+			return &dumpBidder{rng: rng, taste: newTaste(rng), jitter: d.Float("jitter"), dumpTurns: d.Int("dumpTurns"), early: d.Float("early"), width: d.Int("width")}
 		}}
 }
 

@@ -63,6 +63,9 @@ func defs() []def {
 		lottoDef(),
 		cfrDef(),
 		modellerDef(),
+		mcbrDef(),
+		crowdDef(),
+		blottoDef(),
 		easyDef(),
 		normalDef(),
 	}

@@ -19,6 +19,8 @@ const levels = kindling.SparkCap + 1
 
 type normalBidder struct {
 	rng        *rand.Rand
+	taste      taste
+	thrift     float64 // the seat's own lasting factor on sparkValue, 1 to 1+tasteSpread
 	jitter     float64 // spread of the random weight on each beacon's value
 	memory     float64 // weight old observations keep each turn
 	sparkValue float64 // points a saved spark is worth
@@ -114,13 +116,15 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	// factor in 1 +- jitter, so near-equal plans are chosen at random.
 	var val [nb]float64
 	for i := range val {
-		val[i] = float64(v.Values[i]) * (1 + n.jitter*(2*n.rng.Float64()-1))
+		val[i] = float64(v.Values[i]) * (1 + n.jitter*(2*n.rng.Float64()-1)) * n.taste[i]
 	}
 
 	var worth [nb][levels]float64
 	for i := range worth {
 		for x := 0; x <= budget; x++ {
 			w := pw[i][x]
+			// Each bid's worth is also misjudged by its own draw, so that
+			// near-equal plans are picked at random, not always the same.
 			worth[i][x] = val[i] * w
 			if !final {
 				worth[i][x] += n.emberValue * (1 - w) * float64((me[i]+x)/2)
@@ -131,7 +135,7 @@ func (n *normalBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		if final {
 			return 1e-3 * float64(saved) // sparks left only break ties
 		}
-		return n.sparkValue * float64(min(saved, kindling.SparkCap-kindling.Income))
+		return n.sparkValue * n.thrift * float64(min(saved, kindling.SparkCap-kindling.Income))
 	}
 	knapsack(&worth, budget, keep, knapTies{step: 0, end: 1e-12}, out)
 	fit(out, budget)
@@ -148,6 +152,7 @@ func normalDef() def {
 	return def{name: "normal", schema: schema,
 		desc: "house bot, normal: learns each rival's bid distribution per beacon and bids the spread that maximises expected points, saved sparks and embers",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &normalBidder{rng: newRNG(seed), jitter: d.Float("jitter"), memory: d.Float("memory"), sparkValue: d.Float("sparkValue"), emberValue: d.Float("emberValue"), prior: d.Float("prior")}
+			rng := newRNG(seed)
+			return &normalBidder{rng: rng, taste: newTaste(rng), thrift: 1 + tasteSpread*rng.Float64(), jitter: d.Float("jitter"), memory: d.Float("memory"), sparkValue: d.Float("sparkValue"), emberValue: d.Float("emberValue"), prior: d.Float("prior")}
 		}}
 }

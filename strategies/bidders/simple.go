@@ -19,6 +19,26 @@ func noise(rng *rand.Rand) float64 { return 2*rng.Float64() - 1 }
 // spin returns a whole number drawn uniformly from -j..j.
 func spin(rng *rand.Rand, j int) int { return rng.IntN(2*j+1) - j }
 
+// tasteSpread is how far a seat's taste moves its reading of a beacon's
+// worth: by a factor in 1 +- tasteSpread, drawn once per match.
+const tasteSpread = 0.35
+
+// taste is a seat's own, lasting reading of the beacons: a factor near 1
+// per beacon, drawn once per match from the seat's generator. The
+// hand-rule bidders and normal weigh each beacon by it, so copies of one
+// bidder at a table (seated with different seeds) lean toward different
+// beacons all match and do not mirror one another, as the per-turn jitter
+// alone, often too small to change a ranking, let them.
+type taste [nb]float64
+
+// newTaste draws a taste with rng.
+func newTaste(rng *rand.Rand) (t taste) {
+	for i := range t {
+		t[i] = 1 + tasteSpread*noise(rng)
+	}
+	return t
+}
+
 // --- random -----------------------------------------------------------------
 
 type randomBidder struct {
@@ -80,6 +100,7 @@ func randomDef() def {
 
 type evenBidder struct {
 	rng    *rand.Rand
+	taste  taste
 	jitter float64 // relative noise on each beacon's weight and on the spend
 	spend  float64 // share of sparks spent
 	width  int     // beacons split over
@@ -92,8 +113,8 @@ func (e *evenBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	var key [nb]float64
 	var want [nb]float64
 	for i := range want {
-		key[i] = float64(v.Values[i]) * (1 + e.jitter*noise(e.rng))
-		want[i] = ((1 - e.weight) + e.weight*float64(v.Values[i])) * (1 + e.jitter*noise(e.rng))
+		key[i] = float64(v.Values[i]) * (1 + e.jitter*noise(e.rng)) * e.taste[i]
+		want[i] = ((1 - e.weight) + e.weight*float64(v.Values[i])) * (1 + e.jitter*noise(e.rng)) * e.taste[i]
 	}
 	splitByWeight(out, byKey(key), e.width, n, &want)
 	fit(out, b)
@@ -109,7 +130,8 @@ func evenDef() def {
 	return def{name: "even", schema: schema,
 		desc: "splits its sparks evenly (or by value) over the most valuable beacons",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &evenBidder{rng: newRNG(seed), jitter: d.Float("jitter"), spend: d.Float("spend"), width: d.Int("width"), weight: d.Float("weight")}
+			rng := newRNG(seed)
+			return &evenBidder{rng: rng, taste: newTaste(rng), jitter: d.Float("jitter"), spend: d.Float("spend"), width: d.Int("width"), weight: d.Float("weight")}
 		}}
 }
 
@@ -117,6 +139,7 @@ func evenDef() def {
 
 type greedyBidder struct {
 	rng         *rand.Rand
+	taste       taste
 	jitter      float64 // relative noise on appeal and spend
 	targets     int     // beacons bid on
 	spend       float64 // share of sparks spent
@@ -131,7 +154,7 @@ func (gb *greedyBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	}
 	var key [nb]float64
 	for i := range key {
-		key[i] = (float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])) * (1 + gb.jitter*noise(gb.rng))
+		key[i] = (float64(v.Values[i]) + gb.emberWeight*float64(v.Embers[v.You][i])) * (1 + gb.jitter*noise(gb.rng)) * gb.taste[i]
 	}
 	spread(out, byKey(key), gb.targets, n) // n/targets each, the rest from the top
 	fit(out, b)
@@ -147,7 +170,8 @@ func greedyDef() def {
 	return def{name: "greedy", schema: schema,
 		desc: "goes all-in on the most valuable beacons, counting its own embers",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &greedyBidder{rng: newRNG(seed), jitter: d.Float("jitter"), targets: d.Int("targets"), spend: d.Float("spend"), emberWeight: d.Float("emberWeight")}
+			rng := newRNG(seed)
+			return &greedyBidder{rng: rng, taste: newTaste(rng), jitter: d.Float("jitter"), targets: d.Int("targets"), spend: d.Float("spend"), emberWeight: d.Float("emberWeight")}
 		}}
 }
 
@@ -155,6 +179,7 @@ func greedyDef() def {
 
 type contrarianBidder struct {
 	rng    *rand.Rand
+	taste  taste
 	jitter float64 // relative noise on each beacon's appeal
 	avoid  float64 // how much last turn's rival bids repel
 	width  int
@@ -177,7 +202,7 @@ func (c *contrarianBidder) Bid(v *kindling.View, out *kindling.Bid) {
 				}
 			}
 		}
-		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd)) * (1 + c.jitter*noise(c.rng))
+		key[i] = float64(v.Values[i]) / (1 + c.avoid*float64(crowd)) * (1 + c.jitter*noise(c.rng)) * c.taste[i]
 	}
 	splitByWeight(out, byKey(key), c.width, n, &key)
 	fit(out, b)
@@ -193,7 +218,8 @@ func contrarianDef() def {
 	return def{name: "contrarian", schema: schema,
 		desc: "goes where the others were not last turn, weighing value against last turn's crowd",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &contrarianBidder{rng: newRNG(seed), jitter: d.Float("jitter"), avoid: d.Float("avoid"), width: d.Int("width"), spend: d.Float("spend")}
+			rng := newRNG(seed)
+			return &contrarianBidder{rng: rng, taste: newTaste(rng), jitter: d.Float("jitter"), avoid: d.Float("avoid"), width: d.Int("width"), spend: d.Float("spend")}
 		}}
 }
 

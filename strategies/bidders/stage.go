@@ -25,6 +25,10 @@ type stageSeat struct {
 	keep   float64     // points per spark kept (up to carry sparks)
 	carry  int         // sparks that can be kept without loss
 	hi     [nb + 1]int // the most sparks bid before beacon k (no move reaches more)
+	// noAverage skips the reach-weighted strategy sums (cum): a seat
+	// whose average strategy is never read (cfr's rival) needs only its
+	// current strategy.
+	noAverage bool
 
 	w     [nb][levels]float64         // expected payoff of each bid at each beacon
 	reg   [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
@@ -135,7 +139,9 @@ func (s *stageSeat) update(weight float64) {
 			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
 			if n == 1 { // one move only: bid nothing
 				s.val[k][t] = w[0] + next[0]
-				cum[0] += weight * s.reach[k][t]
+				if !s.noAverage {
+					cum[0] += weight * s.reach[k][t]
+				}
 				continue
 			}
 			v := 0.0
@@ -144,10 +150,14 @@ func (s *stageSeat) update(weight float64) {
 				v += sig[x] * q[x]
 			}
 			s.val[k][t] = v
+			if cw := weight * s.reach[k][t]; cw != 0 && !s.noAverage {
+				// cw == 0 would add nothing.
+				for x := range sig {
+					cum[x] += cw * sig[x]
+				}
+			}
 			total := 0.0
-			cw := weight * s.reach[k][t]
 			for x := range q {
-				cum[x] += cw * sig[x]
 				r := max(0, reg[x]+q[x]-v)
 				reg[x] = r
 				// Predictive RM+: the next strategy leans on the regret
@@ -173,14 +183,55 @@ func (s *stageSeat) update(weight float64) {
 
 // solve runs iters iterations of CFR+ with alternating updates, the
 // average strategy weighted by iteration number.
+// Both seats' average strategies are kept (see solveOwn).
 func (g *stageGame) solve(iters int) {
+	g.a.noAverage, g.b.noAverage = false, false
+	g.run(iters, false)
+}
+
+// solveOwn is solve for a bidder that reads only seat A's average
+// strategy: it keeps no average for seat B and skips the last iteration's
+// updates whose results nobody reads (the new current strategies), so
+// seat A's average comes out exactly as solve leaves it.
+func (g *stageGame) solveOwn(iters int) {
+	g.a.noAverage, g.b.noAverage = false, true
+	g.run(iters, true)
+}
+
+func (g *stageGame) run(iters int, own bool) {
 	g.a.reset()
 	g.b.reset()
 	for it := 1; it <= iters; it++ {
+		w := float64(it * it)
+		if own && it == iters {
+			g.a.accumulate(w) // all that the last iteration adds to A's average
+			return
+		}
 		g.payoffs(&g.a, &g.b)
-		g.a.update(float64(it * it))
+		g.a.update(w)
 		g.payoffs(&g.b, &g.a)
-		g.b.update(float64(it * it))
+		g.b.update(w)
+	}
+}
+
+// accumulate adds the current strategy, weighted by weight and each
+// node's reach, to the average: the part of update that the average
+// strategy reads.
+func (s *stageSeat) accumulate(weight float64) {
+	for k := nb - 1; k >= 0; k-- {
+		for t := 0; t <= s.hi[k]; t++ {
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, cum := s.sigma[k][t][:n], s.cum[k][t][:n]
+			if n == 1 {
+				cum[0] += weight * s.reach[k][t]
+				continue
+			}
+			if cw := weight * s.reach[k][t]; cw != 0 {
+				for x := range sig {
+					cum[x] += cw * sig[x]
+				}
+			}
+		}
 	}
 }
 

@@ -21,13 +21,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"crucible/engine"
 	"crucible/games"
+	"crucible/internal/cpuclock"
 	"crucible/strategies"
 	"crucible/viewer"
 )
@@ -227,14 +227,14 @@ func benchEngine(ctx context.Context, reg *strategies.Registry, n int) ([]games.
 		}
 		seats = append(seats, engine.Seat{Name: name, Strategy: name, Player: s.New(s.Schema.Defaults(), uint64(i), i)})
 	}
-	start := time.Now()
+	meter := cpuclock.Start()
 	for i := range n {
 		if _, err := (Rules{}).Play(ctx, engine.MatchSpec{Seed: uint64(i), Seats: seats}); err != nil {
 			return nil, err
 		}
 	}
-	took := time.Since(start)
-	return []games.Figure{{What: "engine: toy matches, 1 core", Value: float64(n) / took.Seconds(), Unit: "matches/s"}}, nil
+	took := meter.Stop()
+	return []games.Figure{{What: "engine: toy matches, 1 core", Unit: "match", Count: n, CPU: took.CPU, Wall: took.Wall}}, nil
 }
 
 // matchFlags defines `crucible match toy`.
