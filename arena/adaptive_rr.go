@@ -10,9 +10,10 @@ import (
 // order as an adaptive schedule measures it: the smallest s such that the
 // records of rounds 0 to s-1 (AdaptiveFit, stats.TopOrderCertainty with
 // draws and seed) give the top top players' order a probability of at
-// least confidence. It returns s and the matches of those rounds, or 0
-// and the probability after every round when no prefix settles it.
-func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence float64, draws int, seed uint64) (rounds, matches int, prob float64, err error) {
+// least confidence. It returns s, the matches of those rounds and the
+// certainty then, or 0, every match and the certainty after the last
+// round when no prefix settles it.
+func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence float64, draws int, seed uint64) (rounds, matches int, cert stats.TopOrder, err error) {
 	index := map[string]int{}
 	for i, e := range entrants {
 		index[e.Name] = i
@@ -24,7 +25,7 @@ func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence fl
 		}
 	}
 	if last < 0 {
-		return 0, 0, 0, fmt.Errorf("no finished match to rate")
+		return 0, 0, cert, fmt.Errorf("no finished match to rate")
 	}
 	byRound := make([][]Record, last+1)
 	for _, r := range recs {
@@ -37,16 +38,14 @@ func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence fl
 		upTo = append(upTo, byRound[s-1]...)
 		fit, err := AdaptiveFit(entrants, index, upTo)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, cert, err
 		}
-		cert, err := stats.TopOrderCertainty(fit.Fit, top, draws, seed)
-		if err != nil {
-			return 0, 0, 0, err
+		if cert, err = stats.TopOrderCertainty(fit.Fit, top, draws, seed); err != nil {
+			return 0, 0, cert, err
 		}
-		prob = cert.Prob
-		if prob >= confidence {
-			return s, len(upTo), prob, nil
+		if cert.Prob >= confidence {
+			return s, len(upTo), cert, nil
 		}
 	}
-	return 0, len(upTo), prob, nil
+	return 0, len(upTo), cert, nil
 }

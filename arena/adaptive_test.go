@@ -61,12 +61,12 @@ func TestPlayAdaptiveSettles(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		rounds, matches, prob, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, seed)
+		rounds, matches, cert, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rounds == 0 {
-			t.Fatalf("seed %d: 60 rounds of the round robin did not settle the top 3 (P %.3f)", seed, prob)
+			t.Fatalf("seed %d: 60 rounds of the round robin did not settle the top 3 (P %.3f)", seed, cert.Prob)
 		}
 		t.Logf("seed %d: adaptive %d matches in %d batches; round robin %d rounds, %d matches", seed, a.Matches, a.Batches, rounds, matches)
 		adaptive += a.Matches

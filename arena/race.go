@@ -2,7 +2,6 @@ package arena
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"crucible/engine"
@@ -14,14 +13,15 @@ type RaceOptions struct {
 	// Race is the race: the test of each candidate before the family's
 	// adjustment, and the eliminations' error budget (see stats.Race).
 	Race stats.Race
-	// MaxPairs caps the rounds (one pair per candidate still racing): the
-	// race ends undecided there.
+	// MaxPairs caps each candidate's pairs: the race ends undecided when
+	// its leader reaches it.
 	MaxPairs int
 	// Seed is the base seed: round k is played on engine.Mix(Seed, k), the
 	// same seed for every candidate.
 	Seed uint64
-	// Batch is the number of pairs handed to Run at a time; 0 means
-	// max(32, 8 × the workers).
+	// Batch is the number of pairs the leader plays at a time; 0 means
+	// stats.RaceBatch. It is not derived from the workers, so the race is
+	// the same at any worker count.
 	Batch int
 	// Run are the options of the matches. Its Progress is not called.
 	Run Options
@@ -32,13 +32,13 @@ type RaceOptions struct {
 // RaceState is a race after some rounds.
 type RaceState struct {
 	// Race is the race's state: every candidate's counts, LLR and status
-	// (candidate i is entrant i+1), the rounds counted and the winner.
+	// (candidate i is entrant i+1), the pairs counted and the winner.
 	Race *stats.RaceRun
 	// Played counts the matches this call played, Resumed the finished
 	// matches taken from the records given.
 	Played, Resumed int
-	// Beyond counts the complete pairs finished in parallel that the race
-	// did not count: after a candidate left it, or after it ended.
+	// Beyond counts the pairs of a batch the race did not count: those
+	// after its candidate left the race, or after the race ended.
 	Beyond int
 }
 
@@ -50,15 +50,16 @@ func RaceJobs(k int, seed uint64, c int) []Job {
 }
 
 // PlayRace races entrants[1:] (the candidates) against entrants[0] (the
-// baseline): in round k every candidate still in the race plays its
-// seat-swapped pair against the baseline on the round's seed, and the
-// race (stats.Race) counts the round when every such pair is complete,
-// dropping candidates and stopping as it says. Rounds are played in
-// batches on the workers but counted in order, and who plays round k
-// depends only on rounds before it, so the verdict is the same at any
-// worker count. Every finished match is passed to emit, in completion
-// order; prev are the records of an earlier run of the same race, as for
-// PlaySPRT. A failed match ends the run with an error.
+// baseline), each candidate's n-th pair on seed engine.Mix(Seed, n), the
+// same seeds for every candidate. The race (stats.RaceRun) gives its
+// leader the next batch of stats.RaceBatch pairs (or Batch), plays them
+// on the workers, counts them in seed order and stops as it says. Which
+// candidate plays next depends only on the pairs counted before, so the
+// verdict is the same at any worker count. Every finished match is passed
+// to emit, in completion order; prev are the records of an earlier run of
+// the same race, as for PlaySPRT: the race is replayed from its start and
+// the matches found there are counted without being played again. A
+// failed match ends the run with an error.
 func PlayRace(ctx context.Context, g engine.Game, entrants []Entrant, prev []Record, opt RaceOptions, emit func(Record) error) (RaceState, error) {
 	k := len(entrants) - 1
 	if k < 1 {
@@ -73,17 +74,12 @@ func PlayRace(ctx context.Context, g engine.Game, entrants []Entrant, prev []Rec
 	}
 	batch := opt.Batch
 	if batch <= 0 {
-		workers := opt.Run.Workers
-		if workers <= 0 {
-			workers = 1
-		}
-		batch = max(32, 8*workers)
+		batch = stats.RaceBatch
 	}
 	if err := Validate(g, entrants, RaceJobs(0, 0, 1)); err != nil {
 		return RaceState{}, err
 	}
-	s := &raceRun{entrants: entrants, opt: opt, st: RaceState{Race: run}, pending: map[int]map[int][]Record{}}
-
+	st := RaceState{Race: run}
 	last := -1
 	for _, r := range prev {
 		last = max(last, r.Round)
@@ -95,35 +91,34 @@ func PlayRace(ctx context.Context, g engine.Game, entrants []Entrant, prev []Rec
 		}
 	}
 	if _, err := Remaining(g, opt.Run.Config, jobs, entrants, prev); err != nil {
-		return s.st, err
+		return st, err
 	}
+	have := map[string]Record{}
 	for _, r := range prev {
 		if r.Error == "" {
-			s.add(r)
-			s.st.Resumed++
+			have[r.Job] = r
 		}
 	}
-	if err := s.advance(); err != nil && !errors.Is(err, errDecided) {
-		return s.result(), err
-	}
-	for !run.Done && run.Rounds < opt.MaxPairs {
+	for !run.Done {
 		if err := ctx.Err(); err != nil {
-			return s.result(), err
+			return st, err
 		}
-		active := run.Active()
-		rounds := max(1, batch/len(active))
+		c := run.Leader()
+		from := run.Racers[c].Pairs
+		if from >= opt.MaxPairs {
+			run.Stop()
+			break
+		}
+		to := min(from+batch, opt.MaxPairs)
+		byPair := map[int][]Record{}
 		var todo []Job
-		for r := run.Rounds; r < min(run.Rounds+rounds, opt.MaxPairs); r++ {
-			for _, i := range active {
-				c := i + 1
-				have := map[string]bool{}
-				for _, rec := range s.pending[r][c] {
-					have[rec.Job] = true
-				}
-				for _, j := range RaceJobs(r, engine.Mix(opt.Seed, uint64(r)), c) {
-					if !have[j.ID] {
-						todo = append(todo, j)
-					}
+		for n := from; n < to; n++ {
+			for _, j := range RaceJobs(n, engine.Mix(opt.Seed, uint64(n)), c+1) {
+				if r, ok := have[j.ID]; ok {
+					byPair[n] = append(byPair[n], r)
+					st.Resumed++
+				} else {
+					todo = append(todo, j)
 				}
 			}
 		}
@@ -131,101 +126,32 @@ func PlayRace(ctx context.Context, g engine.Game, entrants []Entrant, prev []Rec
 			if err := emit(r); err != nil {
 				return err
 			}
-			s.st.Played++
+			st.Played++
 			if r.Error != "" {
 				return fmt.Errorf("match %s of the race failed (the race cannot skip a pair; once the cause is fixed, --resume plays it again): %s", r.Job, r.Error)
 			}
-			s.add(r)
-			return s.advance()
+			byPair[r.Round] = append(byPair[r.Round], r)
+			return nil
 		})
-		if errors.Is(err, errDecided) {
-			break
-		}
 		if err != nil {
-			return s.result(), err
+			return st, err
 		}
-	}
-	if !run.Done {
-		run.Stop()
-	}
-	return s.result(), nil
-}
-
-// raceRun is the state of PlayRace: the records not yet counted, by round
-// and candidate entrant.
-type raceRun struct {
-	entrants []Entrant
-	opt      RaceOptions
-	st       RaceState
-	pending  map[int]map[int][]Record
-}
-
-// add files a finished record under its round and candidate.
-func (s *raceRun) add(r Record) {
-	c := 0
-	for _, p := range r.Players {
-		if p.Name != s.entrants[0].Name {
-			for i, e := range s.entrants {
-				if i > 0 && e.Name == p.Name {
-					c = i
-				}
-			}
-		}
-	}
-	if s.pending[r.Round] == nil {
-		s.pending[r.Round] = map[int][]Record{}
-	}
-	s.pending[r.Round][c] = append(s.pending[r.Round][c], r)
-}
-
-// advance counts the complete rounds that follow the counted ones, in
-// order, and returns errDecided when the race has ended.
-func (s *raceRun) advance() error {
-	run := s.st.Race
-	for !run.Done && run.Rounds < s.opt.MaxPairs {
-		r := run.Rounds
-		active := run.Active()
-		classes := make([]int, len(run.Racers))
-		for _, i := range active {
-			recs := s.pending[r][i+1]
-			if len(recs) != 2 {
-				return nil
-			}
-			class, err := pairClass(recs, s.entrants[0].Name, s.entrants[i+1].Name)
-			if err != nil {
-				return err
-			}
-			classes[i] = class
-		}
-		for _, i := range active {
-			delete(s.pending[r], i+1)
-		}
-		if err := run.AddRound(classes); err != nil {
-			return err
-		}
-		if s.opt.Progress != nil {
-			s.opt.Progress(s.st)
-		}
-	}
-	if run.Done {
-		return errDecided
-	}
-	return nil
-}
-
-// result is the state with the complete pairs the race did not count.
-func (s *raceRun) result() RaceState {
-	st := s.st
-	st.Beyond = 0
-	if !st.Race.Done {
-		return st
-	}
-	for _, byC := range s.pending {
-		for _, recs := range byC {
-			if len(recs) == 2 {
+		for n := from; n < to; n++ {
+			if run.Done || run.Racers[c].Status != stats.RaceActive {
 				st.Beyond++
+				continue
+			}
+			class, err := pairClass(byPair[n], entrants[0].Name, entrants[c+1].Name)
+			if err != nil {
+				return st, err
+			}
+			if err := run.Add(c, class); err != nil {
+				return st, err
 			}
 		}
+		if opt.Progress != nil {
+			opt.Progress(st)
+		}
 	}
-	return st
+	return st, nil
 }

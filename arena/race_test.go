@@ -12,7 +12,7 @@ import (
 // raceOptions race p1, p2, p3 (strengths 1, 2, 3) against p0 with the
 // SPRT tests' bounds.
 func raceOptions(workers int) arena.RaceOptions {
-	return arena.RaceOptions{Race: stats.Race{Test: sprtTest}, MaxPairs: 5000, Seed: 3, Batch: 12, Run: arena.Options{Workers: workers}}
+	return arena.RaceOptions{Race: stats.Race{Test: sprtTest}, MaxPairs: 5000, Seed: 3, Batch: 4, Run: arena.Options{Workers: workers}}
 }
 
 func playRace(t *testing.T, ctx context.Context, prev []arena.Record, opt arena.RaceOptions) (arena.RaceState, []arena.Record, error) {
@@ -77,15 +77,15 @@ func TestPlayRaceSameAtAnyWorkers(t *testing.T) {
 		runs = append(runs, run)
 	}
 	a, b := runs[0], runs[1]
-	if a.Winner != b.Winner || a.Rounds != b.Rounds {
-		t.Fatalf("1 worker: winner %d after %d rounds; 3 workers: %d after %d", a.Winner, a.Rounds, b.Winner, b.Rounds)
+	if a.Winner != b.Winner || a.Pairs != b.Pairs {
+		t.Fatalf("1 worker: winner %d after %d pairs; 3 workers: %d after %d", a.Winner, a.Pairs, b.Winner, b.Pairs)
 	}
 	for i := range a.Racers {
 		if a.Racers[i] != b.Racers[i] {
 			t.Fatalf("candidate %d: 1 worker %+v, 3 workers %+v", i, a.Racers[i], b.Racers[i])
 		}
 	}
-	t.Logf("winner p%d after %d rounds: %+v", a.Winner+1, a.Rounds, a.Racers)
+	t.Logf("winner p%d after %d pairs: %+v", a.Winner+1, a.Pairs, a.Racers)
 }
 
 // TestPlayRaceResume cancels a race early and resumes it from its records:
@@ -98,11 +98,7 @@ func TestPlayRaceResume(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	opt := raceOptions(1)
-	opt.Progress = func(st arena.RaceState) {
-		if st.Race.Rounds == 5 {
-			cancel()
-		}
-	}
+	opt.Progress = func(st arena.RaceState) { cancel() }
 	_, recs, err := playRace(t, ctx, nil, opt)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled race: error %v, want context.Canceled", err)
@@ -111,9 +107,9 @@ func TestPlayRaceResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Resumed != len(recs) || st.Race.Winner != full.Race.Winner || st.Race.Rounds != full.Race.Rounds {
-		t.Fatalf("resumed %d of %d records, winner %d after %d rounds; uninterrupted: winner %d after %d",
-			st.Resumed, len(recs), st.Race.Winner, st.Race.Rounds, full.Race.Winner, full.Race.Rounds)
+	if st.Resumed != len(recs) || st.Race.Winner != full.Race.Winner || st.Race.Pairs != full.Race.Pairs {
+		t.Fatalf("resumed %d of %d records, winner %d after %d pairs; uninterrupted: winner %d after %d",
+			st.Resumed, len(recs), st.Race.Winner, st.Race.Pairs, full.Race.Winner, full.Race.Pairs)
 	}
 	again, _, err := playRace(t, context.Background(), append(recs, more...), raceOptions(2))
 	if err != nil {

@@ -33,9 +33,11 @@ type PairStat struct {
 // Its covariance is the delta method's (an M-estimator's sandwich):
 // L⁺ (Σ_pairs Var(m_ij) (e_i - e_j)(e_i - e_j)ᵀ) L⁺, L the Laplacian of the
 // weights σ(1 - σ) at the fit, and Var(m_ij) = v_ij / (Units + 1) with v_ij
-// the larger of the units' sample variance (from 2 units on) and the
-// model's σ(1 - σ)/2 (two independent games a unit), so a pair with few
-// units, or units that happened to agree, is not taken as certain.
+// the units' sample variance pooled with 2 degrees of freedom of σ(1 - σ)
+// (the variance of a unit whose two games always agree, the most a unit of
+// mean σ can have): a pair with few units, or units that happened to
+// agree, is not taken as certain, and many units count at their own
+// spread.
 type BalancedFit struct {
 	// Fit holds the ratings (best first, mean 0) and their covariance in
 	// Elo², as a BTFit (Method "balanced").
@@ -122,11 +124,11 @@ func FitBalanced(names []string, pairs []PairStat) (*BalancedFit, error) {
 	b.unitV = make([]float64, len(b.pairs))
 	for k, p := range b.pairs {
 		s := sigmoid(r[p.A] - r[p.B])
-		v := s * (1 - s) / 2
+		v := s * (1 - s)
 		if p.Units >= 2 {
 			mu := p.Sum / float64(p.Units)
-			sample := (p.SumSq - float64(p.Units)*mu*mu) / float64(p.Units-1)
-			v = math.Max(v, sample)
+			sample := math.Max(0, (p.SumSq-float64(p.Units)*mu*mu)/float64(p.Units-1))
+			v = (varPriorDF*v + float64(p.Units-1)*sample) / (varPriorDF + float64(p.Units-1))
 		}
 		b.unitV[k] = v
 		vm := v / float64(p.Units+1)
@@ -235,6 +237,11 @@ func solveBalanced(mean [][]float64) ([]float64, error) {
 	}
 	return nil, errors.New("the balanced fit did not converge in 200 Newton steps")
 }
+
+// varPriorDF is the weight, in degrees of freedom, of the cautious
+// variance σ(1 - σ) a pair's unit variance is pooled with (see
+// BalancedFit).
+const varPriorDF = 2
 
 // mul is the product of two square matrices.
 func mul(a, b [][]float64) [][]float64 {

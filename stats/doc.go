@@ -15,6 +15,24 @@
 // (PairBucket). Pairs, not games, are the independent units: the seed's
 // bias cancels inside the pair and its variance is measured.
 //
+// # Racing candidates
+//
+// Race runs k SPRTs at once, candidates against one baseline on common
+// seeds, with the family's false-positive rate bounded by Bonferroni
+// (each at Alpha/k) and candidates dropped when their test accepts H0 or
+// another is clearly stronger (an empirical-Bernstein bound valid at every
+// round). RaceSim checks the family's error rate and cost by simulation
+// against testing each candidate alone.
+//
+// # Settling a ranking
+//
+// FitBalanced is a Bradley–Terry fit that weighs every pair alike (the
+// round robin's estimand, however unevenly the pairs were played), with a
+// delta-method covariance; TopOrderCertainty is the probability of its
+// top-k order under the fit's normal approximation, and
+// BalancedFit.NextPairs the variance-driven choice of the next pairs to
+// play to settle it.
+//
 // # N-seat games: the pairwise reduction
 //
 // For a game of N > 2 seats, the comparison of A and B on one seed is a

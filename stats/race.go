@@ -29,14 +29,16 @@ import (
 // races, 1994, and Mnih, Szepesvári and Audibert's empirical Bernstein
 // stopping, 2008). The bound is made valid at every round at once by
 // spending Delta/(k(k-1)/2) on each pair of candidates and 6/(π² n²) of
-// that at round n, so with probability at least 1 - Delta no candidate
+// that at their n-th common seed, so with probability at least 1 - Delta no candidate
 // is ever dropped for a difference that is not there. A candidate at
 // least Elo1 stronger than the baseline is therefore missed with
 // probability at most Beta + Delta.
 //
-// The race stops when a candidate's test accepts H1 (the winner: the one
-// with the largest LLR when several do in one round), or when every
-// candidate has been dropped (none is shown better than the baseline).
+// The race stops when a candidate's test accepts H1 (the winner), or when
+// every candidate has been dropped (none is shown better than the
+// baseline). Which candidate plays next is free (the tests' error rates do
+// not depend on it, since each candidate plays its own seeds in order):
+// Leader plays the candidate nearest H1, AddRound all alike.
 type Race struct {
 	// Test is the test of each candidate before the adjustment: Elo0,
 	// Elo1, Model and Beta as given, Alpha the family's error rate.
@@ -103,16 +105,18 @@ type RaceRun struct {
 	Delta float64
 	// Racers are the candidates, in the order given.
 	Racers []Racer
-	// Rounds is the number of rounds counted.
-	Rounds int
+	// Pairs is the number of pairs counted, over all candidates; Rounds
+	// the most any candidate played.
+	Pairs, Rounds int
 	// Winner is the index of the accepted candidate, -1 while none is.
 	Winner int
 	// Done tells that the race has ended.
 	Done bool
 
+	hist     [][]int8    // each candidate's classes, by seed
 	points   []float64   // sum of pair scores, per candidate
-	sum, sq  [][]float64 // paired differences i - j and their squares
-	commonTo [][]int     // rounds both i and j played
+	sum, sq  [][]float64 // paired differences i - j and their squares, on common seeds
+	commonTo [][]int     // seeds both i and j played
 }
 
 // Start begins a race of k candidates.
@@ -133,7 +137,7 @@ func (r Race) Start(k int) (*RaceRun, error) {
 	t := r.Test
 	t.Alpha /= float64(k)
 	rr := &RaceRun{Test: t, Delta: delta, Racers: make([]Racer, k), Winner: -1,
-		points: make([]float64, k), sum: newSquare(k), sq: newSquare(k), commonTo: make([][]int, k)}
+		hist: make([][]int8, k), points: make([]float64, k), sum: newSquare(k), sq: newSquare(k), commonTo: make([][]int, k)}
 	for i := range rr.Racers {
 		rr.Racers[i].By = -1
 		rr.commonTo[i] = make([]int, k)
@@ -152,76 +156,127 @@ func (rr *RaceRun) Active() []int {
 	return out
 }
 
-// AddRound counts one round: classes[i] is the pentanomial class (0 to
-// 4, see ScoreBucket) of candidate i's pair against the baseline; the
-// entries of candidates no longer active are ignored. It then applies the
-// tests and the eliminations.
+// AddRound counts one round of equal allocation: classes[i] is the
+// pentanomial class (0 to 4, see ScoreBucket) of candidate i's next pair
+// against the baseline; the entries of candidates no longer active are
+// ignored. The pairs are counted with Add in candidate order, so the
+// first candidate to reach H1 in that order wins.
 func (rr *RaceRun) AddRound(classes []int) error {
 	if rr.Done {
-		return fmt.Errorf("the race has ended after %d rounds", rr.Rounds)
+		return fmt.Errorf("the race has ended after %d pairs", rr.Pairs)
 	}
 	if len(classes) != len(rr.Racers) {
-		return fmt.Errorf("round %d: %d classes for %d candidates", rr.Rounds, len(classes), len(rr.Racers))
+		return fmt.Errorf("%d classes for %d candidates", len(classes), len(rr.Racers))
 	}
 	active := rr.Active()
 	for _, i := range active {
 		if classes[i] < LL || classes[i] > WW {
-			return fmt.Errorf("round %d: candidate %d has class %d, want 0 to 4", rr.Rounds, i, classes[i])
+			return fmt.Errorf("candidate %d has class %d, want 0 to 4", i, classes[i])
 		}
 	}
-	rr.Rounds++
 	for _, i := range active {
-		r := &rr.Racers[i]
-		r.Counts[classes[i]]++
-		r.Pairs++
-		rr.points[i] += float64(classes[i]) / 4
-		r.Score = rr.points[i] / float64(r.Pairs)
-		for _, j := range active {
-			if j != i {
-				d := float64(classes[i]-classes[j]) / 4
-				rr.sum[i][j] += d
-				rr.sq[i][j] += d * d
-				rr.commonTo[i][j]++
+		if rr.Done {
+			break
+		}
+		if rr.Racers[i].Status == RaceActive {
+			if err := rr.Add(i, classes[i]); err != nil {
+				return err
 			}
 		}
 	}
-	// The tests.
+	return nil
+}
+
+// Leader is the active candidate to play next: the one with the largest
+// LLR (ties: fewer pairs, then the earlier), or -1 when the race has
+// ended. Giving it the next pairs is "play the leader": a candidate
+// whose LLR falls behind another's waits, so the race spends its pairs
+// where H1 is nearest. Each candidate still plays its own seeds in order
+// and its test sees its own pairs only, so how pairs are allocated
+// changes neither test's error rates (see Race).
+func (rr *RaceRun) Leader() int {
 	best := -1
-	for _, i := range active {
-		r := &rr.Racers[i]
-		llr, err := rr.Test.LLR(r.Counts)
-		if err != nil {
-			return err
+	for i, r := range rr.Racers {
+		if r.Status != RaceActive {
+			continue
 		}
-		r.LLR = llr
-		switch rr.Test.Decide(llr) {
-		case AcceptH1:
-			if best < 0 || llr > rr.Racers[best].LLR {
-				best = i
-			}
-		case AcceptH0:
-			r.Status = RaceRejected
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := rr.Racers[best]
+		if r.LLR > b.LLR || (r.LLR == b.LLR && r.Pairs < b.Pairs) {
+			best = i
 		}
 	}
-	if best >= 0 {
-		rr.Racers[best].Status = RaceAccepted
-		rr.Winner = best
+	return best
+}
+
+// Add counts candidate i's next pair (its pair on seed Racers[i].Pairs),
+// of pentanomial class class (0 to 4), then applies its test and the
+// eliminations that involve it.
+func (rr *RaceRun) Add(i, class int) error {
+	switch {
+	case rr.Done:
+		return fmt.Errorf("the race has ended after %d pairs", rr.Pairs)
+	case i < 0 || i >= len(rr.Racers):
+		return fmt.Errorf("candidate %d of %d", i, len(rr.Racers))
+	case rr.Racers[i].Status != RaceActive:
+		return fmt.Errorf("candidate %d is %v, not racing", i, rr.Racers[i].Status)
+	case class < LL || class > WW:
+		return fmt.Errorf("candidate %d has class %d, want 0 to 4", i, class)
+	}
+	r := &rr.Racers[i]
+	n := r.Pairs
+	rr.hist[i] = append(rr.hist[i], int8(class))
+	r.Counts[class]++
+	r.Pairs++
+	rr.Pairs++
+	rr.Rounds = max(rr.Rounds, r.Pairs)
+	rr.points[i] += float64(class) / 4
+	r.Score = rr.points[i] / float64(r.Pairs)
+	for j := range rr.Racers {
+		if j == i || len(rr.hist[j]) <= n {
+			continue
+		}
+		d := float64(class-int(rr.hist[j][n])) / 4
+		rr.sum[i][j] += d
+		rr.sum[j][i] -= d
+		rr.sq[i][j] += d * d
+		rr.sq[j][i] += d * d
+		rr.commonTo[i][j]++
+		rr.commonTo[j][i]++
+	}
+	llr, err := rr.Test.LLR(r.Counts)
+	if err != nil {
+		return err
+	}
+	r.LLR = llr
+	switch rr.Test.Decide(llr) {
+	case AcceptH1:
+		r.Status = RaceAccepted
+		rr.Winner = i
 		rr.Stop()
 		return nil
+	case AcceptH0:
+		r.Status = RaceRejected
 	}
-	// The eliminations, against the candidates active before them.
-	still := rr.Active()
-	var out [][2]int
-	for _, i := range still {
-		for _, j := range still {
-			if j != i && rr.lowerBound(j, i) > 0 {
-				out = append(out, [2]int{i, j})
-				break
-			}
+	// The eliminations the new pair can trigger: i by another, others
+	// by i.
+	for j, o := range rr.Racers {
+		if r.Status != RaceActive {
+			break
+		}
+		if j != i && o.Status == RaceActive && rr.lowerBound(j, i) > 0 {
+			r.Status, r.By = RaceEliminated, j
 		}
 	}
-	for _, o := range out {
-		rr.Racers[o[0]].Status, rr.Racers[o[0]].By = RaceEliminated, o[1]
+	if r.Status == RaceActive {
+		for j := range rr.Racers {
+			if j != i && rr.Racers[j].Status == RaceActive && rr.lowerBound(i, j) > 0 {
+				rr.Racers[j].Status, rr.Racers[j].By = RaceEliminated, i
+			}
+		}
 	}
 	if len(rr.Active()) == 0 {
 		rr.Done = true

@@ -115,41 +115,37 @@ func (s RaceSim) Run() (RaceSimResult, error) {
 	return res, nil
 }
 
-// family simulates one family: the race and the tests alone, on one
-// stream of rounds.
+// RaceBatch is the number of pairs a race gives its leader at a time
+// (see RaceRun.Leader), in the simulation and in the arena's races.
+const RaceBatch = 32
+
+// family simulates one family: the race and the tests alone, on the same
+// outcomes (candidate i's n-th pair is the same in both).
 func (s RaceSim) family(rng *rand.Rand, loss, draw []float64, maxPairs int, res *RaceSimResult) error {
 	k := len(s.Elos)
 	race, err := s.Race.Start(k)
 	if err != nil {
 		return err
 	}
-	alone, adjusted := s.Race.Test, race.Test
-	aloneLo, aloneHi := alone.Bounds()
-	adjLo, adjHi := adjusted.Bounds()
-	// Per candidate: counts, the fast LLR, and the verdicts alone (0
-	// while open).
-	counts := make([]Pentanomial, k)
-	llrs := make([]func(Pentanomial) (float64, error), k)
-	for i := range llrs {
-		llrs[i] = newRaceLLR(alone)
+	// The seeds' shared numbers and each candidate's own stream, drawn
+	// as far as some test needs them.
+	var shared [][2]float64
+	own := make([]*rand.Rand, k)
+	for i := range own {
+		own[i] = rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
 	}
-	aloneV, adjV := make([]Verdict, k), make([]Verdict, k)
-	aloneN, adjN := make([]int, k), make([]int, k)
-	classes := make([]int, k)
-	raceMatches := 0
-	for round := 0; round < maxPairs; round++ {
-		open := !race.Done
-		u := [2]float64{rng.Float64(), rng.Float64()}
-		for i := range k {
-			if race.Done && aloneV[i] != Continue && adjV[i] != Continue {
-				continue
+	hist := make([][]int, k)
+	class := func(i, n int) int {
+		for len(hist[i]) <= n {
+			m := len(hist[i])
+			for len(shared) <= m {
+				shared = append(shared, [2]float64{rng.Float64(), rng.Float64()})
 			}
-			open = true
 			pts := 0
 			for g := range 2 {
-				x := u[g]
-				if rng.Float64() >= s.Shared {
-					x = rng.Float64()
+				x := shared[m][g]
+				if own[i].Float64() >= s.Shared {
+					x = own[i].Float64()
 				}
 				switch {
 				case x < loss[i]:
@@ -159,57 +155,76 @@ func (s RaceSim) family(rng *rand.Rand, loss, draw []float64, maxPairs int, res 
 					pts += 2
 				}
 			}
-			classes[i] = pts
-			counts[i][pts]++
-			llr, err := llrs[i](counts[i])
+			hist[i] = append(hist[i], pts)
+		}
+		return hist[i][n]
+	}
+	// Each candidate alone, at alpha and at alpha/k: one LLR for both.
+	alone, adjusted := s.Race.Test, race.Test
+	aloneLo, aloneHi := alone.Bounds()
+	adjLo, adjHi := adjusted.Bounds()
+	t := s.Race.Test
+	type totals struct {
+		falsePos, found, open bool
+		pairs                 int
+	}
+	var a, adj totals
+	for i := range k {
+		llr := newRaceLLR(alone)
+		var c Pentanomial
+		va, vj := Continue, Continue
+		for n := 0; n < maxPairs && (va == Continue || vj == Continue); n++ {
+			c[class(i, n)]++
+			v, err := llr(c)
 			if err != nil {
 				return err
 			}
-			if aloneV[i] == Continue {
-				aloneN[i]++
-				aloneV[i] = decide(llr, aloneLo, aloneHi)
+			if va == Continue {
+				a.pairs++
+				va = decide(v, aloneLo, aloneHi)
 			}
-			if adjV[i] == Continue {
-				adjN[i]++
-				adjV[i] = decide(llr, adjLo, adjHi)
+			if vj == Continue {
+				adj.pairs++
+				vj = decide(v, adjLo, adjHi)
 			}
 		}
-		if !open {
+		for _, x := range []struct {
+			v  Verdict
+			to *totals
+		}{{va, &a}, {vj, &adj}} {
+			x.to.falsePos = x.to.falsePos || (x.v == AcceptH1 && s.Elos[i] <= t.Elo0)
+			x.to.found = x.to.found || (x.v == AcceptH1 && s.Elos[i] >= t.Elo1)
+			x.to.open = x.to.open || x.v == Continue
+		}
+	}
+	for _, x := range []struct {
+		t  totals
+		to *RaceSimTotals
+	}{{a, &res.Alone}, {adj, &res.AloneAdjusted}} {
+		x.to.Matches += int64(2 * x.t.pairs)
+		x.to.FalsePositives += b2i(x.t.falsePos)
+		x.to.Found += b2i(x.t.found)
+		x.to.Undecided += b2i(x.t.open)
+	}
+	// The race: batches of pairs to its leader.
+	for !race.Done {
+		c := race.Leader()
+		if race.Racers[c].Pairs >= maxPairs {
+			res.Race.Undecided++
+			race.Stop()
 			break
 		}
-		if !race.Done {
-			raceMatches += 2 * len(race.Active())
-			if err := race.AddRound(classes); err != nil {
+		for b := 0; b < RaceBatch && !race.Done && race.Racers[c].Status == RaceActive && race.Racers[c].Pairs < maxPairs; b++ {
+			if err := race.Add(c, class(c, race.Racers[c].Pairs)); err != nil {
 				return err
 			}
 		}
 	}
-	if !race.Done {
-		res.Race.Undecided++
-		race.Stop()
-	}
-	t := s.Race.Test
 	if w := race.Winner; w >= 0 {
 		res.Race.FalsePositives += b2i(s.Elos[w] <= t.Elo0)
 		res.Race.Found += b2i(s.Elos[w] >= t.Elo1)
 	}
-	res.Race.Matches += int64(raceMatches)
-	for _, a := range []struct {
-		v   []Verdict
-		n   []int
-		tot *RaceSimTotals
-	}{{aloneV, aloneN, &res.Alone}, {adjV, adjN, &res.AloneAdjusted}} {
-		falsePos, found, open := false, false, false
-		for i := range k {
-			a.tot.Matches += int64(2 * a.n[i])
-			falsePos = falsePos || (a.v[i] == AcceptH1 && s.Elos[i] <= t.Elo0)
-			found = found || (a.v[i] == AcceptH1 && s.Elos[i] >= t.Elo1)
-			open = open || a.v[i] == Continue
-		}
-		a.tot.FalsePositives += b2i(falsePos)
-		a.tot.Found += b2i(found)
-		a.tot.Undecided += b2i(open)
-	}
+	res.Race.Matches += int64(2 * race.Pairs)
 	return nil
 }
 

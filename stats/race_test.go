@@ -128,7 +128,7 @@ func TestRaceRefusesBadClasses(t *testing.T) {
 // exceeds it, so the simulation can tell the two apart. Bounds of 0 and
 // 40 Elo keep the tests short.
 func TestRaceFamilyWise(t *testing.T) {
-	const families, alpha = 2000, 0.05
+	const families, alpha = 1000, 0.05
 	sim := RaceSim{
 		Race:     Race{Test: SPRT{Elo0: 0, Elo1: 40, Alpha: alpha, Beta: 0.05}},
 		Elos:     []float64{0, 0, 0, 0},

@@ -20,23 +20,28 @@ import (
 const adaptiveHelp = `Adaptive schedule (--schedule adaptive --budget N|DURATION --top K
 --confidence C): first every pair once (one round-robin round), then batches
 of 32 seat-swapped game pairs chosen where they most reduce the uncertainty of
-the top-K order: each pair goes to the least certain of the comparisons that
-order rests on (each of the top K over the next, and the K-th over every
-player below; certainty = Elo difference over its standard error in the
-Bradley-Terry fit of every result so far), which then counts the information
-one more game pair adds. This is the rule of ResponseGraphUCB (Rowland et al.,
+the top-K order: each goes to the pair of players whose next game pair most
+lowers the variance of the least certain of the comparisons that order rests
+on (each of the top K over the next, and the K-th over every player below;
+certainty = Elo difference over its standard error in the fit of every result
+so far), which then counts that reduction. This is the rule of ResponseGraphUCB (Rowland et al.,
 "Multiagent evaluation under incomplete information", NeurIPS 2019: play the
 least certain edge of the response graph) on the top-K order's edges. The
 schedule stops when the probability of the top-K order (the share of 4,000
 draws of the ratings from the fit's normal approximation in which it holds)
 reaches C, or when the budget ends: N matches, or a duration after which no
-batch starts (which makes the result depend on the machine's speed). The fit's
-covariance is the larger of the cluster-robust one over game pairs and the
-Fisher information's, since the sandwich understates the variance when units
-are few. A pair's m-th meeting is round m of the round robin on --seed (same
+batch starts (which makes the result depend on the machine's speed). The
+order and its covariance come from a balanced Bradley-Terry fit that weighs
+every pair alike (the round robin's estimand, so pairs played more often cannot
+reorder a non-transitive field); each pair's unit variance is pooled with two
+degrees of freedom of the largest a unit can have, so few units are not taken
+as certain. A pair's m-th meeting is round m of the round robin on --seed (same
 seed, same job id), batches are chosen from completed results only, so the
 same flags give the same matches at any --workers; --resume replays the
 choices and plays only what --out lacks.
+
+The probability is the one at the stop: looking after every batch and stopping
+the first time it reaches C makes a wrong order somewhat more likely than 1-C.
 
 --top and --confidence with --schedule round-robin report after how many
 rounds (seeds) the round robin's own results settle the top-K order by the
@@ -189,14 +194,18 @@ func writeRoundRobinSettled(w io.Writer, f arenaFlags, entrants []arena.Entrant,
 	if f.top > len(entrants) {
 		return fmt.Errorf("--top %d is above the %d players", f.top, len(entrants))
 	}
-	rounds, matches, prob, err := arena.RoundRobinSettled(entrants, recs, f.top, f.confidence, 0, f.seed)
+	rounds, matches, cert, err := arena.RoundRobinSettled(entrants, recs, f.top, f.confidence, 0, f.seed)
 	if err != nil {
 		return err
 	}
+	var order []string
+	for _, i := range cert.Order {
+		order = append(order, entrants[i].Name)
+	}
 	if rounds == 0 {
-		fmt.Fprintf(w, "round robin: top %d not settled at --confidence %g by its %d matches (P = %.3f after the last round)\n", f.top, f.confidence, matches, prob)
+		fmt.Fprintf(w, "round robin: top %d not settled at --confidence %g by its %d matches: P(%s) = %.3f after the last round\n", f.top, f.confidence, matches, strings.Join(order, " > "), cert.Prob)
 		return nil
 	}
-	fmt.Fprintf(w, "round robin: top %d settled at --confidence %g after %d rounds, %d matches (P = %.3f)\n", f.top, f.confidence, rounds, matches, prob)
+	fmt.Fprintf(w, "round robin: top %d settled at --confidence %g after %d rounds, %d matches: P(%s) = %.3f\n", f.top, f.confidence, rounds, matches, strings.Join(order, " > "), cert.Prob)
 	return nil
 }

@@ -20,20 +20,23 @@ import (
 // sprtRaceHelp documents the race and the simulation in crucible sprt
 // --help.
 const sprtRaceHelp = `Racing candidates (--candidates A,B,C --baseline X): every candidate plays the
-baseline on the same seeds, round k one seat-swapped pair each on seed k. Each
+baseline on the same seeds, its n-th seat-swapped pair on seed n. Each
 candidate's test is the SPRT above with --alpha divided by the number of
 candidates k (Bonferroni): the chance that any candidate no stronger than
 --elo0 is accepted is at most --alpha for the whole family, whatever the
-candidates share. A candidate leaves the race when its test accepts H0, or
-when another candidate still racing is clearly stronger: the empirical-Bernstein
-lower bound of their pair-score difference over the common rounds is above 0,
-with --delta (default --beta) spent over all pairs of candidates and all rounds,
-so a candidate is wrongly dropped with probability at most --delta (racing as
-in Maron and Moore's Hoeffding races, 1994; the bound of Audibert, Munos and
-Szepesvari, 2009; the scheduler fishtest's RFC #2409 asks for). The race stops
-when one candidate's test accepts H1, or when none is left. Rounds are counted
-in order, so the verdict is the same at any --workers; --out and --resume work
-as for a single test; --max-pairs caps the rounds.
+candidates share. The race plays its leader, the candidate with the largest
+LLR, 32 pairs at a time (each candidate still plays its own seeds in order, so
+this changes neither test's error rates), and drops a candidate when its test
+accepts H0 or when another candidate still racing is clearly stronger: the
+empirical-Bernstein lower bound of their pair-score difference over their
+common seeds is above 0, with --delta (default --beta) spent over all pairs of
+candidates and all seeds, so a candidate is wrongly dropped with probability at
+most --delta (racing as in Maron and Moore's Hoeffding races, 1994; the bound
+of Audibert, Munos and Szepesvari, 2009; the scheduler fishtest's RFC #2409
+asks for). The race stops when one candidate's test accepts H1, or when none is
+left. Each batch is chosen from the pairs counted before it, so the verdict is
+the same at any --workers; --out and --resume work as for a single test;
+--max-pairs caps each candidate's pairs.
 
 Simulating (--simulate N --true-elo 10,0,0,...): N families of simulated
 candidates with those true logistic Elo differences over the baseline (draws
@@ -151,7 +154,7 @@ func runSPRTSimulate(cmd *cobra.Command, o sprtOptions) error {
 		name string
 		t    stats.RaceSimTotals
 	}{
-		{fmt.Sprintf("race (alpha/%d each, eliminations)", k), res.Race},
+		{fmt.Sprintf("race (alpha/%d each, leader first, eliminations)", k), res.Race},
 		{fmt.Sprintf("each alone at alpha %g", race.Test.Alpha), res.Alone},
 		{fmt.Sprintf("each alone at alpha/%d", k), res.AloneAdjusted},
 	}
@@ -178,6 +181,7 @@ type sprtRaceReport struct {
 	Game           string       `json:"game"`
 	Baseline       string       `json:"baseline"`
 	Seed           uint64       `json:"seed"`
+	Pairs          int          `json:"pairs"`
 	Rounds         int          `json:"rounds"`
 	MaxPairs       int          `json:"max_pairs"`
 	Winner         string       `json:"winner,omitempty"`
@@ -286,7 +290,7 @@ func runSPRTRace(cmd *cobra.Command, o sprtOptions) error {
 	st, runErr := arena.PlayRace(cmd.Context(), game, entrants, prev.Records, opt, emit)
 	if runErr != nil {
 		if cmd.Context().Err() != nil && st.Race != nil {
-			fmt.Fprintf(stderr, "interrupted after %d rounds; run the same command with --resume and --out to continue\n", st.Race.Rounds)
+			fmt.Fprintf(stderr, "interrupted after %d pairs; run the same command with --resume and --out to continue\n", st.Race.Pairs)
 		}
 		if p.out != "" && prev.Size > 0 && strings.Contains(runErr.Error(), "recorded job") {
 			return fmt.Errorf("--resume %s: %w", p.out, runErr)
@@ -300,7 +304,7 @@ func runSPRTRace(cmd *cobra.Command, o sprtOptions) error {
 	}
 	run := st.Race
 	rep := sprtRaceReport{Test: race.Test, CandidateAlpha: run.Test.Alpha, Delta: run.Delta, Game: game.Name(), Baseline: base[0].Name,
-		Seed: p.seed, Rounds: run.Rounds, MaxPairs: p.maxPairs, Played: st.Played, Resumed: st.Resumed, Beyond: st.Beyond, Results: p.out}
+		Seed: p.seed, Pairs: run.Pairs, Rounds: run.Rounds, MaxPairs: p.maxPairs, Played: st.Played, Resumed: st.Resumed, Beyond: st.Beyond, Results: p.out}
 	if run.Winner >= 0 {
 		rep.Winner = cands[run.Winner].Name
 	}
@@ -339,13 +343,13 @@ func writeRaceTable(out io.Writer, r sprtRaceReport) error {
 	}
 	fmt.Fprintf(out, "race of %d candidates against %s (%s): %s Elo H0: %g, H1: %g; alpha %g for the family (%g each, Bonferroni), beta %g, delta %g\n",
 		k, r.Baseline, r.Game, r.Test.Model, r.Test.Elo0, r.Test.Elo1, r.Test.Alpha, r.CandidateAlpha, r.Test.Beta, r.Delta)
-	fmt.Fprintf(out, "verdict after %d rounds on seeds derived from --seed %d: %s\n", r.Rounds, r.Seed, verdict)
+	fmt.Fprintf(out, "verdict after %d pairs (at most %d a candidate) on seeds derived from --seed %d: %s\n", r.Pairs, r.Rounds, r.Seed, verdict)
 	more := fmt.Sprintf("%d matches counted", r.Matches)
 	if r.Resumed > 0 {
 		more += fmt.Sprintf(", %d resumed from %s", r.Resumed, r.Results)
 	}
 	if r.Beyond > 0 {
-		more += fmt.Sprintf(", %d pairs finished in parallel and not counted", r.Beyond)
+		more += fmt.Sprintf(", %d more pairs of the last batches played and not counted (their candidate had left the race)", r.Beyond)
 	}
 	fmt.Fprintln(out, more)
 	t := tablewriter.NewTable(out, tablewriter.WithHeaderAutoFormat(tw.Off))
