@@ -58,7 +58,8 @@ type Options struct {
 	// and it must exist.
 	LogDir string
 	// StartTimeout bounds the wait for a new process's GET /health to
-	// answer 200 (DefaultStartTimeout).
+	// answer 200 (StartTimeoutFromEnv: $CRUCIBLE_BOT_START_TIMEOUT, else
+	// DefaultStartTimeout).
 	StartTimeout time.Duration
 	// Grace is how long a process has to exit after SIGTERM before its
 	// group gets SIGKILL (DefaultGrace).
@@ -196,7 +197,13 @@ func New(opt Options) (*Manager, error) {
 			*d = v
 		}
 	}
-	def(&opt.StartTimeout, DefaultStartTimeout)
+	if opt.StartTimeout <= 0 {
+		d, err := StartTimeoutFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		opt.StartTimeout = d
+	}
 	def(&opt.Grace, DefaultGrace)
 	def(&opt.HealthInterval, DefaultHealthInterval)
 	def(&opt.HealthTimeout, DefaultHealthTimeout)
@@ -430,4 +437,25 @@ func (e Event) String() string {
 		s += fmt.Sprintf(", restarts so far: %d", e.Restarts)
 	}
 	return s + "; log " + e.Log
+}
+
+// StartTimeoutEnv names the environment variable that sets the start
+// timeout of managers whose Options leave it zero: a Go duration such as
+// "2m", for machines so loaded that an interpreter takes more than
+// DefaultStartTimeout to answer /health.
+const StartTimeoutEnv = "CRUCIBLE_BOT_START_TIMEOUT"
+
+// StartTimeoutFromEnv is $CRUCIBLE_BOT_START_TIMEOUT when set, else
+// DefaultStartTimeout; a value that is not a positive duration is an error
+// naming the variable and the value.
+func StartTimeoutFromEnv() (time.Duration, error) {
+	v := os.Getenv(StartTimeoutEnv)
+	if v == "" {
+		return DefaultStartTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("bot processes: %s=%q is not a positive duration (e.g. 2m)", StartTimeoutEnv, v)
+	}
+	return d, nil
 }

@@ -392,3 +392,23 @@ func TestNewNeedsLogFolder(t *testing.T) {
 		t.Fatalf("missing log folder: %v", err)
 	}
 }
+
+// The start timeout comes from $CRUCIBLE_BOT_START_TIMEOUT when the
+// options leave it zero; a bad value is refused naming the variable.
+func TestStartTimeoutFromEnv(t *testing.T) {
+	t.Setenv(botproc.StartTimeoutEnv, "")
+	if d, err := botproc.StartTimeoutFromEnv(); err != nil || d != botproc.DefaultStartTimeout {
+		t.Errorf("unset: %v, %v; want the default %v", d, err, botproc.DefaultStartTimeout)
+	}
+	t.Setenv(botproc.StartTimeoutEnv, "2m")
+	if d, err := botproc.StartTimeoutFromEnv(); err != nil || d != 2*time.Minute {
+		t.Errorf("2m: %v, %v", d, err)
+	}
+	for _, bad := range []string{"soon", "-5s", "0s"} {
+		t.Setenv(botproc.StartTimeoutEnv, bad)
+		_, err := botproc.New(botproc.Options{LogDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), `CRUCIBLE_BOT_START_TIMEOUT="`+bad+`" is not a positive duration`) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

@@ -26,7 +26,7 @@ func TestBrowserBidEditorRefusesIllegalBids(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	host, err := client.Create(ctx, kindlingapi.CreateRequest{Name: "host-agent", Seats: 2, TurnSeconds: 60})
 	if err != nil {

@@ -84,7 +84,7 @@ func TestBrowserHumanPlaysMatchWithBotsAndAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	type outcome struct {
 		st  kindlingapi.State
