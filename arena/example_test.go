@@ -47,9 +47,9 @@ func Example() {
 	}
 	// Output:
 	// 24 matches, 0 failed
-	// 1 normal 1961 ± 154  16-0-0
-	// 2 greedy 1500 ± 135  8-0-8
-	// 3 easy   1039 ± 154  0-0-16
+	// 1 normal 1947 ± 157  16-0-0
+	// 2 greedy 1474 ± 127  7-0-9
+	// 3 easy   1102 ± 134  1-0-15
 }
 
 // Reading a results file for rating: a failed match is skipped and

@@ -59,12 +59,12 @@ func ExampleEvolve() {
 	}
 	fmt.Printf("%d generations on file, champion %s, %d ranked finalists\n", len(run.Generations), run.Champion.ID, len(run.Ranked))
 	// Output:
-	// generation 1: champion 2456234fa1, fitness 0.417 (base 0.167)
-	// generation 2: champion d926f7bc1d, fitness 0.505 (base 0.143)
-	// generation 3: champion d926f7bc1d, fitness 0.451 (base 0.170)
-	// finalist easy#4884257199: 0.500 against the field over 4 seeds
-	// finalist easy#d926f7bc1d: 0.479 against the field over 4 seeds
-	// champion easy#4884257199, rank 3 of 4 among the reference bidders
-	// held-out: 0.438 against the base's 0.188, difference in [+0.185, +0.315]
-	// 3 generations on file, champion 4884257199, 2 ranked finalists
+	// generation 1: champion 2456234fa1, fitness 0.583 (base 0.208)
+	// generation 2: champion 65159fc313, fitness 0.589 (base 0.196)
+	// generation 3: champion 65159fc313, fitness 0.562 (base 0.227)
+	// finalist easy#2456234fa1: 0.646 against the field over 4 seeds
+	// finalist easy#65159fc313: 0.583 against the field over 4 seeds
+	// champion easy#2456234fa1, rank 2 of 4 among the reference bidders
+	// held-out: 0.609 against the base's 0.208, difference in [+0.296, +0.506]
+	// 3 generations on file, champion 2456234fa1, 2 ranked finalists
 }
