@@ -98,16 +98,13 @@ func (f files) appendLine(path string, line []byte) error {
 	})
 }
 
-// Files written at the top of a run directory besides the search's.
+// File names inside a run directory: the final stages' (champion,
+// leaderboard, report, ranked variants) and the search's.
 const (
 	ChampionFile    = "champion.json"
 	LeaderboardFile = "leaderboard.json"
 	ReportFile      = "report.json"
 	RankedDir       = "ranked"
-)
-
-// File names inside a run directory.
-const (
 	CheckpointFile  = "checkpoint.json"
 	GenerationsFile = "generations.jsonl"
 	HallDir         = "hall"

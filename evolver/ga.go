@@ -15,39 +15,19 @@ import (
 	"crucible/engine"
 )
 
-// GAOptions tunes the genetic algorithm. Zero fields take the documented
-// defaults.
+// GAOptions tunes the genetic algorithm. Zero fields take the defaults in
+// parentheses.
 type GAOptions struct {
-	// Islands is the number of populations evolving side by side with
-	// migration between them (default 1).
-	Islands int
-	// Migrants is how many individuals each island swaps with the next at
-	// a migration (default 1).
-	Migrants int
-	// MigrateEvery is the number of generations between migrations
-	// (default 5).
-	MigrateEvery int
-	// tournament is the number of contestants in tournament selection
-	// (default 3).
-	Tournament int
-	// Elites is how many of each population's best survive unchanged into
-	// the next generation, to be measured again on fresh seeds (default
-	// population/8, at least 1).
-	Elites int
-	// MutationRate is the chance that an offspring is mutated (default 0.9).
-	MutationRate float64
-	// CrossoverRate is the chance that a pair of parents is crossed
-	// (default 0.7).
-	CrossoverRate float64
-	// Sigma is the standard deviation of the Gaussian mutation in
-	// normalised units (default 0.1).
-	Sigma float64
-	// GeneRate is the chance that a mutation perturbs each coordinate; at
-	// least one coordinate is always perturbed (default max(1/dim, 0.3)).
-	GeneRate float64
-	// InitSigma is the spread of the first population around the base's
-	// defaults in normalised units (default 0.15).
-	InitSigma float64
+	Islands       int     // populations side by side, ring migration (1)
+	Migrants      int     // individuals an island swaps at a migration (1)
+	MigrateEvery  int     // generations between migrations (5)
+	Tournament    int     // contestants in tournament selection (3)
+	Elites        int     // best kept unchanged, measured again (population/8, ≥ 1)
+	MutationRate  float64 // chance an offspring is mutated (0.9)
+	CrossoverRate float64 // chance a pair of parents is crossed (0.7)
+	Sigma         float64 // Gaussian mutation's deviation, normalised units (0.1)
+	GeneRate      float64 // chance a mutation moves each coordinate, ≥ one (max(1/dim, 0.3))
+	InitSigma     float64 // first population's spread around the base (0.15)
 }
 
 // Flags defines --islands.

@@ -12,20 +12,16 @@ import (
 	"crucible/evolver/spsa"
 )
 
-// SPSAOptions tunes SPSA (package evolver/spsa: fishtest's and OpenBench's
-// gains). Zero fields take the documented defaults.
+// SPSAOptions tunes SPSA's gains (package evolver/spsa, fishtest's and
+// OpenBench's schedule): per parameter by name, the final step CEnd
+// (default (max − min)/20) and learning rate REndBy (else REnd, default
+// 0.002); the decay exponents Alpha and Gamma (0.602, 0.101) and the
+// stability constant A as the share ARatio of the planned iterations (0.1).
+// Zero fields take these defaults.
 type SPSAOptions struct {
-	// CEnd is each parameter's final step c_end by name, in the
-	// parameter's own units (default (max − min)/20 for every parameter
-	// not named, as Stockfish's tune.cpp prints for fishtest).
-	CEnd map[string]float64
-	// REnd is the final learning rate r_end of every parameter not in
-	// REndBy (default 0.002, fishtest's), REndBy the rates by name.
-	REnd   float64
-	REndBy map[string]float64
-	// Alpha and Gamma are the exponents of the learning rate's and the
-	// step's decay (defaults 0.602 and 0.101) and ARatio the stability
-	// constant A as a share of the planned iterations (default 0.1).
+	CEnd                 map[string]float64
+	REnd                 float64
+	REndBy               map[string]float64
 	Alpha, Gamma, ARatio float64
 }
 
