@@ -40,9 +40,11 @@ type crowdBidder struct {
 	samples  int     // joint rival moves sampled each turn
 	price    float64 // points a kept spark is worth with one rival
 	crowdExp float64 // the price falls as (seats-1)^-crowdExp at a crowded table
-	ember    float64 // an ember's worth as a share of a spark's
+	ember    float64 // an ember's worth as a share of a spark's, with one rival
+	crowdEmb float64 // the ember share falls as (seats-1)^-crowdEmb at a crowded table
 	deny     float64 // weight of a close rival's points against its own
-	temp     float64 // softmax temperature over candidates, in points
+	temp     float64 // softmax temperature over candidates, in points, with one rival
+	crowdTmp float64 // the temperature grows as (seats-1)^crowdTmp at a crowded table
 	memory   float64 // weight the running figures give the latest turn
 
 	// house is a normal bidder kept beside the models: its plan (a best
@@ -216,8 +218,9 @@ func (c *crowdBidder) worth(v *kindling.View, bid *kindling.Bid, rivals *[kindli
 		return u + 1e-3*float64(left)
 	}
 	u += price * float64(min(left, kindling.SparkCap-kindling.Income))
+	ember := c.ember / math.Pow(float64(v.Seats-1), c.crowdEmb)
 	for i := 0; i < nb; i++ {
-		u += c.ember * price * float64(rec.Embers[me][i])
+		u += ember * price * float64(rec.Embers[me][i])
 	}
 	return u
 }
@@ -251,7 +254,9 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			cnt[i][min(top[i], maxStrength)]++
 		}
 	}
-	price := c.price / math.Pow(float64(v.Seats-1), c.crowdExp)
+	crowded := float64(v.Seats - 1)
+	price := c.price / math.Pow(crowded, c.crowdExp)
+	temp := c.temp * math.Pow(crowded, c.crowdTmp)
 	var cands [crowdMaxCand]kindling.Bid
 	nc := 0
 	add := func(b kindling.Bid) {
@@ -271,7 +276,7 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	add(hb)
 	for _, f := range []float64{1, 0.5, 1.6} {
 		var b kindling.Bid
-		bestResponse(v, &cnt, len(scen), price*f, c.ember, &b)
+		bestResponse(v, &cnt, len(scen), price*f, c.ember/math.Pow(crowded, c.crowdEmb), &b)
 		add(b)
 	}
 	// All-in plans on the best value per strongest visible threat.
@@ -315,7 +320,7 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	total := 0.0
 	var wts [crowdMaxCand]float64
 	for k := 0; k < nc; k++ {
-		wts[k] = math.Exp((mean[k] - best) / c.temp)
+		wts[k] = math.Exp((mean[k] - best) / temp)
 		total += wts[k]
 	}
 	r := c.rng.Float64() * total
@@ -333,11 +338,13 @@ func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 func crowdDef() def {
 	schema := strategies.Schema{
 		param("samples", "joint rival moves sampled each turn (each candidate is played against all of them)", 16, 256, 96, true),
-		param("price", "points a spark kept for a later turn is worth, with one rival", 0.3, 3, 1.6, false),
-		param("crowdPrice", "how fast the price of a kept spark falls at a crowded table: it is price/(seats-1)^crowdPrice", 0, 2, 1.4, false),
-		param("ember", "points an ember left on a beacon is worth, as a share of a spark's", 0, 2, 0.3, false),
-		param("deny", "weight of the points a rival close in score wins against its own, shared over the rivals (2 seats: always 1)", 0, 2, 0.8, false),
-		param("temp", "softmax temperature of the final draw among candidates, in points (low: nearly always the best)", 0.02, 2, 0.35, false),
+		param("price", "points a spark kept for a later turn is worth, with one rival", 0.3, 4, 2.2, false),
+		param("crowdPrice", "how fast the price of a kept spark falls at a crowded table: it is price/(seats-1)^crowdPrice", 0, 3, 1.69, false),
+		param("ember", "points an ember left on a beacon is worth, as a share of a spark's, with one rival", 0, 2, 0.8, false),
+		param("crowdEmber", "how fast an ember's share falls at a crowded table: it is ember/(seats-1)^crowdEmber", 0, 3, 1.5, false),
+		param("deny", "weight of the points a rival close in score wins against its own, shared over the rivals (2 seats: always 1)", 0, 2, 1.2, false),
+		param("temp", "softmax temperature of the final draw among candidates, in points, with one rival (low: nearly always the best)", 0.02, 2, 0.1, false),
+		param("crowdTemp", "how fast the temperature grows at a crowded table: it is temp*(seats-1)^crowdTemp", 0, 2, 1.14, false),
 		param("memory", "weight the running figures of a rival (spend, width, ember pull, repeats) give its latest turn", 0.1, 1, 0.5, false),
 	}
 	return def{name: "crowd", schema: schema,
@@ -346,6 +353,6 @@ func crowdDef() def {
 			rng := newRNG(seed)
 			house := normalBidder{rng: newRNG(seed ^ 0x686f757365), taste: newTaste(rng), thrift: 1, jitter: 0.1, memory: 0.3, sparkValue: 0.75, emberValue: 0.85, prior: 2.7}
 			return &crowdBidder{rng: rng, house: house, samples: d.Int("samples"), price: d.Float("price"), crowdExp: d.Float("crowdPrice"), ember: d.Float("ember"),
-				deny: d.Float("deny"), temp: d.Float("temp"), memory: d.Float("memory")}
+				crowdEmb: d.Float("crowdEmber"), deny: d.Float("deny"), temp: d.Float("temp"), crowdTmp: d.Float("crowdTemp"), memory: d.Float("memory")}
 		}}
 }
