@@ -17,7 +17,7 @@ import (
 //
 //	go test ./queue -run '^$' -bench Codec -benchmem
 func BenchmarkCodec(b *testing.B) {
-	s := roundRobin("kindling", 0, 5) // 1,200 two-seat matches
+	s := roundRobin("kindling", 16, 5) // 1,200 two-seat matches
 	var recs []arena.Record
 	if err := arena.Run(context.Background(), s.game, s.entrants, s.jobs, arena.Options{Workers: 1}, func(r arena.Record) error {
 		recs = append(recs, r)

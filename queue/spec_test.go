@@ -98,7 +98,7 @@ func TestBatchSize(t *testing.T) {
 // schedule, and measures CPU time a match: a small run does not pay 300 ms
 // of thrown-away matches for its batch size.
 func TestCalibratePlaysOnePercent(t *testing.T) {
-	s := roundRobin("kindling", 0, 5) // 1,200 matches
+	s := roundRobin("kindling", 16, 5) // 1,200 matches
 	var built atomic.Int64
 	counted := make([]arena.Entrant, len(s.entrants))
 	for i, e := range s.entrants {
