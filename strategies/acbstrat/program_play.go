@@ -176,35 +176,17 @@ func (p *progPolicy) decide(b *bot) {
 // choose returns the index of the rule deciding unit i, or progSlots.
 func (p *progPolicy) choose(b *bot, i int) int {
 	u := b.own[i]
+	feature := func(f int) float64 { return p.feature(b, u, f) }
 	for r := range p.p.rules {
 		ru := &p.p.rules[r]
 		if ru.role != 0 && int(p.role[i]) != ru.role-1 {
 			continue
 		}
-		ok := p.holds(b, u, ru.cond[0])
-		switch ru.join {
-		case 1:
-			ok = ok && p.holds(b, u, ru.cond[1])
-		case 2:
-			ok = ok || p.holds(b, u, ru.cond[1])
-		}
-		if ok && p.hasTarget(b, u, ru.goal) {
+		if progFeatures.Fires(ru.cond, ru.join, feature) && p.hasTarget(b, u, ru.goal) {
 			return r
 		}
 	}
 	return progSlots
-}
-
-func (p *progPolicy) holds(b *bot, u int32, c progCond) bool {
-	if c.f == fAlways {
-		return true
-	}
-	v := p.feature(b, u, c.f)
-	k := progFeatures[c.f].value(c.k)
-	if c.op == 0 {
-		return v < k
-	}
-	return v >= k
 }
 
 // steps reads a distance field as a feature: far stays far.

@@ -52,7 +52,7 @@ func Genome(data []byte) (strategies.Genome, error) {
 }
 
 func randomCond(r strategies.Rand) cond {
-	return cond{F: 1 + r.Intn(nFeatures-1), Op: r.Intn(2), K: r.Intn(101)}
+	return features.Random(r)
 }
 
 func randomRule(r strategies.Rand) rule {

@@ -242,3 +242,11 @@ func Decode(at func(int) int, b int) (c [2]Cond, join int) {
 func Genes(c [2]Cond, join int) [CondGenes]int {
 	return [CondGenes]int{c[0].F, c[0].Op, c[0].K, join, c[1].F, c[1].Op, c[1].K}
 }
+
+// Random draws a comparison: a feature other than always, then a
+// comparison, then a constant.
+func (fs Features) Random(r strategies.Rand) Cond {
+	f := 1 + r.Intn(len(fs)-1)
+	op := r.Intn(2)
+	return Cond{F: f, Op: op, K: r.Intn(101)}
+}
