@@ -1,11 +1,9 @@
 package acbstrat
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"crucible/strategies"
@@ -67,13 +65,8 @@ func encodeProgramJSON(g strategies.Genome) (json.RawMessage, error) {
 // rule and the field.
 func parseProgramJSON(data []byte) (acbProgram, error) {
 	var in programJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return acbProgram{}, fmt.Errorf("not a program object (fields roles, regroup, finish, rules; a rule has role, when, then, boldness): %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return acbProgram{}, errors.New("unexpected data after the program object")
+	if err := proglang.DecodeStrict(data, &in, "fields roles, regroup, finish, rules; a rule has role, when, then, boldness"); err != nil {
+		return acbProgram{}, err
 	}
 	p := acbProgram{shares: [progRoles]int{100, 0, 0}, regroup: 10}
 	if in.Roles != nil {
@@ -105,17 +98,9 @@ func parseProgramJSON(data []byte) (acbProgram, error) {
 		}
 		p.reach, p.strike = in.Finish.Reach, in.Finish.Strike
 	}
-	if len(in.Rules) > progSlots {
-		return p, fmt.Errorf("rules: %d rules, more than the %d a program holds", len(in.Rules), progSlots)
-	}
-	for i, r := range in.Rules {
-		ru, err := parseRule(r)
-		if err != nil {
-			return p, fmt.Errorf("rule %d: %w", i+1, err)
-		}
-		p.rules = append(p.rules, ru)
-	}
-	return p, nil
+	var err error
+	p.rules, err = proglang.ParseRules(in.Rules, progSlots, parseRule)
+	return p, err
 }
 
 func parseRule(r ruleJSONIn) (progRule, error) {

@@ -43,13 +43,8 @@ const progSlots = 8
 // progRoles is the number of roles.
 const progRoles = 3
 
-// progFeature is one quantity a condition compares.
-type progFeature = proglang.Feature
-
 // progCond is one comparison: feature f, op 0 (<) or 1 (>=), constant k.
 type progCond = proglang.Cond
-
-func fmtNum(v float64) string { return proglang.FmtNum(v) }
 
 // Feature indices (the order of progFeatures). fAlways is the condition
 // that always holds.

@@ -42,14 +42,8 @@ import (
 // Slots is the most rules a program holds (its size limit).
 const Slots = 8
 
-// feature is one quantity a condition compares or a favour rule weighs
-// (on a grid from 0: the table leaves Min out).
-type feature = proglang.Feature
-
 // cond is one comparison.
 type cond = proglang.Cond
-
-func fmtNum(v float64) string { return proglang.FmtNum(v) }
 
 // Feature indices; fAlways is the condition that always holds.
 const (

@@ -1,11 +1,9 @@
 package kindprog
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -59,13 +57,8 @@ func bounded(name string, v *int, lo, hi int, dst *int) error {
 // parseJSON reads a program strictly; errors name the rule and the field.
 func parseJSON(data []byte) (program, error) {
 	var in programJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return program{}, fmt.Errorf("not a program object (fields jitter, spend, targets, rules; a rule has when and then): %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return program{}, errors.New("unexpected data after the program object")
+	if err := proglang.DecodeStrict(data, &in, "fields jitter, spend, targets, rules; a rule has when and then"); err != nil {
+		return program{}, err
 	}
 	p := program{targets: 2}
 	for _, b := range []struct {
@@ -78,17 +71,9 @@ func parseJSON(data []byte) (program, error) {
 			return p, err
 		}
 	}
-	if len(in.Rules) > Slots {
-		return p, fmt.Errorf("rules: %d rules, more than the %d a program holds", len(in.Rules), Slots)
-	}
-	for i, r := range in.Rules {
-		ru, err := parseRule(r)
-		if err != nil {
-			return p, fmt.Errorf("rule %d: %w", i+1, err)
-		}
-		p.rules = append(p.rules, ru)
-	}
-	return p, nil
+	var err error
+	p.rules, err = proglang.ParseRules(in.Rules, Slots, parseRule)
+	return p, err
 }
 
 func parseRule(r ruleJSON) (rule, error) {
@@ -138,9 +123,9 @@ func (ru *rule) parseThen(s string) error {
 		}
 		ru.amount = n
 	case aFavour:
-		f := featureIndex(w[1])
+		f := features.Index(w[1])
 		if f <= fAlways {
-			return fmt.Errorf("favour: unknown feature %q (features: %s)", w[1], featureNames())
+			return fmt.Errorf("favour: unknown feature %q (features: %s)", w[1], features.Names())
 		}
 		x, err := strconv.ParseFloat(w[2], 64)
 		k := int(math.Round(x * 10))
@@ -178,10 +163,6 @@ func parseCond(w []string) (cond, error) {
 	return features.ParseComparison(w)
 }
 
-func featureIndex(name string) int { return features.Index(name) }
-
-func featureNames() string { return features.Names() }
-
 func actionNames() string {
 	var out []string
 	for _, a := range actions {
@@ -195,7 +176,7 @@ func (ru rule) whenText() string { return features.WhenText(ru.cond, ru.join) }
 func (ru rule) thenText() string {
 	switch ru.action {
 	case aFavour:
-		return fmt.Sprintf("favour %s %s", features[ru.weigh].Name, fmtNum(float64(ru.amount)/10))
+		return fmt.Sprintf("favour %s %s", features[ru.weigh].Name, proglang.FmtNum(float64(ru.amount)/10))
 	case aSkip:
 		return "skip"
 	}
