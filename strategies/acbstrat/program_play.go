@@ -286,13 +286,19 @@ const (
 	scratchOpen
 )
 
+// multiOrNil is the distance field of sources (see bot.multi), nil
+// without sources.
+func (b *bot) multiOrNil(k int, sources []int32, maxD int) field {
+	if len(sources) == 0 {
+		return nil
+	}
+	return b.multi(k, sources, maxD)
+}
+
 func (p *progPolicy) enemyField(b *bot) field {
 	if p.enemyStamp != b.stamp {
 		p.enemyStamp = b.stamp
-		p.enemyF = nil
-		if len(b.enemy) > 0 {
-			p.enemyF = b.multi(scratchEnemy, b.enemy, 30)
-		}
+		p.enemyF = b.multiOrNil(scratchEnemy, b.enemy, 30)
 	}
 	return p.enemyF
 }
@@ -306,10 +312,7 @@ func (p *progPolicy) preyField(b *bot) field {
 				p.prey = append(p.prey, e)
 			}
 		}
-		p.preyF = nil
-		if len(p.prey) > 0 {
-			p.preyF = b.multi(scratchPrey, p.prey, 40)
-		}
+		p.preyF = b.multiOrNil(scratchPrey, p.prey, 40)
 	}
 	return p.preyF
 }
@@ -326,10 +329,7 @@ func (p *progPolicy) openField(b *bot) field {
 			}
 		}
 		p.open = p.open[:n]
-		p.openF = nil
-		if n > 0 {
-			p.openF = b.multi(scratchOpen, p.open, 0)
-		}
+		p.openF = b.multiOrNil(scratchOpen, p.open, 0)
 	}
 	return p.openF
 }
