@@ -99,17 +99,17 @@ func mutateProgram(g strategies.Genome, r strategies.Rand) strategies.Genome {
 		ru := &p.rules[r.Intn(n)]
 		c := &ru.cond[r.Intn(1+min(ru.join, 1))]
 		if r.Intn(2) == 0 {
-			c.f = 1 + r.Intn(nFeatures-1)
-			c.k = r.Intn(101)
+			c.F = 1 + r.Intn(nFeatures-1)
+			c.K = r.Intn(101)
 		} else {
-			c.op = 1 - c.op
+			c.Op = 1 - c.Op
 		}
 	case op == 5: // a constant
 		ru := &p.rules[r.Intn(n)]
 		c := &ru.cond[r.Intn(1+min(ru.join, 1))]
-		c.k = max(0, min(100, c.k+r.Intn(21)-10))
-		if c.f == fAlways {
-			c.f, c.k = 1+r.Intn(nFeatures-1), r.Intn(101)
+		c.K = max(0, min(100, c.K+r.Intn(21)-10))
+		if c.F == fAlways {
+			c.F, c.K = 1+r.Intn(nFeatures-1), r.Intn(101)
 		}
 	case op == 6: // a goal or its boldness, or the join
 		ru := &p.rules[r.Intn(n)]
@@ -120,8 +120,8 @@ func mutateProgram(g strategies.Genome, r strategies.Rand) strategies.Genome {
 			ru.bold = max(0, min(100, ru.bold+r.Intn(41)-20))
 		default:
 			ru.join = r.Intn(3)
-			if ru.join != 0 && ru.cond[1].f == fAlways {
-				ru.cond[1] = progCond{f: 1 + r.Intn(nFeatures-1), op: r.Intn(2), k: r.Intn(101)}
+			if ru.join != 0 && ru.cond[1].F == fAlways {
+				ru.cond[1] = progFeatures.Random(r)
 			}
 		}
 	default: // roles, a rule's role, or the finishing
@@ -146,7 +146,7 @@ func mutateProgram(g strategies.Genome, r strategies.Rand) strategies.Genome {
 func randomRule(r strategies.Rand) progRule {
 	ru := progRule{goal: r.Intn(nGoals), bold: r.Intn(101)}
 	if r.Intn(4) > 0 {
-		ru.cond[0] = progCond{f: 1 + r.Intn(nFeatures-1), op: r.Intn(2), k: r.Intn(101)}
+		ru.cond[0] = progFeatures.Random(r)
 	}
 	if r.Intn(4) == 0 {
 		ru.role = 1 + r.Intn(progRoles)

@@ -1,15 +1,13 @@
 package acbstrat
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"crucible/strategies"
+	"crucible/strategies/proglang"
 )
 
 // programJSON is a program's JSON form, as the variant file holds it:
@@ -67,13 +65,8 @@ func encodeProgramJSON(g strategies.Genome) (json.RawMessage, error) {
 // rule and the field.
 func parseProgramJSON(data []byte) (acbProgram, error) {
 	var in programJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return acbProgram{}, fmt.Errorf("not a program object (fields roles, regroup, finish, rules; a rule has role, when, then, boldness): %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return acbProgram{}, errors.New("unexpected data after the program object")
+	if err := proglang.DecodeStrict(data, &in, "fields roles, regroup, finish, rules; a rule has role, when, then, boldness"); err != nil {
+		return acbProgram{}, err
 	}
 	p := acbProgram{shares: [progRoles]int{100, 0, 0}, regroup: 10}
 	if in.Roles != nil {
@@ -105,17 +98,9 @@ func parseProgramJSON(data []byte) (acbProgram, error) {
 		}
 		p.reach, p.strike = in.Finish.Reach, in.Finish.Strike
 	}
-	if len(in.Rules) > progSlots {
-		return p, fmt.Errorf("rules: %d rules, more than the %d a program holds", len(in.Rules), progSlots)
-	}
-	for i, r := range in.Rules {
-		ru, err := parseRule(r)
-		if err != nil {
-			return p, fmt.Errorf("rule %d: %w", i+1, err)
-		}
-		p.rules = append(p.rules, ru)
-	}
-	return p, nil
+	var err error
+	p.rules, err = proglang.ParseRules(in.Rules, progSlots, parseRule)
+	return p, err
 }
 
 func parseRule(r ruleJSONIn) (progRule, error) {
@@ -151,24 +136,11 @@ func parseRule(r ruleJSONIn) (progRule, error) {
 
 // parseWhen reads "always", "F OP K", or two of them joined by and/or.
 func (ru *progRule) parseWhen(s string) error {
-	w := strings.Fields(s)
-	cut := -1
-	for i, x := range w {
-		if x == "and" || x == "or" {
-			if cut >= 0 {
-				return errors.New("more than two comparisons; a condition joins at most two")
-			}
-			cut = i
-		}
+	parts, join, err := proglang.Split(s)
+	if err != nil {
+		return err
 	}
-	parts := [][]string{w}
-	if cut >= 0 {
-		ru.join = 1
-		if w[cut] == "or" {
-			ru.join = 2
-		}
-		parts = [][]string{w[:cut], w[cut+1:]}
-	}
+	ru.join = join
 	for k, c := range parts {
 		if len(c) != 1 && len(c) != 3 {
 			if len(c) == 5 || len(c) == 7 {
@@ -192,37 +164,7 @@ func parseCond(w []string) (progCond, error) {
 		}
 		return progCond{}, nil
 	}
-	f := featureIndex(w[0])
-	if f <= fAlways {
-		return progCond{}, fmt.Errorf("unknown feature %q (features: %s)", w[0], featureNames())
-	}
-	op := -1
-	for i, o := range progOps {
-		if w[1] == o {
-			op = i
-		}
-	}
-	if op < 0 {
-		return progCond{}, fmt.Errorf("comparison %q is not < or >=", w[1])
-	}
-	v, err := strconv.ParseFloat(w[2], 64)
-	if err != nil {
-		return progCond{}, fmt.Errorf("%s %s: %q is not a number", w[0], w[1], w[2])
-	}
-	k, err := progFeatures[f].constant(v)
-	if err != nil {
-		return progCond{}, err
-	}
-	return progCond{f: f, op: op, k: k}, nil
-}
-
-func featureIndex(name string) int {
-	for i, f := range progFeatures {
-		if f.name == name {
-			return i
-		}
-	}
-	return -1
+	return progFeatures.ParseComparison(w)
 }
 
 func goalIndex(name string) int {
@@ -234,14 +176,6 @@ func goalIndex(name string) int {
 	return -1
 }
 
-func featureNames() string {
-	var out []string
-	for _, f := range progFeatures[1:] {
-		out = append(out, f.name)
-	}
-	return strings.Join(out, ", ")
-}
-
 func goalNames() string {
 	var out []string
 	for _, g := range progGoals {
@@ -250,23 +184,8 @@ func goalNames() string {
 	return strings.Join(out, ", ")
 }
 
-// condText prints one comparison.
-func (c progCond) text() string {
-	if c.f == fAlways {
-		return "always"
-	}
-	f := progFeatures[c.f]
-	return f.name + " " + progOps[c.op] + " " + fmtNum(f.value(c.k))
-}
-
 // whenText prints the rule's condition.
-func (ru progRule) whenText() string {
-	s := ru.cond[0].text()
-	if ru.join != 0 {
-		s += " " + progJoins[ru.join] + " " + ru.cond[1].text()
-	}
-	return s
-}
+func (ru progRule) whenText() string { return progFeatures.WhenText(ru.cond, ru.join) }
 
 // programText prints the program of g, one rule a line.
 func programText(g strategies.Genome) string {
@@ -312,7 +231,7 @@ JSON form: {"roles": [70, 30, 0], "regroup": 10, "finish": {"reach": 12, "strike
 Features:
 `)
 	for _, f := range progFeatures[1:] {
-		fmt.Fprintf(&b, "  %s (%s..%s step %s): %s\n", f.name, fmtNum(f.value(0)), fmtNum(f.value(100)), fmtNum(f.value(1)-f.value(0)), f.desc)
+		fmt.Fprintf(&b, "  %s (%s): %s\n", f.Name, f.Grid(), f.Desc)
 	}
 	b.WriteString("Goals:\n")
 	for _, g := range progGoals {

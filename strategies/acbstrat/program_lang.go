@@ -2,9 +2,9 @@ package acbstrat
 
 import (
 	"fmt"
-	"strconv"
 
 	"crucible/strategies"
+	"crucible/strategies/proglang"
 )
 
 // The program strategy: a strategy written as data rather than code, so
@@ -43,53 +43,13 @@ const progSlots = 8
 // progRoles is the number of roles.
 const progRoles = 3
 
-// progFeature is one quantity a condition compares.
-type progFeature struct {
-	name, desc string
-	// min and step: constant k (0..100) stands for min + k*step, and
-	// tenths divides the step by ten.
-	min, step int
-	tenths    bool
-}
-
-// value returns the feature value constant k stands for.
-func (f progFeature) value(k int) float64 {
-	v := float64(f.min + k*f.step)
-	if f.tenths {
-		v = float64(f.min*10+k*f.step) / 10
-	}
-	return v
-}
-
-// constant returns the k of value v, or an error when v is off the grid.
-func (f progFeature) constant(v float64) (int, error) {
-	var x float64
-	if f.tenths {
-		x = (v*10 - float64(f.min*10)) / float64(f.step)
-	} else {
-		x = (v - float64(f.min)) / float64(f.step)
-	}
-	k := int(x + 0.5)
-	if x < -1e-9 || k > 100 || abs64(x-float64(k)) > 1e-6 {
-		return 0, fmt.Errorf("%s compares with %s, which is not on its grid %s to %s in steps of %s", f.name,
-			fmtNum(v), fmtNum(f.value(0)), fmtNum(f.value(100)), fmtNum(f.value(1)-f.value(0)))
-	}
-	return k, nil
-}
-
-func abs64(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// progCond is one comparison: feature f, op 0 (<) or 1 (>=), constant k.
+type progCond = proglang.Cond
 
 // Feature indices (the order of progFeatures). fAlways is the condition
 // that always holds.
 const (
-	fAlways = iota
+	fAlways = proglang.Always + iota
 	fDEnergy
 	fDEnemy
 	fDPrey
@@ -112,26 +72,26 @@ const (
 )
 
 // progFeatures are the features, by index.
-var progFeatures = [nFeatures]progFeature{
-	{name: "always", desc: "no comparison: the condition holds"},
-	{name: "d_energy", desc: "steps to the nearest energy tile full or due within 6 turns", step: 1},
-	{name: "d_enemy", desc: "steps to the nearest enemy unit in sight (beyond 30: far)", step: 1},
-	{name: "d_prey", desc: "steps to the nearest isolated enemy unit (at most one other within squared distance 36; beyond 40: far)", step: 1},
-	{name: "d_enemy_core", desc: "steps to the nearest enemy core, seen or suspected", step: 1},
-	{name: "d_open_core", desc: "steps to the nearest seen enemy core with no unit on it", step: 1},
-	{name: "d_own_core", desc: "steps to the nearest own core", step: 1},
-	{name: "enemy_now", desc: "enemy units within attack range of the unit now", step: 1, tenths: true},
-	{name: "enemy_next", desc: "enemy units that can be within attack range after their step", step: 1, tenths: true},
-	{name: "allies", desc: "own units within attack range of the unit, itself included", step: 1, tenths: true},
-	{name: "storm", desc: "turns the unit can still wait before it must walk to safety (100: the storm never comes)", step: 1},
-	{name: "waited", desc: "turns the unit has stood on its tile", step: 1},
-	{name: "turn", desc: "turns played", step: 5},
-	{name: "energy", desc: "the player's energy", step: 1},
-	{name: "units", desc: "the player's units", step: 1},
-	{name: "enemies", desc: "enemy units in sight", step: 1},
-	{name: "cores", desc: "the player's active cores", step: 1, tenths: true},
-	{name: "enemy_cores", desc: "enemy cores known or suspected", step: 1, tenths: true},
-	{name: "score", desc: "the player's score", step: 1},
+var progFeatures = proglang.Features{
+	{Name: "always", Desc: "no comparison: the condition holds"},
+	{Name: "d_energy", Desc: "steps to the nearest energy tile full or due within 6 turns", Step: 1},
+	{Name: "d_enemy", Desc: "steps to the nearest enemy unit in sight (beyond 30: far)", Step: 1},
+	{Name: "d_prey", Desc: "steps to the nearest isolated enemy unit (at most one other within squared distance 36; beyond 40: far)", Step: 1},
+	{Name: "d_enemy_core", Desc: "steps to the nearest enemy core, seen or suspected", Step: 1},
+	{Name: "d_open_core", Desc: "steps to the nearest seen enemy core with no unit on it", Step: 1},
+	{Name: "d_own_core", Desc: "steps to the nearest own core", Step: 1},
+	{Name: "enemy_now", Desc: "enemy units within attack range of the unit now", Step: 1, Tenths: true},
+	{Name: "enemy_next", Desc: "enemy units that can be within attack range after their step", Step: 1, Tenths: true},
+	{Name: "allies", Desc: "own units within attack range of the unit, itself included", Step: 1, Tenths: true},
+	{Name: "storm", Desc: "turns the unit can still wait before it must walk to safety (100: the storm never comes)", Step: 1},
+	{Name: "waited", Desc: "turns the unit has stood on its tile", Step: 1},
+	{Name: "turn", Desc: "turns played", Step: 5},
+	{Name: "energy", Desc: "the player's energy", Step: 1},
+	{Name: "units", Desc: "the player's units", Step: 1},
+	{Name: "enemies", Desc: "enemy units in sight", Step: 1},
+	{Name: "cores", Desc: "the player's active cores", Step: 1, Tenths: true},
+	{Name: "enemy_cores", Desc: "enemy cores known or suspected", Step: 1, Tenths: true},
+	{Name: "score", Desc: "the player's score", Step: 1},
 }
 
 // Goal indices (the order of progGoals).
@@ -162,13 +122,6 @@ var progGoals = [nGoals]struct{ name, desc string }{
 	{"flee", "walk away from the enemy units within 30 steps (no target: none)"},
 	{"safety", "walk to the storm's nearest centre (no target: the zone is off)"},
 }
-
-// Comparisons and joins.
-var progOps = [2]string{"<", ">="}
-var progJoins = [3]string{"", "and", "or"}
-
-// progCond is one comparison: feature f, op 0 (<) or 1 (>=), constant k.
-type progCond struct{ f, op, k int }
 
 // progRule is one rule of a program.
 type progRule struct {
@@ -214,6 +167,9 @@ const (
 	ruleGenes
 )
 
+// The condition's genes run from rIf1 to rK2 as proglang lays them out.
+var _ [proglang.CondGenes]int = [rK2 - rIf1 + 1]int{}
+
 // programSchema is the genome of a program: all parameters integers, the
 // defaults the empty program (every unit holds, no finishing).
 func programSchema() strategies.Schema {
@@ -229,13 +185,9 @@ func programSchema() strategies.Schema {
 		s = append(s,
 			iparam(n("on"), "1: the rule is part of the program", 0, 1, 0),
 			iparam(n("role"), "role the rule applies to (0: any)", 0, progRoles, 0),
-			iparam(n("if1"), "feature of the first comparison (0: always)", 0, nFeatures-1, 0),
-			iparam(n("op1"), "first comparison: 0 <, 1 >=", 0, 1, 0),
-			iparam(n("k1"), "constant of the first comparison, a step on the feature's grid", 0, 100, 0),
-			iparam(n("join"), "0: one comparison, 1: and, 2: or the second", 0, 2, 0),
-			iparam(n("if2"), "feature of the second comparison (0: always)", 0, nFeatures-1, 0),
-			iparam(n("op2"), "second comparison: 0 <, 1 >=", 0, 1, 0),
-			iparam(n("k2"), "constant of the second comparison", 0, 100, 0),
+		)
+		s = append(s, proglang.CondParams(n, nFeatures)...)
+		s = append(s,
 			iparam(n("goal"), "goal: 0 hold, 1 gather, 2 explore, 3 attack_core, 4 raze, 5 hunt, 6 defend, 7 group, 8 flee, 9 safety", 0, nGoals-1, 0),
 			iparam(n("bold"), "boldness of the goal's walk, 0 to 100", 0, 100, 50),
 		)
@@ -255,11 +207,8 @@ func decodeProgram(g strategies.Genome) acbProgram {
 		if at(b+rOn) != 1 {
 			continue
 		}
-		ru := progRule{role: at(b + rRole), join: at(b + rJoin), goal: at(b + rGoal), bold: at(b + rBold), order: r}
-		ru.cond[0] = progCond{at(b + rIf1), at(b + rOp1), at(b + rK1)}
-		if ru.join != 0 {
-			ru.cond[1] = progCond{at(b + rIf2), at(b + rOp2), at(b + rK2)}
-		}
+		ru := progRule{role: at(b + rRole), goal: at(b + rGoal), bold: at(b + rBold), order: r}
+		ru.cond, ru.join = proglang.Decode(at, b+rIf1)
 		p.rules = append(p.rules, ru.canonical())
 	}
 	return p
@@ -267,14 +216,7 @@ func decodeProgram(g strategies.Genome) acbProgram {
 
 // canonical clears what the rule does not use.
 func (ru progRule) canonical() progRule {
-	for k := range ru.cond {
-		if ru.cond[k].f == fAlways {
-			ru.cond[k].op, ru.cond[k].k = 0, 0
-		}
-	}
-	if ru.join == 0 {
-		ru.cond[1] = progCond{}
-	}
+	ru.cond = proglang.Canonical(ru.cond, ru.join)
 	ru.order = 0
 	return ru
 }
@@ -293,11 +235,11 @@ func (p acbProgram) genome() strategies.Genome {
 		}
 		ru = ru.canonical()
 		b := nGlobals + r*ruleGenes
-		vals := [ruleGenes]int{1, ru.role, ru.cond[0].f, ru.cond[0].op, ru.cond[0].k, ru.join,
-			ru.cond[1].f, ru.cond[1].op, ru.cond[1].k, ru.goal, ru.bold}
-		for k, v := range vals {
-			g[b+k] = float64(v)
+		g[b+rOn], g[b+rRole] = 1, float64(ru.role)
+		for k, v := range proglang.Genes(ru.cond, ru.join) {
+			g[b+rIf1+k] = float64(v)
 		}
+		g[b+rGoal], g[b+rBold] = float64(ru.goal), float64(ru.bold)
 	}
 	return g
 }

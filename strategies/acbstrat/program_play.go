@@ -176,35 +176,17 @@ func (p *progPolicy) decide(b *bot) {
 // choose returns the index of the rule deciding unit i, or progSlots.
 func (p *progPolicy) choose(b *bot, i int) int {
 	u := b.own[i]
+	feature := func(f int) float64 { return p.feature(b, u, f) }
 	for r := range p.p.rules {
 		ru := &p.p.rules[r]
 		if ru.role != 0 && int(p.role[i]) != ru.role-1 {
 			continue
 		}
-		ok := p.holds(b, u, ru.cond[0])
-		switch ru.join {
-		case 1:
-			ok = ok && p.holds(b, u, ru.cond[1])
-		case 2:
-			ok = ok || p.holds(b, u, ru.cond[1])
-		}
-		if ok && p.hasTarget(b, u, ru.goal) {
+		if progFeatures.Fires(ru.cond, ru.join, feature) && p.hasTarget(b, u, ru.goal) {
 			return r
 		}
 	}
 	return progSlots
-}
-
-func (p *progPolicy) holds(b *bot, u int32, c progCond) bool {
-	if c.f == fAlways {
-		return true
-	}
-	v := p.feature(b, u, c.f)
-	k := progFeatures[c.f].value(c.k)
-	if c.op == 0 {
-		return v < k
-	}
-	return v >= k
 }
 
 // steps reads a distance field as a feature: far stays far.
@@ -304,13 +286,19 @@ const (
 	scratchOpen
 )
 
+// multiOrNil is the distance field of sources (see bot.multi), nil
+// without sources.
+func (b *bot) multiOrNil(k int, sources []int32, maxD int) field {
+	if len(sources) == 0 {
+		return nil
+	}
+	return b.multi(k, sources, maxD)
+}
+
 func (p *progPolicy) enemyField(b *bot) field {
 	if p.enemyStamp != b.stamp {
 		p.enemyStamp = b.stamp
-		p.enemyF = nil
-		if len(b.enemy) > 0 {
-			p.enemyF = b.multi(scratchEnemy, b.enemy, 30)
-		}
+		p.enemyF = b.multiOrNil(scratchEnemy, b.enemy, 30)
 	}
 	return p.enemyF
 }
@@ -324,10 +312,7 @@ func (p *progPolicy) preyField(b *bot) field {
 				p.prey = append(p.prey, e)
 			}
 		}
-		p.preyF = nil
-		if len(p.prey) > 0 {
-			p.preyF = b.multi(scratchPrey, p.prey, 40)
-		}
+		p.preyF = b.multiOrNil(scratchPrey, p.prey, 40)
 	}
 	return p.preyF
 }
@@ -344,10 +329,7 @@ func (p *progPolicy) openField(b *bot) field {
 			}
 		}
 		p.open = p.open[:n]
-		p.openF = nil
-		if n > 0 {
-			p.openF = b.multi(scratchOpen, p.open, 0)
-		}
+		p.openF = b.multiOrNil(scratchOpen, p.open, 0)
 	}
 	return p.openF
 }

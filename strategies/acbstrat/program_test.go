@@ -151,3 +151,9 @@ func TestProgramVariantFile(t *testing.T) {
 		t.Errorf("a bad goal: %v", err)
 	}
 }
+
+func TestProgramFeatureTableMatchesIndices(t *testing.T) {
+	if len(progFeatures) != nFeatures || progFeatures[fAlways].Name != "always" || progFeatures[fScore].Name != "score" {
+		t.Errorf("progFeatures: %d entries, want %d from always to score", len(progFeatures), nFeatures)
+	}
+}

@@ -52,7 +52,7 @@ func Genome(data []byte) (strategies.Genome, error) {
 }
 
 func randomCond(r strategies.Rand) cond {
-	return cond{f: 1 + r.Intn(nFeatures-1), op: r.Intn(2), k: r.Intn(101)}
+	return features.Random(r)
 }
 
 func randomRule(r strategies.Rand) rule {
@@ -88,9 +88,9 @@ func mutate(g strategies.Genome, r strategies.Rand) strategies.Genome {
 		case 0:
 			*c = randomCond(r)
 		case 1:
-			c.op = 1 - c.op
+			c.Op = 1 - c.Op
 		default:
-			c.k = max(0, min(100, c.k+r.Intn(11)-5))
+			c.K = max(0, min(100, c.K+r.Intn(11)-5))
 		}
 	case op == 5:
 		ru := &p.rules[r.Intn(n)]
@@ -101,7 +101,7 @@ func mutate(g strategies.Genome, r strategies.Rand) strategies.Genome {
 			ru.amount += r.Intn(21) - 10
 		default:
 			ru.join = r.Intn(3)
-			if ru.join != 0 && ru.cond[1].f == fAlways {
+			if ru.join != 0 && ru.cond[1].F == fAlways {
 				ru.cond[1] = randomCond(r)
 			}
 		}

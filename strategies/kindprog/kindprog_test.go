@@ -89,3 +89,9 @@ func TestProgramErrorsNameRuleAndField(t *testing.T) {
 		t.Errorf("registering the program bidder: %v", err)
 	}
 }
+
+func TestFeatureTableMatchesIndices(t *testing.T) {
+	if len(features) != nFeatures || features[fAlways].Name != "always" || features[fLead].Name != "lead" {
+		t.Errorf("features: %d entries, want %d from always to lead", len(features), nFeatures)
+	}
+}

@@ -34,47 +34,20 @@ package kindprog
 
 import (
 	"fmt"
-	"strconv"
 
 	"crucible/strategies"
+	"crucible/strategies/proglang"
 )
 
 // Slots is the most rules a program holds (its size limit).
 const Slots = 8
 
-// feature is one quantity a condition compares or a favour rule weighs.
-type feature struct {
-	name, desc string
-	step       int  // constant k (0..100) stands for k*step (tenths: k*step/10)
-	tenths     bool // the grid is in tenths
-	perBeacon  bool
-}
-
-func (f feature) value(k int) float64 {
-	if f.tenths {
-		return float64(k*f.step) / 10
-	}
-	return float64(k * f.step)
-}
-
-func (f feature) constant(v float64) (int, error) {
-	x := v / float64(f.step)
-	if f.tenths {
-		x = v * 10 / float64(f.step)
-	}
-	k := int(x + 0.5)
-	if x < -1e-9 || k > 100 || x-float64(k) > 1e-6 || float64(k)-x > 1e-6 {
-		return 0, fmt.Errorf("%s compares with %s, which is not on its grid 0 to %s in steps of %s", f.name,
-			fmtNum(v), fmtNum(f.value(100)), fmtNum(f.value(1)))
-	}
-	return k, nil
-}
-
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// cond is one comparison.
+type cond = proglang.Cond
 
 // Feature indices; fAlways is the condition that always holds.
 const (
-	fAlways = iota
+	fAlways = proglang.Always + iota
 	fValue
 	fGrowth
 	fEmbers
@@ -89,19 +62,19 @@ const (
 	nFeatures
 )
 
-var features = [nFeatures]feature{
-	{name: "always", desc: "no comparison: the condition holds"},
-	{name: "value", desc: "the beacon's value this turn", step: 1, tenths: true, perBeacon: true},
-	{name: "growth", desc: "how far the beacon's value has grown above its base", step: 1, tenths: true, perBeacon: true},
-	{name: "embers", desc: "own embers at the beacon", step: 1, tenths: true, perBeacon: true},
-	{name: "rival_embers", desc: "the most embers a rival holds at the beacon", step: 1, tenths: true, perBeacon: true},
-	{name: "rival_bid", desc: "the highest rival bid at the beacon last turn (revealed)", step: 1, tenths: true, perBeacon: true},
-	{name: "rival_strength", desc: "the most a rival can bring to the beacon now: its embers there plus all its sparks", step: 2, tenths: true, perBeacon: true},
-	{name: "turn", desc: "the turn being bid for, 1 to 8", step: 1, tenths: true},
-	{name: "sparks", desc: "own sparks this turn", step: 2, tenths: true},
-	{name: "waste", desc: "sparks the cap would waste next turn if none were spent now", step: 1, tenths: true},
-	{name: "rival_sparks", desc: "the most sparks a rival holds this turn", step: 2, tenths: true},
-	{name: "lead", desc: "own score minus the best rival's, plus 20 (20: level)", step: 1, tenths: false},
+var features = proglang.Features{
+	{Name: "always", Desc: "no comparison: the condition holds"},
+	{Name: "value", Desc: "the beacon's value this turn", Step: 1, Tenths: true},
+	{Name: "growth", Desc: "how far the beacon's value has grown above its base", Step: 1, Tenths: true},
+	{Name: "embers", Desc: "own embers at the beacon", Step: 1, Tenths: true},
+	{Name: "rival_embers", Desc: "the most embers a rival holds at the beacon", Step: 1, Tenths: true},
+	{Name: "rival_bid", Desc: "the highest rival bid at the beacon last turn (revealed)", Step: 1, Tenths: true},
+	{Name: "rival_strength", Desc: "the most a rival can bring to the beacon now: its embers there plus all its sparks", Step: 2, Tenths: true},
+	{Name: "turn", Desc: "the turn being bid for, 1 to 8", Step: 1, Tenths: true},
+	{Name: "sparks", Desc: "own sparks this turn", Step: 2, Tenths: true},
+	{Name: "waste", Desc: "sparks the cap would waste next turn if none were spent now", Step: 1, Tenths: true},
+	{Name: "rival_sparks", Desc: "the most sparks a rival holds this turn", Step: 2, Tenths: true},
+	{Name: "lead", Desc: "own score minus the best rival's, plus 20 (20: level)", Step: 1, Tenths: false},
 }
 
 // Action indices.
@@ -124,11 +97,6 @@ var actions = [nActions]struct {
 	{"favour", "add W tenths times feature F to the beacon's appeal (W -50..50)", -50, 50},
 	{"skip", "bid nothing on the beacon", 0, 0},
 }
-
-var ops = [2]string{"<", ">="}
-var joins = [3]string{"", "and", "or"}
-
-type cond struct{ f, op, k int }
 
 type rule struct {
 	cond   [2]cond
@@ -168,6 +136,9 @@ const (
 	ruleGenes
 )
 
+// The condition's genes run from rIf1 to rK2 as proglang lays them out.
+var _ [proglang.CondGenes]int = [rK2 - rIf1 + 1]int{}
+
 func iparam(name, desc string, lo, hi, def float64) strategies.Param {
 	return strategies.Param{Name: name, Description: desc, Min: lo, Max: hi, Default: def, Integer: true}
 }
@@ -184,13 +155,9 @@ func schema() strategies.Schema {
 		n := func(k string) string { return fmt.Sprintf("rule%d.%s", r, k) }
 		s = append(s,
 			iparam(n("on"), "1: the rule is part of the program", 0, 1, 0),
-			iparam(n("if1"), "feature of the first comparison (0: always)", 0, nFeatures-1, 0),
-			iparam(n("op1"), "first comparison: 0 <, 1 >=", 0, 1, 0),
-			iparam(n("k1"), "constant of the first comparison, a step on the feature's grid", 0, 100, 0),
-			iparam(n("join"), "0: one comparison, 1: and, 2: or the second", 0, 2, 0),
-			iparam(n("if2"), "feature of the second comparison (0: always)", 0, nFeatures-1, 0),
-			iparam(n("op2"), "second comparison: 0 <, 1 >=", 0, 1, 0),
-			iparam(n("k2"), "constant of the second comparison", 0, 100, 0),
+		)
+		s = append(s, proglang.CondParams(n, nFeatures)...)
+		s = append(s,
 			iparam(n("action"), "action: 0 spend, 1 save, 2 targets, 3 favour, 4 skip", 0, nActions-1, 0),
 			iparam(n("amount"), "the action's amount: spend percent, save sparks, targets, favour weight in tenths (clamped to the action's range)", -50, 100, 0),
 			iparam(n("weigh"), "favour: the feature weighed (1..)", 1, nFeatures-1, 1),
@@ -207,25 +174,15 @@ func decode(g strategies.Genome) program {
 		if at(b+rOn) != 1 {
 			continue
 		}
-		ru := rule{join: at(b + rJoin), action: at(b + rAction), amount: at(b + rAmount), weigh: at(b + rWeigh)}
-		ru.cond[0] = cond{at(b + rIf1), at(b + rOp1), at(b + rK1)}
-		if ru.join != 0 {
-			ru.cond[1] = cond{at(b + rIf2), at(b + rOp2), at(b + rK2)}
-		}
+		ru := rule{action: at(b + rAction), amount: at(b + rAmount), weigh: at(b + rWeigh)}
+		ru.cond, ru.join = proglang.Decode(at, b+rIf1)
 		p.rules = append(p.rules, ru.canonical())
 	}
 	return p
 }
 
 func (ru rule) canonical() rule {
-	for k := range ru.cond {
-		if ru.cond[k].f == fAlways {
-			ru.cond[k].op, ru.cond[k].k = 0, 0
-		}
-	}
-	if ru.join == 0 {
-		ru.cond[1] = cond{}
-	}
+	ru.cond = proglang.Canonical(ru.cond, ru.join)
 	a := actions[ru.action]
 	ru.amount = max(a.lo, min(a.hi, ru.amount))
 	if ru.action != aFavour {
@@ -243,11 +200,11 @@ func (p program) genome() strategies.Genome {
 		}
 		ru = ru.canonical()
 		b := nGlobals + r*ruleGenes
-		vals := [ruleGenes]int{1, ru.cond[0].f, ru.cond[0].op, ru.cond[0].k, ru.join,
-			ru.cond[1].f, ru.cond[1].op, ru.cond[1].k, ru.action, ru.amount, ru.weigh}
-		for k, v := range vals {
-			g[b+k] = float64(v)
+		g[b+rOn] = 1
+		for k, v := range proglang.Genes(ru.cond, ru.join) {
+			g[b+rIf1+k] = float64(v)
 		}
+		g[b+rAction], g[b+rAmount], g[b+rWeigh] = float64(ru.action), float64(ru.amount), float64(ru.weigh)
 	}
 	return g
 }

@@ -59,26 +59,8 @@ func (b *bidder) feature(v *kindling.View, i, f int) float64 {
 	return 0
 }
 
-func (b *bidder) holds(v *kindling.View, i int, c cond) bool {
-	if c.f == fAlways {
-		return true
-	}
-	x, k := b.feature(v, i, c.f), features[c.f].value(c.k)
-	if c.op == 0 {
-		return x < k
-	}
-	return x >= k
-}
-
 func (b *bidder) fires(v *kindling.View, i int, ru *rule) bool {
-	ok := b.holds(v, i, ru.cond[0])
-	switch ru.join {
-	case 1:
-		ok = ok && b.holds(v, i, ru.cond[1])
-	case 2:
-		ok = ok || b.holds(v, i, ru.cond[1])
-	}
-	return ok
+	return features.Fires(ru.cond, ru.join, func(f int) float64 { return b.feature(v, i, f) })
 }
 
 // Bid writes the program's move: always legal (non-negative, summing to

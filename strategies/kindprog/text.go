@@ -1,16 +1,15 @@
 package kindprog
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"crucible/strategies"
+	"crucible/strategies/proglang"
 )
 
 // programJSON is a program's JSON form, as the variant file holds it:
@@ -58,13 +57,8 @@ func bounded(name string, v *int, lo, hi int, dst *int) error {
 // parseJSON reads a program strictly; errors name the rule and the field.
 func parseJSON(data []byte) (program, error) {
 	var in programJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return program{}, fmt.Errorf("not a program object (fields jitter, spend, targets, rules; a rule has when and then): %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return program{}, errors.New("unexpected data after the program object")
+	if err := proglang.DecodeStrict(data, &in, "fields jitter, spend, targets, rules; a rule has when and then"); err != nil {
+		return program{}, err
 	}
 	p := program{targets: 2}
 	for _, b := range []struct {
@@ -77,17 +71,9 @@ func parseJSON(data []byte) (program, error) {
 			return p, err
 		}
 	}
-	if len(in.Rules) > Slots {
-		return p, fmt.Errorf("rules: %d rules, more than the %d a program holds", len(in.Rules), Slots)
-	}
-	for i, r := range in.Rules {
-		ru, err := parseRule(r)
-		if err != nil {
-			return p, fmt.Errorf("rule %d: %w", i+1, err)
-		}
-		p.rules = append(p.rules, ru)
-	}
-	return p, nil
+	var err error
+	p.rules, err = proglang.ParseRules(in.Rules, Slots, parseRule)
+	return p, err
 }
 
 func parseRule(r ruleJSON) (rule, error) {
@@ -137,9 +123,9 @@ func (ru *rule) parseThen(s string) error {
 		}
 		ru.amount = n
 	case aFavour:
-		f := featureIndex(w[1])
+		f := features.Index(w[1])
 		if f <= fAlways {
-			return fmt.Errorf("favour: unknown feature %q (features: %s)", w[1], featureNames())
+			return fmt.Errorf("favour: unknown feature %q (features: %s)", w[1], features.Names())
 		}
 		x, err := strconv.ParseFloat(w[2], 64)
 		k := int(math.Round(x * 10))
@@ -152,24 +138,11 @@ func (ru *rule) parseThen(s string) error {
 }
 
 func (ru *rule) parseWhen(s string) error {
-	w := strings.Fields(s)
-	cut := -1
-	for i, x := range w {
-		if x == "and" || x == "or" {
-			if cut >= 0 {
-				return errors.New("more than two comparisons; a condition joins at most two")
-			}
-			cut = i
-		}
+	parts, join, err := proglang.Split(s)
+	if err != nil {
+		return err
 	}
-	parts := [][]string{w}
-	if cut >= 0 {
-		ru.join = 1
-		if w[cut] == "or" {
-			ru.join = 2
-		}
-		parts = [][]string{w[:cut], w[cut+1:]}
-	}
+	ru.join = join
 	for k, c := range parts {
 		cd, err := parseCond(c)
 		if err != nil {
@@ -187,45 +160,7 @@ func parseCond(w []string) (cond, error) {
 	case len(w) != 3:
 		return cond{}, errors.New(`want "always", "FEATURE OP NUMBER" or two such comparisons joined by and/or`)
 	}
-	f := featureIndex(w[0])
-	if f <= fAlways {
-		return cond{}, fmt.Errorf("unknown feature %q (features: %s)", w[0], featureNames())
-	}
-	op := -1
-	for i, o := range ops {
-		if w[1] == o {
-			op = i
-		}
-	}
-	if op < 0 {
-		return cond{}, fmt.Errorf("comparison %q is not < or >=", w[1])
-	}
-	v, err := strconv.ParseFloat(w[2], 64)
-	if err != nil {
-		return cond{}, fmt.Errorf("%s %s: %q is not a number", w[0], w[1], w[2])
-	}
-	k, err := features[f].constant(v)
-	if err != nil {
-		return cond{}, err
-	}
-	return cond{f: f, op: op, k: k}, nil
-}
-
-func featureIndex(name string) int {
-	for i, f := range features {
-		if f.name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-func featureNames() string {
-	var out []string
-	for _, f := range features[1:] {
-		out = append(out, f.name)
-	}
-	return strings.Join(out, ", ")
+	return features.ParseComparison(w)
 }
 
 func actionNames() string {
@@ -236,25 +171,12 @@ func actionNames() string {
 	return strings.Join(out, ", ")
 }
 
-func (c cond) text() string {
-	if c.f == fAlways {
-		return "always"
-	}
-	return features[c.f].name + " " + ops[c.op] + " " + fmtNum(features[c.f].value(c.k))
-}
-
-func (ru rule) whenText() string {
-	s := ru.cond[0].text()
-	if ru.join != 0 {
-		s += " " + joins[ru.join] + " " + ru.cond[1].text()
-	}
-	return s
-}
+func (ru rule) whenText() string { return features.WhenText(ru.cond, ru.join) }
 
 func (ru rule) thenText() string {
 	switch ru.action {
 	case aFavour:
-		return fmt.Sprintf("favour %s %s", features[ru.weigh].name, fmtNum(float64(ru.amount)/10))
+		return fmt.Sprintf("favour %s %s", features[ru.weigh].Name, proglang.FmtNum(float64(ru.amount)/10))
 	case aSkip:
 		return "skip"
 	}
@@ -281,7 +203,7 @@ JSON form: {"jitter": 15, "spend": 60, "targets": 2, "rules": [{"when": "turn >=
 Features:
 `)
 	for _, f := range features[1:] {
-		fmt.Fprintf(&b, "  %s (0..%s step %s): %s\n", f.name, fmtNum(f.value(100)), fmtNum(f.value(1)), f.desc)
+		fmt.Fprintf(&b, "  %s (%s): %s\n", f.Name, f.Grid(), f.Desc)
 	}
 	b.WriteString("Actions:\n")
 	for _, a := range actions {
