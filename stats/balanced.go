@@ -91,20 +91,7 @@ func FitBalanced(names []string, pairs []PairStat) (*BalancedFit, error) {
 	}
 	// L⁺ at the fit.
 	lap := mat.NewSymDense(n, nil)
-	for i := range n {
-		for j := i; j < n; j++ {
-			lap.SetSym(i, j, 1/float64(n))
-		}
-	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			p := sigmoid(r[i] - r[j])
-			w := p * (1 - p)
-			lap.SetSym(i, j, lap.At(i, j)-w)
-			lap.SetSym(i, i, lap.At(i, i)+w)
-			lap.SetSym(j, j, lap.At(j, j)+w)
-		}
-	}
+	balancedInformation(lap, r, nil, nil)
 	var chol mat.Cholesky
 	if !chol.Factorize(lap) {
 		return nil, errors.New("the balanced fit's information matrix is singular")
@@ -190,24 +177,7 @@ func solveBalanced(mean [][]float64) ([]float64, error) {
 	var chol mat.Cholesky
 	f := obj(r)
 	for range 200 {
-		for i := range n {
-			grad[i] = 0
-			for j := i; j < n; j++ {
-				h.SetSym(i, j, 1/float64(n))
-			}
-		}
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				p := sigmoid(r[i] - r[j])
-				w := p * (1 - p)
-				h.SetSym(i, j, h.At(i, j)-w)
-				h.SetSym(i, i, h.At(i, i)+w)
-				h.SetSym(j, j, h.At(j, j)+w)
-				e := mean[i][j] - p
-				grad[i] += e
-				grad[j] -= e
-			}
-		}
+		balancedInformation(h, r, mean, grad)
 		if !chol.Factorize(h) {
 			return nil, errors.New("the balanced fit's information matrix is singular")
 		}
@@ -236,6 +206,37 @@ func solveBalanced(mean [][]float64) ([]float64, error) {
 		}
 	}
 	return nil, errors.New("the balanced fit did not converge in 200 Newton steps")
+}
+
+// balancedInformation sets h to L + J/n at the ratings r (nats): L the
+// Laplacian of the weights σ(1 - σ)(r_i - r_j), J the all-ones matrix,
+// which makes it invertible on mean-zero ratings. With grad non-nil it
+// also sets grad to the gradient of solveBalanced's objective,
+// Σ_j (m_ij - σ(r_i - r_j)) per player i.
+func balancedInformation(h *mat.SymDense, r []float64, mean [][]float64, grad []float64) {
+	n := len(r)
+	for i := range n {
+		if grad != nil {
+			grad[i] = 0
+		}
+		for j := i; j < n; j++ {
+			h.SetSym(i, j, 1/float64(n))
+		}
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			p := sigmoid(r[i] - r[j])
+			w := p * (1 - p)
+			h.SetSym(i, j, h.At(i, j)-w)
+			h.SetSym(i, i, h.At(i, i)+w)
+			h.SetSym(j, j, h.At(j, j)+w)
+			if grad != nil {
+				e := mean[i][j] - p
+				grad[i] += e
+				grad[j] -= e
+			}
+		}
+	}
 }
 
 // varPriorDF is the weight, in degrees of freedom, of the cautious

@@ -278,10 +278,10 @@ func newRaceLLR(t SPRT) func(Pentanomial) (float64, error) {
 			a0[i], a1[i] = sc-s0, sc-s1
 		}
 		var err error
-		if x0, err = secularFrom(a0, p, x0); err != nil {
+		if x0, err = secular(a0[:], p[:], x0); err != nil {
 			return 0, err
 		}
-		if x1, err = secularFrom(a1, p, x1); err != nil {
+		if x1, err = secular(a1[:], p[:], x1); err != nil {
 			return 0, err
 		}
 		// p_h = phat / (1 + x_h a_h), so log p1 - log p0 is
@@ -292,51 +292,4 @@ func newRaceLLR(t SPRT) func(Pentanomial) (float64, error) {
 		}
 		return n * llr, nil
 	}
-}
-
-// secularFrom solves the secular equation of secular (sprt.go) for five
-// outcomes, by Newton's method safeguarded by bisection, from x.
-func secularFrom(a, p [5]float64, x float64) (float64, error) {
-	lo, hi := math.Inf(-1), math.Inf(1)
-	for _, ai := range a {
-		switch {
-		case ai > 0:
-			lo = math.Max(lo, -1/ai)
-		case ai < 0:
-			hi = math.Min(hi, -1/ai)
-		}
-	}
-	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return 0, fmt.Errorf("the constrained score is outside the range of the outcomes")
-	}
-	w := hi - lo
-	a0, b0 := lo+1e-12*w, hi-1e-12*w
-	if !(x > a0 && x < b0) {
-		x = (a0 + b0) / 2
-	}
-	for range 200 {
-		v, d := 0.0, 0.0
-		for i, ai := range a {
-			q := 1 + x*ai
-			v += p[i] * ai / q
-			d -= p[i] * ai * ai / (q * q)
-		}
-		if v == 0 {
-			return x, nil
-		}
-		if v > 0 {
-			a0 = x
-		} else {
-			b0 = x
-		}
-		nx := x - v/d
-		if !(nx > a0 && nx < b0) {
-			nx = (a0 + b0) / 2
-		}
-		if math.Abs(nx-x) <= 1e-15*math.Max(1, math.Abs(x)) || b0-a0 <= 1e-15*math.Max(1, math.Abs(x)) {
-			return nx, nil
-		}
-		x = nx
-	}
-	return x, nil
 }

@@ -340,10 +340,11 @@ func meanVar(scores, p []float64) (mu, v float64) {
 }
 
 // secular solves sum_i p_i a_i / (1 + x a_i) = 0 for x in the interval
-// where every 1 + x a_i is positive; the a_i must take both signs. The
-// left side decreases strictly in x, so a Newton step safeguarded by
-// bisection finds the root.
-func secular(a, p []float64) (float64, error) {
+// where every 1 + x a_i is positive, starting from x (the midpoint of the
+// interval when x is outside it); the a_i must take both signs. The left
+// side decreases strictly in x, so a Newton step safeguarded by bisection
+// finds the root.
+func secular(a, p []float64, x float64) (float64, error) {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for _, ai := range a {
 		switch {
@@ -356,23 +357,19 @@ func secular(a, p []float64) (float64, error) {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return 0, errors.New("the constrained score is outside the range of the outcomes")
 	}
-	f := func(x float64) (v, d float64) {
+	// Keep a margin from the poles, where the left side is infinite.
+	w := hi - lo
+	a0, b0 := lo+1e-12*w, hi-1e-12*w
+	if !(x > a0 && x < b0) {
+		x = (a0 + b0) / 2
+	}
+	for range 200 {
+		v, d := 0.0, 0.0
 		for i, ai := range a {
 			q := 1 + x*ai
 			v += p[i] * ai / q
 			d -= p[i] * ai * ai / (q * q)
 		}
-		return v, d
-	}
-	// Keep a margin from the poles, where f is infinite.
-	w := hi - lo
-	a0, b0 := lo+1e-12*w, hi-1e-12*w
-	x := 0.0
-	if x <= a0 || x >= b0 {
-		x = (a0 + b0) / 2
-	}
-	for range 200 {
-		v, d := f(x)
 		if v == 0 {
 			return x, nil
 		}
@@ -402,7 +399,7 @@ func mleMean(scores, phat []float64, s float64) ([]float64, error) {
 	for i, v := range scores {
 		a[i] = v - s
 	}
-	x, err := secular(a, phat)
+	x, err := secular(a, phat, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +429,7 @@ func mleTValue(scores, phat []float64, ref, t float64) ([]float64, error) {
 			z := (mu - s) / sigma
 			a[i] = s - ref - t*sigma*(1+z*z)/2
 		}
-		x, err := secular(a, phat)
+		x, err := secular(a, phat, 0)
 		if err != nil {
 			return nil, err
 		}

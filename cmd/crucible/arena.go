@@ -154,32 +154,24 @@ func runArena(cmd *cobra.Command, f arenaFlags) error {
 	if err := checkAdaptiveFlags(cmd, f); err != nil {
 		return err
 	}
-	game, err := lookupGame(f.game)
-	if err != nil {
-		return fmt.Errorf("--game: %w", err)
-	}
-	reg, err := newRegistry()
+	game, err := lookupGameFlag(f.game)
 	if err != nil {
 		return err
 	}
-	stderr := cmd.ErrOrStderr()
-	// Outside bots (manifests) run for this command only; their logs go
-	// beside --out.
-	bs := newBotSession(botLogDir(f.out), stderr)
-	defer bs.Close()
-	players, err := resolvePlayers(reg, f.game, f.players, f.secret, stderr, bs)
+	// Outside bots (manifests) log beside --out.
+	ps, err := newPlaySession(cmd, game, f.game, f.secret, botLogDir(f.out))
 	if err != nil {
-		return fmt.Errorf("--players: %w", err)
+		return err
 	}
-	var cfg any
-	if f.config != "" {
-		data, err := readGameConfig(f.game, f.config)
-		if err != nil {
-			return err
-		}
-		if cfg, err = game.ParseConfig(data); err != nil {
-			return fmt.Errorf("--config %s: %w", f.config, err)
-		}
+	defer ps.Close()
+	reg, stderr, bs := ps.reg, ps.stderr, ps.bs
+	players, err := ps.players("--players", f.players)
+	if err != nil {
+		return err
+	}
+	cfg, err := ps.config(f.config)
+	if err != nil {
+		return err
 	}
 	if f.schedule == "adaptive" {
 		return playArenaAdaptive(cmd, f, game, cfg, players, format)

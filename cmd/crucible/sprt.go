@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -196,9 +195,7 @@ func runSPRTCounts(out io.Writer, o sprtOptions) error {
 	}
 	rep.Result = res
 	if o.format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(out, rep)
 	}
 	return writeSPRTTable(out, rep)
 }

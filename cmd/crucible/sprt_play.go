@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,44 +110,31 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		return fmt.Errorf("--game is required to play the test (%s)", labGames.List())
 	case p.a == "" || p.b == "":
 		return errors.New("--a and --b are required: the players A and B (B is tested against A)")
-	case p.maxPairs < 1 || p.maxPairs > maxSPRTPairs:
-		return fmt.Errorf("--max-pairs %d is outside its range [1, %d]", p.maxPairs, maxSPRTPairs)
-	case p.workers < 1 || p.workers > maxWorkers:
-		return fmt.Errorf("--workers %d is outside its range [1, %d]", p.workers, maxWorkers)
-	case p.resume && p.out == "":
-		return errors.New("--resume needs --out: the results file of the test to continue")
-	case p.seats < 2:
+	}
+	if err := checkSPRTPlayRanges(p, "test"); err != nil {
+		return err
+	}
+	if p.seats < 2 {
 		return fmt.Errorf("--seats %d: a match has at least 2 seats", p.seats)
 	}
-	game, err := lookupGame(p.game)
+	game, err := lookupGameFlag(p.game)
 	if err != nil {
-		return fmt.Errorf("--game: %w", err)
+		return err
 	}
 	if lo, hi := game.SeatRange(); p.seats < lo || p.seats > hi {
 		return fmt.Errorf("--seats %d is outside its range [%d, %d] for %s", p.seats, lo, hi, game.Name())
 	}
-	reg, err := newRegistry()
+	ps, err := newPlaySession(cmd, game, p.game, p.secret, sprtBotLogDir(p.out))
 	if err != nil {
 		return err
 	}
-	stderr := cmd.ErrOrStderr()
-	bs := newBotSession(sprtBotLogDir(p.out), stderr)
-	defer bs.Close()
-	one := func(flag, spec string) (arena.Entrant, error) {
-		es, err := resolvePlayers(reg, p.game, spec, p.secret, stderr, bs)
-		if err != nil {
-			return arena.Entrant{}, fmt.Errorf("%s: %w", flag, err)
-		}
-		if len(es) != 1 {
-			return arena.Entrant{}, fmt.Errorf("%s %q names %d players, want one", flag, spec, len(es))
-		}
-		return es[0], nil
-	}
-	a, err := one("--a", p.a)
+	defer ps.Close()
+	stderr := ps.stderr
+	a, err := ps.player("--a", p.a)
 	if err != nil {
 		return err
 	}
-	b, err := one("--b", p.b)
+	b, err := ps.player("--b", p.b)
 	if err != nil {
 		return err
 	}
@@ -164,9 +150,9 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		if p.opponents == "" {
 			return fmt.Errorf("--seats %d needs --opponents: the %d fixed opponents of A and B", p.seats, p.seats-2)
 		}
-		opps, err := resolvePlayers(reg, p.game, p.opponents, p.secret, stderr, bs)
+		opps, err := ps.players("--opponents", p.opponents)
 		if err != nil {
-			return fmt.Errorf("--opponents: %w", err)
+			return err
 		}
 		if len(opps) != p.seats-2 {
 			return fmt.Errorf("--opponents %q names %d players; --seats %d needs %d", p.opponents, len(opps), p.seats, p.seats-2)
@@ -179,34 +165,15 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		}
 		entrants = append(entrants, opps...)
 	}
-	var cfg any
-	if p.config != "" {
-		data, err := readGameConfig(p.game, p.config)
-		if err != nil {
-			return err
-		}
-		if cfg, err = game.ParseConfig(data); err != nil {
-			return fmt.Errorf("--config %s: %w", p.config, err)
-		}
+	cfg, err := ps.config(p.config)
+	if err != nil {
+		return err
 	}
-
-	emit := func(arena.Record) error { return nil }
-	var prev arena.Results
-	if p.out != "" {
-		f, err := arena.OpenRunFile(p.out, p.resume)
-		if errors.Is(err, arena.ErrResultsExist) {
-			return fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue the test, or choose another --out", err)
-		}
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		prev = f.Prev
-		for _, warn := range prev.Warnings {
-			fmt.Fprintln(stderr, "warning:", warn)
-		}
-		defer f.Discard()
-		emit = f.Write
+	out, err := openSPRTOut(p, stderr, "test")
+	if err != nil {
+		return err
 	}
+	defer out.Discard()
 	opt := arena.SPRTOptions{Test: test, Level: sprtLevel, MaxPairs: p.maxPairs, Seed: p.seed,
 		Run: arena.Options{Workers: p.workers, Config: cfg}}
 	progress := newSPRTProgress(stderr)
@@ -214,7 +181,7 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 		opt.Progress = progress.update
 	}
 	start := time.Now()
-	st, runErr := arena.PlaySPRT(cmd.Context(), game, entrants, prev.Records, opt, emit)
+	st, runErr := arena.PlaySPRT(cmd.Context(), game, entrants, out.prev.Records, opt, out.emit)
 	if progress != nil {
 		progress.finish(st)
 	}
@@ -226,26 +193,16 @@ func runSPRTPlay(cmd *cobra.Command, o sprtOptions) error {
 			}
 			fmt.Fprintf(stderr, "interrupted after %d pairs; %s\n", st.Pairs, how)
 		}
-		if p.out != "" && prev.Size > 0 && strings.Contains(runErr.Error(), "recorded job") {
-			return fmt.Errorf("--resume %s: %w", p.out, runErr)
-		}
-		return runErr
+		return out.runError(p, runErr)
 	}
-	if st.Played > 0 {
-		elapsed := time.Since(start)
-		fmt.Fprintf(stderr, "played %d matches in %s (%.0f matches/s) with %d workers\n",
-			st.Played, elapsed.Round(time.Millisecond), float64(st.Played)/elapsed.Seconds(), min(p.workers, st.Played))
-	}
+	printPlayed(stderr, st.Played, p.workers, start)
 	rep := sprtReport{Test: test, Result: st.Result, Pentanomial: &st.Counts, Play: &sprtPlay{
 		Game: game.Name(), A: a.Name, B: b.Name, Opponents: opponents, Seats: p.seats, Seed: p.seed,
 		Pairs: st.Pairs, MaxPairs: p.maxPairs, Decided: st.Decided, Played: st.Played, Resumed: st.Resumed, Beyond: st.Beyond, Results: p.out}}
-	out := cmd.OutOrStdout()
 	if o.format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	return writeSPRTTable(out, rep)
+	return writeSPRTTable(cmd.OutOrStdout(), rep)
 }
 
 // playRows are the table's lines about a played test.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -140,9 +139,7 @@ func runSPRTSimulate(cmd *cobra.Command, o sprtOptions) error {
 	}
 	out := cmd.OutOrStdout()
 	if o.format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sprtSimReport{Test: race.Test, Delta: delta, Elos: elos, DrawRate: o.drawRate, Shared: o.shared, Seed: o.seed, Result: res})
+		return writeJSON(out, sprtSimReport{Test: race.Test, Delta: delta, Elos: elos, DrawRate: o.drawRate, Shared: o.shared, Seed: o.seed, Result: res})
 	}
 	k := len(elos)
 	fmt.Fprintf(out, "%d simulated families of %d candidates (true Elo %s), %s Elo H0: %g, H1: %g, alpha %g for the family, beta %g, delta %g, draw rate %g, shared %g, --seed %d\n",
@@ -221,89 +218,55 @@ func runSPRTRace(cmd *cobra.Command, o sprtOptions) error {
 		return fmt.Errorf("--game is required to play the race (%s)", labGames.List())
 	case p.seats != 2:
 		return fmt.Errorf("--seats %d: a race plays seat-swapped pairs of 2 seats", p.seats)
-	case p.maxPairs < 1 || p.maxPairs > maxSPRTPairs:
-		return fmt.Errorf("--max-pairs %d is outside its range [1, %d]", p.maxPairs, maxSPRTPairs)
-	case p.workers < 1 || p.workers > maxWorkers:
-		return fmt.Errorf("--workers %d is outside its range [1, %d]", p.workers, maxWorkers)
-	case p.resume && p.out == "":
-		return errors.New("--resume needs --out: the results file of the race to continue")
 	}
-	game, err := lookupGame(p.game)
-	if err != nil {
-		return fmt.Errorf("--game: %w", err)
+	if err := checkSPRTPlayRanges(p, "race"); err != nil {
+		return err
 	}
-	reg, err := newRegistry()
+	game, err := lookupGameFlag(p.game)
 	if err != nil {
 		return err
 	}
-	stderr := cmd.ErrOrStderr()
-	// Outside bots (manifests) run for this race only; their logs go
-	// beside --out.
-	bs := newBotSession(sprtBotLogDir(p.out), stderr)
-	defer bs.Close()
-	base, err := resolvePlayers(reg, p.game, o.baseline, p.secret, stderr, bs)
+	ps, err := newPlaySession(cmd, game, p.game, p.secret, sprtBotLogDir(p.out))
 	if err != nil {
-		return fmt.Errorf("--baseline: %w", err)
+		return err
 	}
-	if len(base) != 1 {
-		return fmt.Errorf("--baseline %q names %d players, want one", o.baseline, len(base))
-	}
-	cands, err := resolvePlayers(reg, p.game, o.candidates, p.secret, stderr, bs)
+	defer ps.Close()
+	stderr := ps.stderr
+	base, err := ps.player("--baseline", o.baseline)
 	if err != nil {
-		return fmt.Errorf("--candidates: %w", err)
+		return err
+	}
+	cands, err := ps.players("--candidates", o.candidates)
+	if err != nil {
+		return err
 	}
 	for _, c := range cands {
-		if c.Name == base[0].Name {
+		if c.Name == base.Name {
 			return fmt.Errorf("--candidates lists %s, which is the --baseline", c.Name)
 		}
 	}
-	entrants := append(base, cands...)
-	var cfg any
-	if p.config != "" {
-		data, err := readGameConfig(p.game, p.config)
-		if err != nil {
-			return err
-		}
-		if cfg, err = game.ParseConfig(data); err != nil {
-			return fmt.Errorf("--config %s: %w", p.config, err)
-		}
+	entrants := append([]arena.Entrant{base}, cands...)
+	cfg, err := ps.config(p.config)
+	if err != nil {
+		return err
 	}
-	emit := func(arena.Record) error { return nil }
-	var prev arena.Results
-	if p.out != "" {
-		f, err := arena.OpenRunFile(p.out, p.resume)
-		if errors.Is(err, arena.ErrResultsExist) {
-			return fmt.Errorf("--out %w; refusing to overwrite it: add --resume to continue the race, or choose another --out", err)
-		}
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		prev = f.Prev
-		for _, warn := range prev.Warnings {
-			fmt.Fprintln(stderr, "warning:", warn)
-		}
-		defer f.Discard()
-		emit = f.Write
+	out, err := openSPRTOut(p, stderr, "race")
+	if err != nil {
+		return err
 	}
+	defer out.Discard()
 	opt := arena.RaceOptions{Race: race, MaxPairs: p.maxPairs, Seed: p.seed, Run: arena.Options{Workers: p.workers, Config: cfg}}
 	start := time.Now()
-	st, runErr := arena.PlayRace(cmd.Context(), game, entrants, prev.Records, opt, emit)
+	st, runErr := arena.PlayRace(cmd.Context(), game, entrants, out.prev.Records, opt, out.emit)
 	if runErr != nil {
 		if cmd.Context().Err() != nil && st.Race != nil {
 			fmt.Fprintf(stderr, "interrupted after %d pairs; run the same command with --resume and --out to continue\n", st.Race.Pairs)
 		}
-		if p.out != "" && prev.Size > 0 && strings.Contains(runErr.Error(), "recorded job") {
-			return fmt.Errorf("--resume %s: %w", p.out, runErr)
-		}
-		return runErr
+		return out.runError(p, runErr)
 	}
-	if st.Played > 0 {
-		elapsed := time.Since(start)
-		fmt.Fprintf(stderr, "played %d matches in %s (%.0f matches/s) with %d workers\n",
-			st.Played, elapsed.Round(time.Millisecond), float64(st.Played)/elapsed.Seconds(), min(p.workers, st.Played))
-	}
+	printPlayed(stderr, st.Played, p.workers, start)
 	run := st.Race
-	rep := sprtRaceReport{Test: race.Test, CandidateAlpha: run.Test.Alpha, Delta: run.Delta, Game: game.Name(), Baseline: base[0].Name,
+	rep := sprtRaceReport{Test: race.Test, CandidateAlpha: run.Test.Alpha, Delta: run.Delta, Game: game.Name(), Baseline: base.Name,
 		Seed: p.seed, Pairs: run.Pairs, Rounds: run.Rounds, MaxPairs: p.maxPairs, Played: st.Played, Resumed: st.Resumed, Beyond: st.Beyond, Results: p.out}
 	if run.Winner >= 0 {
 		rep.Winner = cands[run.Winner].Name
@@ -321,13 +284,10 @@ func runSPRTRace(cmd *cobra.Command, o sprtOptions) error {
 		rep.Matches += 2 * r.Pairs
 		rep.Candidates = append(rep.Candidates, cr)
 	}
-	out := cmd.OutOrStdout()
 	if o.format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	return writeRaceTable(out, rep)
+	return writeRaceTable(cmd.OutOrStdout(), rep)
 }
 
 // writeRaceTable prints a played race: its verdict, then one line per
