@@ -30,13 +30,19 @@ import (
 // $CRUCIBLE_QUEUE_TRIES for more tries, the lowest CPU time of each is
 // kept; $CRUCIBLE_QUEUE_CPUPROFILE=DIR writes each worker's CPU profile
 // there.)
+//
+// Without $CRUCIBLE_QUEUE_MEASURE (make test, CI) it runs the same path on
+// the small schedules (120 acb and 480 Kindling matches): the worker
+// processes, the submitter and PostgreSQL all real, the queue's result
+// file checked line for line against the local arena's; its figures are
+// only logged, since small loads on a busy machine measure little.
 func TestMeasureCPU(t *testing.T) {
-	if os.Getenv("CRUCIBLE_QUEUE_MEASURE") == "" {
-		t.Skip("set CRUCIBLE_QUEUE_MEASURE=1 to measure")
-	}
 	tries, _ := strconv.Atoi(os.Getenv("CRUCIBLE_QUEUE_TRIES"))
 	tries = max(tries, 1)
 	loads := []string{"acb-rr", "kindling-rr"}
+	if os.Getenv("CRUCIBLE_QUEUE_MEASURE") == "" {
+		loads = []string{"acb", "kindling"}
+	}
 	if only := os.Getenv("CRUCIBLE_QUEUE_LOADS"); only != "" {
 		loads = strings.Split(only, ",")
 	}
@@ -268,10 +274,10 @@ func measureProcs() []int {
 // over 20 s, for README.md:
 //
 //	CRUCIBLE_QUEUE_MEASURE=1 go test -count=1 -run TestMeasureIdle -v ./queue/
+//
+// make test runs it too (it checks that idle workers come up, stay
+// connected and are measured); the figure is logged, not asserted.
 func TestMeasureIdle(t *testing.T) {
-	if os.Getenv("CRUCIBLE_QUEUE_MEASURE") == "" {
-		t.Skip("set CRUCIBLE_QUEUE_MEASURE=1 to measure")
-	}
 	db, url := openTestDB(t)
 	var ws []*proc
 	for range 2 {
