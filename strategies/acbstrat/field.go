@@ -37,9 +37,16 @@ func (g *grid) bfs(f field, q []int32, sources []int32, tmpl field, maxD int) {
 	if maxD <= 0 || maxD > 30000 {
 		maxD = 30000
 	}
-	lim := int16(maxD + 1)
-	nbr := g.nbr
-	for head < tail {
+	expand(f, q, g.nbr, head, tail, int16(maxD+1), -1)
+}
+
+// expand continues a breadth-first search whose queue q holds the tiles
+// head..tail-1 (labelled, their neighbours not yet): each tile's unlabelled
+// neighbours (f 0) get its label plus one, up to label lim, until the
+// queue is empty or tile stop is labelled (stop < 0: to the end). It
+// returns the queue's new bounds; bfs and lazy both search with it.
+func expand(f field, q, nbr []int32, head, tail int, lim int16, stop int32) (int, int) {
+	for head < tail && (stop < 0 || f[stop] == 0) {
 		cur := q[head]
 		head++
 		d := f[cur]
@@ -69,6 +76,7 @@ func (g *grid) bfs(f field, q []int32, sources []int32, tmpl field, maxD int) {
 			tail++
 		}
 	}
+	return head, tail
 }
 
 // fieldCache keeps single-source distance fields for the fixed targets a

@@ -44,39 +44,7 @@ func (l *lazy) at(i int32) int {
 
 // run continues the search until tile t is labelled (t < 0: to the end).
 func (l *lazy) run(t int32) {
-	f, q, nbr := l.f, l.q, l.g.nbr
-	head, tail, lim := l.head, l.tail, l.lim
-	for head < tail && (t < 0 || f[t] == 0) {
-		cur := q[head]
-		head++
-		d := f[cur]
-		if d >= lim {
-			continue
-		}
-		d++
-		nb := nbr[int(cur)*4 : int(cur)*4+4 : int(cur)*4+4]
-		if x := nb[0]; f[x] == 0 {
-			f[x] = d
-			q[tail] = x
-			tail++
-		}
-		if x := nb[1]; f[x] == 0 {
-			f[x] = d
-			q[tail] = x
-			tail++
-		}
-		if x := nb[2]; f[x] == 0 {
-			f[x] = d
-			q[tail] = x
-			tail++
-		}
-		if x := nb[3]; f[x] == 0 {
-			f[x] = d
-			q[tail] = x
-			tail++
-		}
-	}
-	l.head, l.tail = head, tail
+	l.head, l.tail = expand(l.f, l.q, l.g.nbr, l.head, l.tail, l.lim, t)
 }
 
 // full finishes the search and returns the whole field.
