@@ -16,7 +16,7 @@ import (
 //go:embed programs/*.json
 var programFiles embed.FS
 
-// ProgramRefs returns the reference programs by name (gatherer, hunter,
+// ProgramRefs returns the reference programs by name (gatherer, hunter, swarm,
 // rusher) as genomes of the program strategy.
 func ProgramRefs() (map[string]strategies.Genome, error) {
 	ents, err := programFiles.ReadDir("programs")

@@ -75,7 +75,7 @@ func TestProgramRefsPlayLikeOriginals(t *testing.T) {
 	prog := Program()
 	field := []string{"gatherer", "economist", "swarm", "guardian", "rusher", "hunter"}
 	seeds := []uint64{101, 102, 103}
-	for _, name := range []string{"gatherer", "rusher", "hunter"} {
+	for _, name := range []string{"gatherer", "rusher", "hunter", "swarm"} {
 		orig := byName(t, name)
 		var so, sp float64
 		for _, f := range field {
