@@ -5,15 +5,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/protocol/kindlingapi"
+	"crucible/strategies"
 )
+
+// requireExport skips a test that exports and runs a bot where that
+// cannot be done.
+func requireExport(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the export builds")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("export builds with the go command, which is not on PATH")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("the export is a linux/amd64 binary; this %s/%s machine cannot run it", runtime.GOOS, runtime.GOARCH)
+	}
+}
 
 // startExportedBot starts the exported ACB bot in dir as its own process
 // on a free port and returns its URL; the bot is stopped (SIGTERM) after
@@ -100,15 +123,7 @@ func sameMatch(t *testing.T, what, gotPath, wantPath string) {
 // exactly as the variant files play in-process: the same replay, turn for
 // turn, in either seat.
 func TestExportedVariantsPlayMatchesAsInProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping the export builds")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("export builds with the go command, which is not on PATH")
-	}
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		t.Skipf("the export is a linux/amd64 binary; this %s/%s machine cannot run it", runtime.GOOS, runtime.GOARCH)
-	}
+	requireExport(t)
 	dir := t.TempDir()
 	parametric := filepath.Join(dir, "hunter.json")
 	if err := os.WriteFile(parametric, []byte(`{"game":"acb","base":"hunter","params":{"pack":3,"hunt_range":25}}`), 0o644); err != nil {
@@ -138,6 +153,107 @@ func TestExportedVariantsPlayMatchesAsInProcess(t *testing.T) {
 				}
 				sameMatch(t, fmt.Sprintf("%s, seed %s, players %s", name, seed, players(name)), got, want)
 			}
+		}
+	}
+}
+
+// houseLog records the views a house bot was shown: every turn's Last
+// holds the bids each seat revealed.
+type houseLog struct {
+	inner kindling.Bidder
+	mu    sync.Mutex
+	views []kindling.View
+}
+
+func (l *houseLog) Bid(v *kindling.View, out *kindling.Bid) {
+	l.inner.Bid(v, out)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.views = append(l.views, *v)
+}
+
+// An exported Kindling program agent, run as its own process against a
+// house bot on our server, bids as the in-process bidder with the same
+// seeds: the house bot is shown the same views (every seat's revealed
+// bids included) on the server and in an in-process match.
+func TestExportedKindlingProgramBidsAsInProcess(t *testing.T) {
+	requireExport(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "program.json")
+	program := `{"game":"kindling","base":"program","program":{"jitter":20,"spend":60,"targets":3,"rules":[{"when":"rival_bid >= 3","then":"favour embers 0.5"},{"when":"value < 2","then":"skip"}]}}`
+	if err := os.WriteFile(file, []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "agent")
+	if _, stderr, err := execRoot(t, "export", "--variant", file, "--out", out); err != nil {
+		t.Fatalf("export: %v\n%s", err, stderr)
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	house, err := kindlingapi.HouseBots(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu        sync.Mutex
+		served    *houseLog
+		houseSeed uint64
+	)
+	srv, err := kindlingapi.NewServer(kindlingapi.ServerConfig{HouseBot: func(level string, seed uint64, seat int) (kindling.Bidder, error) {
+		b, err := house(level, seed, seat)
+		mu.Lock()
+		defer mu.Unlock()
+		served, houseSeed = &houseLog{inner: b}, seed
+		return served, err
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	cmd := exec.CommandContext(t.Context(), "./bot", "-url", ts.URL, "-poll", "10ms", "-bot-level", "normal")
+	cmd.Dir = out
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the exported agent: %v\n%s", err, logs.String())
+	}
+	m := regexp.MustCompile(`match ([A-Z0-9]+): seat 0 `).FindStringSubmatch(logs.String())
+	if m == nil {
+		t.Fatalf("the agent's log names no match code:\n%s", logs.String())
+	}
+
+	v, err := strategies.LoadVariant(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reg.Check(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := kindlingapi.BidderFactory(r.Strategy, r.Genome)(m[1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := house("normal", houseSeed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := &houseLog{inner: theirs}
+	if _, err := (kindling.Game{}).Play(t.Context(), engine.MatchSpec{Seats: []engine.Seat{{Name: "agent", Player: mine}, {Name: "house", Player: local}}}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if served == nil || len(served.views) != len(local.views) || len(local.views) < 2 {
+		t.Fatalf("the house bot bid on %d turns on the server, %d in-process", len(served.views), len(local.views))
+	}
+	for i := range local.views {
+		if served.views[i] != local.views[i] {
+			t.Fatalf("turn %d: the house bot was shown\n%+v\non the server and\n%+v\nin-process (last turn's bids: %v and %v)",
+				i+1, served.views[i], local.views[i], served.views[i].Last.Bids, local.views[i].Last.Bids)
 		}
 	}
 }
