@@ -172,30 +172,81 @@ func (l *houseLog) Bid(v *kindling.View, out *kindling.Bid) {
 	l.views = append(l.views, *v)
 }
 
-// An exported Kindling program agent, run as its own process against a
-// house bot on our server, bids as the in-process bidder with the same
-// seeds: the house bot is shown the same views (every seat's revealed
-// bids included) on the server and in an in-process match.
-func TestExportedKindlingProgramBidsAsInProcess(t *testing.T) {
+// Exported Kindling agents (a program variant, whose jitter draws from
+// the seat's generator every turn, and a parametric one), run as their own
+// processes against a house bot on our server, bid as the in-process
+// bidders with the same seeds: the house bot is shown the same views
+// (every seat's revealed bids included) on the server and in an in-process
+// match.
+func TestExportedKindlingAgentsBidAsInProcess(t *testing.T) {
 	requireExport(t)
 	dir := t.TempDir()
-	file := filepath.Join(dir, "program.json")
-	program := `{"game":"kindling","base":"program","program":{"jitter":20,"spend":60,"targets":3,"rules":[{"when":"rival_bid >= 3","then":"favour embers 0.5"},{"when":"value < 2","then":"skip"}]}}`
-	if err := os.WriteFile(file, []byte(program), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "agent")
-	if _, stderr, err := execRoot(t, "export", "--variant", file, "--out", out); err != nil {
-		t.Fatalf("export: %v\n%s", err, stderr)
-	}
 	reg, err := newRegistry()
 	if err != nil {
 		t.Fatal(err)
+	}
+	sniper, err := reg.Lookup("kindling", "sniper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := sniper.Schema.Defaults()
+	params[0] = sniper.Schema[0].Max
+	variants := map[string]string{
+		"program":    `{"game":"kindling","base":"program","program":{"jitter":20,"spend":60,"targets":3,"rules":[{"when":"rival_bid >= 3","then":"favour embers 0.5"},{"when":"turn >= 10 and sparks < 8","then":"save 2"},{"when":"value < 2","then":"skip"}]}}`,
+		"parametric": fmt.Sprintf(`{"game":"kindling","base":"sniper","params":{%q:%v}}`, sniper.Schema[0].Name, params[0]),
 	}
 	house, err := kindlingapi.HouseBots(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	for name, doc := range variants {
+		file := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name)
+		if _, stderr, err := execRoot(t, "export", "--variant", file, "--out", out); err != nil {
+			t.Fatalf("export %s: %v\n%s", name, err, stderr)
+		}
+		v, err := strategies.LoadVariant(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reg.Check(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, code, houseSeed := playExportedAgent(t, out, house)
+		mine, err := kindlingapi.BidderFactory(r.Strategy, r.Genome)(code, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := house("normal", houseSeed, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := &houseLog{inner: theirs}
+		if _, err := (kindling.Game{}).Play(t.Context(), engine.MatchSpec{Seats: []engine.Seat{{Name: "agent", Player: mine}, {Name: "house", Player: local}}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(served.views) != len(local.views) || len(local.views) < 2 {
+			t.Fatalf("%s: the house bot bid on %d turns on the server, %d in-process", name, len(served.views), len(local.views))
+		}
+		for i := range local.views {
+			if served.views[i] != local.views[i] {
+				t.Fatalf("%s: turn %d: the house bot was shown\n%+v\non the server and\n%+v\nin-process (last turn's bids: %v and %v)",
+					name, i+1, served.views[i], local.views[i], served.views[i].Last.Bids, local.views[i].Last.Bids)
+			}
+		}
+	}
+}
+
+// playExportedAgent runs the exported Kindling agent in dir as its own
+// process: it creates a match against one house bot (level normal) on a
+// server of ours and plays it to the end. It returns what the house bot
+// was shown, the match code and the house bot's seed.
+func playExportedAgent(t *testing.T, dir string, house kindlingapi.HouseBotFunc) (*houseLog, string, uint64) {
+	t.Helper()
 	var (
 		mu        sync.Mutex
 		served    *houseLog
@@ -214,46 +265,22 @@ func TestExportedKindlingProgramBidsAsInProcess(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	cmd := exec.CommandContext(t.Context(), "./bot", "-url", ts.URL, "-poll", "10ms", "-bot-level", "normal")
-	cmd.Dir = out
+	cmd.Dir = dir
 	var logs bytes.Buffer
 	cmd.Stderr = &logs
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("the exported agent: %v\n%s", err, logs.String())
+		t.Fatalf("the exported agent in %s: %v\n%s", dir, err, logs.String())
 	}
 	m := regexp.MustCompile(`match ([A-Z0-9]+): seat 0 `).FindStringSubmatch(logs.String())
 	if m == nil {
 		t.Fatalf("the agent's log names no match code:\n%s", logs.String())
 	}
-
-	v, err := strategies.LoadVariant(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := reg.Check(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mine, err := kindlingapi.BidderFactory(r.Strategy, r.Genome)(m[1], 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := house("normal", houseSeed, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	local := &houseLog{inner: theirs}
-	if _, err := (kindling.Game{}).Play(t.Context(), engine.MatchSpec{Seats: []engine.Seat{{Name: "agent", Player: mine}, {Name: "house", Player: local}}}); err != nil {
-		t.Fatal(err)
-	}
 	mu.Lock()
 	defer mu.Unlock()
-	if served == nil || len(served.views) != len(local.views) || len(local.views) < 2 {
-		t.Fatalf("the house bot bid on %d turns on the server, %d in-process", len(served.views), len(local.views))
+	if served == nil {
+		t.Fatal("the server seated no house bot")
 	}
-	for i := range local.views {
-		if served.views[i] != local.views[i] {
-			t.Fatalf("turn %d: the house bot was shown\n%+v\non the server and\n%+v\nin-process (last turn's bids: %v and %v)",
-				i+1, served.views[i], local.views[i], served.views[i].Last.Bids, local.views[i].Last.Bids)
-		}
-	}
+	served.mu.Lock()
+	defer served.mu.Unlock()
+	return served, m[1], houseSeed
 }

@@ -10,15 +10,24 @@ import (
 	"crucible/strategies"
 )
 
-// The report of a program run shows the champion as the program it is
-// (the text crucible strategies --show prints), not as its rule slots.
-func TestReportShowsTheChampionProgram(t *testing.T) {
-	run := filepath.Join(t.TempDir(), "run")
-	stdout, _, err := evolveExec(t, "--game", "kindling", "--base", "program", "--algo", "ga", "--generations", "3", "--seeds", "2",
+// smallKindlingRun runs a short ga evolution of the Kindling strategy
+// base (3 generations, the final stages on a few seeds) and returns its
+// directory and what evolve printed.
+func smallKindlingRun(t *testing.T, base string) (run, stdout string) {
+	t.Helper()
+	run = filepath.Join(t.TempDir(), "run")
+	stdout, _, err := evolveExec(t, "--game", "kindling", "--base", base, "--algo", "ga", "--generations", "3", "--seeds", "2",
 		"--holdout", "4", "--tournament-seeds", "2", "--workers", "2", "--out", run)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return run, stdout
+}
+
+// The report of a program run shows the champion as the program it is
+// (the text crucible strategies --show prints), not as its rule slots.
+func TestReportShowsTheChampionProgram(t *testing.T) {
+	run, stdout := smallKindlingRun(t, "program")
 	champ, err := strategies.LoadVariant(filepath.Join(run, evolver.ChampionFile))
 	if err != nil {
 		t.Fatal(err)
