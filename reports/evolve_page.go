@@ -55,6 +55,11 @@ type EvolvePage struct {
 	// from; Params compares its parameters with the base's defaults.
 	Champion, ChampionNote string
 	Params                 []ParamRow
+	// Program is the champion's program, one rule a line, when it is a
+	// variant of a program strategy (Params is then empty: the program's
+	// parameters are its rule slots), and ProgramRules its size.
+	Program      string
+	ProgramRules int
 	// Holdout is the held-out comparison, nil when none was made.
 	Holdout *Holdout
 	// Leaderboard is the ranking tournament's (the champion and the

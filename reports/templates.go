@@ -159,7 +159,13 @@ Grey dashes: the base strategy's running score rate; it plays every generation a
 {{end}}</tbody>
 </table>{{else}}<p class="note">No generation has been recorded yet.</p>{{end}}
 </section>
-{{if .Params}}<section id="champion">
+{{if .Page.Program}}<section id="champion">
+<h2>Champion</h2>
+<p><strong class="name">{{.Page.Champion}}</strong>{{if .Page.ChampionNote}}: {{.Page.ChampionNote}}{{end}}</p>
+<p>The champion is a program of {{.Page.ProgramRules}} rules (as <code>crucible strategies --show</code> prints it):</p>
+<pre class="program">{{.Page.Program}}</pre>
+</section>
+{{end}}{{if .Params}}<section id="champion">
 <h2>Champion</h2>
 <p><strong class="name">{{.Page.Champion}}</strong>{{if .Page.ChampionNote}}: {{.Page.ChampionNote}}{{end}}</p>
 <div class="scroll"><table class="params">

@@ -427,8 +427,8 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 	if !rep.Validated {
 		fmt.Fprintf(p.out, "champion %s, not validated: %s; written to %s\n", rep.Champion.Label(), rep.ValidationNote, filepath.Join(f.out, evolver.ChampionFile))
 	}
-	if r, err := reg.Check(rep.Champion); err == nil && r.Strategy.Program != nil && r.Strategy.Program.Text != nil {
-		fmt.Fprintf(p.out, "champion %s as a program (%d rules):\n%s", rep.Champion.Label(), r.Strategy.Program.Size(r.Genome), r.Strategy.Program.Text(r.Genome))
+	if text, rules, ok := programOf(reg, nil, rep.Champion); ok {
+		fmt.Fprintf(p.out, "champion %s as a program (%d rules):\n%s", rep.Champion.Label(), rules, text)
 	}
 	c := rep.Cache
 	fmt.Fprintf(p.out, "matches: %d in the search, %d probing behaviours, %d in the final stages; the behaviour cache saved %d evaluations (%d of them by fingerprint: another genome, the same moves), about %d matches; %.0fs in all\n",

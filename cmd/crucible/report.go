@@ -359,13 +359,33 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		}
 	}
 	if champion != nil {
-		params, note := paramRows(meta, champion, base, dir)
-		pg.Params = params
-		if note != "" {
-			pg.Notes = append(pg.Notes, note)
+		reg, err := newRegistry()
+		if text, rules, ok := programOf(reg, err, *champion); ok {
+			// A program's parameters are its rule slots: the text reads.
+			pg.Program, pg.ProgramRules = text, rules
+		} else {
+			params, note := paramRows(meta, champion, base, dir)
+			pg.Params = params
+			if note != "" {
+				pg.Notes = append(pg.Notes, note)
+			}
 		}
 	}
 	return pg, warnings, nil
+}
+
+// programOf returns the text of v's program (one rule a line) and its
+// number of rules; ok is false when v is not a variant of a program
+// strategy of reg (or reg could not be built: regErr).
+func programOf(reg *strategies.Registry, regErr error, v strategies.Variant) (text string, rules int, ok bool) {
+	if regErr != nil {
+		return "", 0, false
+	}
+	r, err := reg.Check(v)
+	if err != nil || r.Strategy.Program == nil || r.Strategy.Program.Text == nil {
+		return "", 0, false
+	}
+	return r.Strategy.Program.Text(r.Genome), r.Strategy.Program.Size(r.Genome), true
 }
 
 // runSettings lists the run's configuration from its checkpoint.

@@ -199,12 +199,7 @@ func TestReportEscapesAndFailures(t *testing.T) {
 // what it has, and one with an empty report.json falls back on
 // champion.json.
 func TestReportEvolveRun(t *testing.T) {
-	run := filepath.Join(t.TempDir(), "run")
-	stdout, _, err := evolveExec(t, "--game", "kindling", "--base", "contrarian", "--algo", "ga", "--generations", "3", "--seeds", "2",
-		"--holdout", "4", "--tournament-seeds", "2", "--workers", "2", "--out", run)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, stdout := smallKindlingRun(t, "contrarian")
 	// The head-to-head's table is followed by why the champion may come
 	// last in it.
 	if i := strings.Index(stdout, "Finalists head-to-head"); i < 0 || !strings.Contains(stdout[i:], reports.HeadToHeadNote) {

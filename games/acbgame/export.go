@@ -133,6 +133,13 @@ gracefully.
 
     SHARED_SECRET=s3cret PORT=8080 ./bot &
     ACB_SECRET=s3cret crucible arena --game acb --players gatherer,http://127.0.0.1:8080
+    ACB_SECRET=s3cret crucible match acb --players http://127.0.0.1:8080,gatherer --seed 5
+
+The bot seeds its tie-breaking from the match id. A match id of the engine's own form,
+` + "`m_`" + ` and the seed in 16 hex digits (what ` + "`crucible match acb`" + ` sends), gives the seed
+itself, so that match is move for move the one ` + "`variant.json`" + ` plays in-process on the same
+seed; other ids (the platform's, an arena's) are hashed, and the bot plays as well but breaks
+ties otherwise.
 
 ## The variant
 

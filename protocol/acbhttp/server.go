@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"crucible/engine"
@@ -74,21 +76,39 @@ const DefaultPort = 8080
 type Factory func(matchID string, seat int) (acb.Controller, error)
 
 // StrategyFactory returns a Factory that plays strategy s with genome g.
-// Each instance gets its own copy of g (matches run concurrently) and a
-// random seed derived from the match id and seat, so a replayed match gets
-// the same decisions.
+// Each instance gets its own copy of g (matches run concurrently) and the
+// random seed of its seat derived from the match id (see MatchSeed), so a
+// replayed match gets the same decisions, and a match crucible plays under
+// the engine's own id gets those of the in-process player.
 func StrategyFactory(s strategies.Strategy, g strategies.Genome) Factory {
 	g = slices.Clone(g)
 	return func(matchID string, seat int) (acb.Controller, error) {
-		h := fnv.New64a()
-		h.Write([]byte(matchID))
-		p := s.New(slices.Clone(g), engine.SeatSeed(h.Sum64(), seat), seat)
+		p := s.New(slices.Clone(g), engine.SeatSeed(MatchSeed(matchID), seat), seat)
 		c, ok := p.(acb.Controller)
 		if !ok {
 			return nil, fmt.Errorf("strategy %s/%s does not build an acb.Controller (got %T)", s.Game, s.Name, p)
 		}
 		return c, nil
 	}
+}
+
+// MatchSeed is the match seed a bot seeds its seats from (through
+// engine.SeatSeed, as the engine seeds an in-process player). The id the
+// engine gives a match that has none, "m_" and the seed in 16 lowercase
+// hex digits (acb.NewMatchWith; `crucible match acb` plays under it),
+// gives that seed back: the strategies break ties with their random
+// generator, so a bot seeded otherwise plays another match than the
+// in-process player on the same seed. Any other id (the platform's, the
+// arena's) is hashed with FNV-1a.
+func MatchSeed(matchID string) uint64 {
+	if hexSeed, ok := strings.CutPrefix(matchID, "m_"); ok && len(hexSeed) == 16 {
+		if seed, err := strconv.ParseUint(hexSeed, 16, 64); err == nil && fmt.Sprintf("m_%016x", seed) == matchID {
+			return seed
+		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(matchID))
+	return h.Sum64()
 }
 
 // ServerConfig configures a bot server.

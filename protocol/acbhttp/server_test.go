@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
@@ -513,5 +514,22 @@ func TestServerShutsDownGracefully(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/health"); err == nil {
 		t.Fatal("server still answers after shutdown")
+	}
+}
+
+// MatchSeed gives back the seed of the engine's own match ids and hashes
+// every other id.
+func TestMatchSeed(t *testing.T) {
+	for _, seed := range []uint64{0, 5, 1 << 63, ^uint64(0)} {
+		if got := MatchSeed(fmt.Sprintf("m_%016x", seed)); got != seed {
+			t.Errorf("MatchSeed(m_%016x) = %d, want %d", seed, got, seed)
+		}
+	}
+	for _, id := range []string{"m_5", "m_000000000000000G", "m_000000000000000A", "m_00000000000000005", "r0-0v1-3fa9c2e1b0d4", ""} {
+		h := fnv.New64a()
+		h.Write([]byte(id))
+		if got := MatchSeed(id); got != h.Sum64() {
+			t.Errorf("MatchSeed(%q) = %d, want its FNV-1a hash %d", id, got, h.Sum64())
+		}
 	}
 }
