@@ -68,12 +68,12 @@ type coreInfo struct {
 func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 	m := &memory{
 		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
-		wall:    p.bools(g.n),
-		wallT:   p.int16s(g.n),
-		wallSet: p.uint64s((g.n + 63) / 64),
+		wall:     p.bools(g.n),
+		wallT:    p.int16s(g.n),
+		wallSet:  p.uint64s((g.n + 63) / 64),
 		wallRows: p.uint64s(g.rows),
-		eslot:   p.int16s(g.n),
-		cslot:   p.int16s(g.n),
+		eslot:    p.int16s(g.n),
+		cslot:    p.int16s(g.n),
 	}
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
