@@ -73,3 +73,20 @@ func cpuTime() float64 {
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
+
+// BenchmarkWave is BenchmarkBFS's search by waves (searcher.bfs).
+func BenchmarkWave(b *testing.B) {
+	g := newGrid(40, 40)
+	walls := make([]bool, g.n)
+	for i := 0; i < g.n; i += 9 {
+		walls[i] = true
+	}
+	tmpl := template(walls)
+	f := make(field, g.n)
+	sr := newSearcher(g, nil)
+	blocked := rowsOf(g, tmpl)
+	src := []int32{5, 700, 1300}
+	for i := 0; i < b.N; i++ {
+		sr.bfs(f, src, tmpl, blocked, 0)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // when it was read only near its sources.
 func TestLazyMatchesBFS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, sz := range [][2]int{{1, 1}, {2, 3}, {7, 5}, {16, 16}, {40, 40}, {23, 61}, {3, 64}, {9, 65}, {4, 130}} {
+	for _, sz := range [][2]int{{1, 1}, {2, 3}, {7, 5}, {16, 16}, {40, 40}, {23, 61}, {3, 64}, {9, 65}, {4, 130}, {70, 20}} {
 		g := newGrid(sz[0], sz[1])
 		want := make(field, g.n)
 		q := make([]int32, g.n+8)
@@ -91,7 +91,7 @@ func rowsOf(g *grid, tmpl field) []uint64 {
 // from one search to the next.
 func TestWaveMatchesBFS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, sz := range [][2]int{{1, 1}, {1, 7}, {6, 1}, {2, 2}, {5, 9}, {16, 16}, {40, 40}, {17, 63}, {11, 64}, {8, 65}, {3, 200}} {
+	for _, sz := range [][2]int{{1, 1}, {1, 7}, {6, 1}, {2, 2}, {5, 9}, {16, 16}, {40, 40}, {17, 63}, {11, 64}, {8, 65}, {3, 200}, {64, 64}, {65, 9}, {130, 3}} {
 		g := newGrid(sz[0], sz[1])
 		want, got := make(field, g.n), make(field, g.n)
 		q := make([]int32, g.n+8)

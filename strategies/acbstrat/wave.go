@@ -18,6 +18,7 @@ type wave struct {
 	mask       uint64   // the low cols bits
 	vis        []uint64 // per row: the tiles labelled or blocked
 	cur, next  []uint64 // per row: the last level labelled, and the one after
+	occ        uint64   // on grids of at most 64 rows: bit r set when cur[r] is not 0
 	d          int16    // the label of cur
 	lim        int16    // cur is not expanded once d reaches lim
 	live       bool     // cur is not empty and d < lim
@@ -82,12 +83,14 @@ func (w *wave) start(f field, sources []int32, tmpl field, blocked []uint64, max
 		}
 	}
 	clear(w.cur)
+	w.occ = 0
 	for _, s := range sources {
 		if f[s] <= 0 {
 			f[s] = 1
 			r, c := int(s)/w.cols, uint(int(s)%w.cols)
 			w.cur[r] |= 1 << c
 			w.vis[r] |= 1 << c
+			w.occ |= 1 << uint(r&63)
 		}
 	}
 	if maxD <= 0 || maxD > 30000 {
@@ -101,6 +104,9 @@ func (w *wave) start(f field, sources []int32, tmpl field, blocked []uint64, max
 func (w *wave) step() bool {
 	if !w.live {
 		return false
+	}
+	if w.rows <= 64 {
+		return w.stepBand()
 	}
 	cur, next, vis, f := w.cur, w.next, w.vis, w.f
 	rows, cols, mask := w.rows, uint(w.cols), w.mask
@@ -136,6 +142,52 @@ func (w *wave) step() bool {
 	w.cur, w.next = next, cur
 	w.d = d
 	w.live = any != 0 && d < w.lim
+	return w.live
+}
+
+// stepBand is step on grids of at most 64 rows, where occ tells the rows
+// of the level: only those and their neighbours can gain tiles (a search
+// near its sources touches a band of rows, not the grid).
+func (w *wave) stepBand() bool {
+	cur, next, vis, f := w.cur, w.next, w.vis, w.f
+	rows, cols, mask := uint(w.rows), uint(w.cols), w.mask
+	rmask := ^uint64(0) >> (64 - rows)
+	occ := w.occ
+	todo := (occ | occ<<1 | occ>>(rows-1) | occ>>1 | occ<<(rows-1)) & rmask
+	d := w.d + 1
+	var nocc uint64
+	for t := todo; t != 0; t &= t - 1 {
+		r := uint(bits.TrailingZeros64(t))
+		ru, rd := r-1, r+1
+		if r == 0 {
+			ru = rows - 1
+		}
+		if rd == rows {
+			rd = 0
+		}
+		x := cur[r]
+		n := (cur[ru] | cur[rd] | (x<<1|x>>(cols-1)|x>>1|x<<(cols-1))&mask) &^ vis[r]
+		if n == 0 {
+			continue
+		}
+		next[r] = n
+		nocc |= 1 << r
+		vis[r] |= n
+		base := int(r) * w.cols
+		for n != 0 {
+			f[base+bits.TrailingZeros64(n)] = d
+			n &= n - 1
+		}
+	}
+	// next holds only the rows of nocc: clear the old level's rows in cur
+	// before it becomes the next one.
+	for t := occ; t != 0; t &= t - 1 {
+		cur[bits.TrailingZeros64(t)] = 0
+	}
+	w.cur, w.next = next, cur
+	w.occ = nocc
+	w.d = d
+	w.live = nocc != 0 && d < w.lim
 	return w.live
 }
 
