@@ -21,18 +21,7 @@ func TestLazyMatchesBFS(t *testing.T) {
 			t.Fatalf("%dx%d: wave %v", g.rows, g.cols, l.w != nil)
 		}
 		for trial := 0; trial < 50; trial++ {
-			tmpl := make(field, g.n)
-			density := rng.Float64() * 0.5
-			for i := range tmpl {
-				if rng.Float64() < density {
-					tmpl[i] = -1
-				}
-			}
-			src := make([]int32, 1+rng.IntN(4))
-			for i := range src {
-				src[i] = int32(rng.IntN(g.n))
-			}
-			src = append(src, src[0])
+			tmpl, src := randomSearch(rng, g, 1)
 			maxD := 0
 			if trial%3 == 1 {
 				maxD = 1 + rng.IntN(10)
@@ -97,20 +86,7 @@ func TestWaveMatchesBFS(t *testing.T) {
 		q := make([]int32, g.n+8)
 		sr := newSearcher(g, nil)
 		for trial := 0; trial < 60; trial++ {
-			tmpl := make(field, g.n)
-			density := rng.Float64() * 0.6
-			for i := range tmpl {
-				if rng.Float64() < density {
-					tmpl[i] = -1
-				}
-			}
-			src := make([]int32, rng.IntN(5))
-			for i := range src {
-				src[i] = int32(rng.IntN(g.n))
-			}
-			if len(src) > 0 {
-				src = append(src, src[0])
-			}
+			tmpl, src := randomSearch(rng, g, 0)
 			maxD := 0
 			if trial%3 == 1 {
 				maxD = rng.IntN(12)
@@ -131,4 +107,25 @@ func TestWaveMatchesBFS(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomSearch returns a random template (a share of up to 0.6 of the
+// tiles blocked) and minSrc to 4 random sources, the first repeated at the
+// end (sources on blocked tiles and repeated ones are part of the contract).
+func randomSearch(rng *rand.Rand, g *grid, minSrc int) (field, []int32) {
+	tmpl := make(field, g.n)
+	density := rng.Float64() * 0.6
+	for i := range tmpl {
+		if rng.Float64() < density {
+			tmpl[i] = -1
+		}
+	}
+	src := make([]int32, minSrc+rng.IntN(5-minSrc))
+	for i := range src {
+		src[i] = int32(rng.IntN(g.n))
+	}
+	if len(src) > 0 {
+		src = append(src, src[0])
+	}
+	return tmpl, src
 }
