@@ -43,11 +43,6 @@ type memory struct {
 	listed         []int32 // energy slot -> last turn it was listed full
 	ownUnits       []int32 // this turn's own units (for visibility checks)
 	ownCores       []int32 // this turn's own active cores
-	// sight files ownUnits and ownCores (in sightSet) by the vision disc
-	// for visible, once sightOK says it was built this turn.
-	sight    *proximity
-	sightSet []int32
-	sightOK  bool
 }
 
 const sectorSize = 5
@@ -77,7 +72,6 @@ func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 		wallT:    p.int16s(g.n),
 		wallSet:  p.uint64s((g.n + 63) / 64),
 		wallRows: p.uint64s(g.rows),
-		sight:    newProximity(sharedThreat(g, cfg.VisionRadius2).atkHood, p),
 		eslot:    p.int16s(g.n),
 		cslot:    p.int16s(g.n),
 	}
@@ -110,23 +104,18 @@ func (m *memory) sectorCentre(s int) int32 {
 
 // visible reports whether tile t is in sight this turn: within the vision
 // radius of an own unit or an own active core.
-// see sets this turn's own units and active cores, which visible reads.
-func (m *memory) see(own, ownCores []int32) {
-	m.ownUnits, m.ownCores = own, ownCores
-	m.sightOK = false
-}
-
-// The units and cores are filed once a turn, at the first question, in a
-// proximity over the vision disc, so that a question looks at the few
-// buckets around t rather than at every unit (on the round robin, the
-// memory asks about every energy tile and core it knows every turn).
 func (m *memory) visible(t int32) bool {
-	if !m.sightOK {
-		m.sightSet = append(append(m.sightSet[:0], m.ownUnits...), m.ownCores...)
-		m.sight.build(m.sightSet)
-		m.sightOK = true
+	for _, u := range m.ownUnits {
+		if m.g.dist2(u, t) <= m.vision2 {
+			return true
+		}
 	}
-	return m.sight.count(t) > 0
+	for _, c := range m.ownCores {
+		if m.g.dist2(c, t) <= m.vision2 {
+			return true
+		}
+	}
+	return false
 }
 
 // update folds this turn's view into the memory. own and ownCores are the
@@ -134,7 +123,7 @@ func (m *memory) visible(t int32) bool {
 func (m *memory) update(v *acb.View, own, ownCores []int32) {
 	g := m.g
 	turn := v.Turn
-	m.see(own, ownCores)
+	m.ownUnits, m.ownCores = own, ownCores
 	for _, w := range v.Walls {
 		i := g.idx(w)
 		if !m.wall[i] {

@@ -24,7 +24,7 @@ func TestVisibleMatchesDistances(t *testing.T) {
 				own[i] = int32(rng.IntN(g.n))
 			}
 			cores := []int32{int32(rng.IntN(g.n))}
-			m.see(own, cores)
+			m.ownUnits, m.ownCores = own, cores
 			for ti := int32(0); ti < int32(g.n); ti++ {
 				want := false
 				for _, u := range append(append([]int32(nil), own...), cores...) {
