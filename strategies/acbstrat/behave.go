@@ -45,7 +45,7 @@ func (b *bot) rebuildCached(c *multiCache) {
 	if c.f == nil {
 		c.f = make(field, b.g.n)
 	}
-	search(b.sr, b.mem, c.f, c.src, 0) // in place, as fieldCache.build
+	search(b.g, b.mem, c.f, b.q, c.src, 0) // in place, as fieldCache.build
 	c.wallVer, c.built, c.ok = b.mem.wallVer, b.turn, true
 }
 

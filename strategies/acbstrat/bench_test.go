@@ -50,9 +50,15 @@ func BenchmarkVsGatherer(b *testing.B) {
 
 // BenchmarkBFS measures one full multi-source search on the default map.
 func BenchmarkBFS(b *testing.B) {
-	g, tmpl, src := benchSearch()
+	g := newGrid(40, 40)
+	walls := make([]bool, g.n)
+	for i := 0; i < g.n; i += 9 {
+		walls[i] = true
+	}
+	tmpl := template(walls)
 	f := make(field, g.n)
 	q := make([]int32, g.n)
+	src := []int32{5, 700, 1300}
 	for i := 0; i < b.N; i++ {
 		g.bfs(f, q, src, tmpl, 0)
 	}
@@ -66,26 +72,4 @@ func cpuTime() float64 {
 		return 0
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
-// BenchmarkWave is BenchmarkBFS's search by waves (searcher.bfs).
-func BenchmarkWave(b *testing.B) {
-	g, tmpl, src := benchSearch()
-	f := make(field, g.n)
-	sr := newSearcher(g, nil)
-	blocked := rowsOf(g, tmpl)
-	for i := 0; i < b.N; i++ {
-		sr.bfs(f, src, tmpl, blocked, 0)
-	}
-}
-
-// benchSearch is the search the BFS benchmarks make: three sources on the
-// default map with a wall on every ninth tile.
-func benchSearch() (*grid, field, []int32) {
-	g := newGrid(40, 40)
-	walls := make([]bool, g.n)
-	for i := 0; i < g.n; i += 9 {
-		walls[i] = true
-	}
-	return g, template(walls), []int32{5, 700, 1300}
 }

@@ -36,7 +36,7 @@ type bot struct {
 	enemyAt []int32 // tile -> stamp when an enemy unit stands there
 	eClaim  []int32 // tile -> stamp when a collector was sent to it
 
-	sr      *searcher
+	q       []int32
 	scratch []field
 	lazies  []*lazy
 	mask    field
@@ -82,8 +82,8 @@ func (b *bot) build(v *acb.View) {
 	b.mem = newMemory(g, v.Config, p)
 	b.thr = newThreat(g, v.Config.AttackRadius2, p)
 	b.res = newResolver(g.n, p)
-	b.sr = newSearcher(g, p)
-	b.fc = newFieldCache(g, b.sr, 128, p)
+	b.q = p.int32s(g.n + 8)
+	b.fc = newFieldCache(g, b.q, 128, p)
 	b.fc.mem = b.mem
 	b.ownAt = p.int32s(g.n)
 	b.enemyAt = p.int32s(g.n)
@@ -102,7 +102,7 @@ func (b *bot) release() {
 	b.bufs.release()
 	b.bufs = nil
 	b.mem, b.thr, b.res, b.fc = nil, nil, nil, nil
-	b.sr, b.ownAt, b.enemyAt, b.arrived, b.eClaim = nil, nil, nil, nil, nil
+	b.q, b.ownAt, b.enemyAt, b.arrived, b.eClaim = nil, nil, nil, nil, nil
 	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
 	b.built = false
 }
@@ -298,9 +298,9 @@ func (b *bot) multiAvoid(k int, sources []int32, tmpl field, maxD int) field {
 		b.scratch = append(b.scratch, b.bufs.field(b.g.n))
 	}
 	if &tmpl[0] == &b.mem.wallT[0] {
-		search(b.sr, b.mem, b.scratch[k], sources, maxD)
+		search(b.g, b.mem, b.scratch[k], b.q, sources, maxD)
 	} else {
-		b.sr.bfs(b.scratch[k], sources, tmpl, nil, maxD)
+		b.g.bfs(b.scratch[k], b.q, sources, tmpl, maxD)
 	}
 	return b.scratch[k]
 }

@@ -92,7 +92,7 @@ type fieldCache struct {
 	entries []cacheEntry
 	cap     int
 	refresh int
-	sr      *searcher
+	q       []int32
 	mem     *memory // the wall memory whose searches go through the store (nil: none do)
 	srcBuf  [1]int32
 	builds  int // fields built so far, to tell a rebuilt field from the old
@@ -107,8 +107,8 @@ type cacheEntry struct {
 	used    int
 }
 
-func newFieldCache(g *grid, sr *searcher, capacity int, p *bufs) *fieldCache {
-	return &fieldCache{g: g, slot: p.int16s(g.n), cap: capacity, refresh: 400, sr: sr, bufs: p}
+func newFieldCache(g *grid, q []int32, capacity int, p *bufs) *fieldCache {
+	return &fieldCache{g: g, slot: p.int16s(g.n), cap: capacity, refresh: 400, q: q, bufs: p}
 }
 
 // get returns the distance field to tile t, computing or refreshing it
@@ -154,9 +154,9 @@ func (c *fieldCache) build(e *cacheEntry, walls field, wallVer, turn int) {
 	c.srcBuf[0] = e.tile
 	// In place: a field handed out before sees the rebuild.
 	if c.mem != nil && &walls[0] == &c.mem.wallT[0] {
-		search(c.sr, c.mem, e.f, c.srcBuf[:], 0)
+		search(c.g, c.mem, e.f, c.q, c.srcBuf[:], 0)
 	} else {
-		c.sr.bfs(e.f, c.srcBuf[:], walls, nil, 0)
+		c.g.bfs(e.f, c.q, c.srcBuf[:], walls, 0)
 	}
 	c.builds++
 	e.wallVer = wallVer

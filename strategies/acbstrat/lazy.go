@@ -12,29 +12,11 @@ type lazy struct {
 	q          []int32
 	head, tail int
 	lim        int16
-	w          *wave // searches level by level instead of q (grids of at most waveCols columns)
-}
-
-// newLazy returns a lazy search with its own field, searching by waves
-// where the grid allows.
-func newLazy(g *grid, p *bufs) *lazy {
-	l := &lazy{g: g, f: p.field(g.n)}
-	if g.cols <= waveCols {
-		l.w = newWave(g, p)
-	} else {
-		l.q = p.int32s(g.n + 8)
-	}
-	return l
 }
 
 // start begins the search bfs(f, q, sources, tmpl, maxD) would make, with
 // l's own field and queue (tmpl is copied at once; it may change after).
-// blocked is as wave.start's (nil: read from tmpl).
-func (l *lazy) start(sources []int32, tmpl field, blocked []uint64, maxD int) {
-	if l.w != nil {
-		l.w.start(l.f, sources, tmpl, blocked, maxD)
-		return
-	}
+func (l *lazy) start(sources []int32, tmpl field, maxD int) {
 	f := l.f
 	copy(f, tmpl)
 	l.head, l.tail = 0, 0
@@ -54,7 +36,7 @@ func (l *lazy) start(sources []int32, tmpl field, blocked []uint64, maxD int) {
 // at returns the distance of tile i, or far when the search does not
 // reach it, searching as far as needed to know.
 func (l *lazy) at(i int32) int {
-	if l.f[i] == 0 {
+	if l.f[i] == 0 && l.head < l.tail {
 		l.run(i)
 	}
 	return l.f.at(i)
@@ -62,10 +44,6 @@ func (l *lazy) at(i int32) int {
 
 // run continues the search until tile t is labelled (t < 0: to the end).
 func (l *lazy) run(t int32) {
-	if l.w != nil {
-		l.w.run(t)
-		return
-	}
 	l.head, l.tail = expand(l.f, l.q, l.g.nbr, l.head, l.tail, l.lim, t)
 }
 
@@ -80,14 +58,10 @@ func (l *lazy) full() field {
 // positive, as multiAvoid would make it whole.
 func (b *bot) multiLazy(k int, sources []int32, tmpl field, maxD int) *lazy {
 	for len(b.lazies) <= k {
-		b.lazies = append(b.lazies, newLazy(b.g, b.bufs))
+		b.lazies = append(b.lazies, &lazy{g: b.g, f: b.bufs.field(b.g.n), q: b.bufs.int32s(b.g.n + 8)})
 	}
 	l := b.lazies[k]
-	var blocked []uint64
-	if &tmpl[0] == &b.mem.wallT[0] {
-		blocked = b.mem.wallRows
-	}
-	l.start(sources, tmpl, blocked, maxD)
+	l.start(sources, tmpl, maxD)
 	return l
 }
 

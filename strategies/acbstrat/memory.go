@@ -20,9 +20,6 @@ type memory struct {
 	// their wallKeys: what the store of searches knows them by.
 	wallSet  []uint64
 	wallHash uint64
-	// wallRows[r] has bit c set for a remembered wall at (r, c), on grids
-	// of at most waveCols columns: wallT's blocked tiles as a wave reads them.
-	wallRows []uint64
 
 	// Energy tiles ever seen, by slot; eslot maps tile -> slot+1.
 	energy []energyInfo
@@ -68,12 +65,11 @@ type coreInfo struct {
 func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 	m := &memory{
 		g: g, vision2: cfg.VisionRadius2, interval: cfg.EnergyInterval,
-		wall:     p.bools(g.n),
-		wallT:    p.int16s(g.n),
-		wallSet:  p.uint64s((g.n + 63) / 64),
-		wallRows: p.uint64s(g.rows),
-		eslot:    p.int16s(g.n),
-		cslot:    p.int16s(g.n),
+		wall:    p.bools(g.n),
+		wallT:   p.int16s(g.n),
+		wallSet: p.uint64s((g.n + 63) / 64),
+		eslot:   p.int16s(g.n),
+		cslot:   p.int16s(g.n),
 	}
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
@@ -131,9 +127,6 @@ func (m *memory) update(v *acb.View, own, ownCores []int32) {
 			m.wallT[i] = -1
 			m.wallVer++
 			m.wallSet[i>>6] |= 1 << (i & 63)
-			if g.cols <= waveCols {
-				m.wallRows[g.row[i]] |= 1 << uint(g.col[i])
-			}
 			m.wallHash ^= wallKey(i)
 		}
 	}

@@ -276,7 +276,8 @@ func TestBFSWrapsAndWallsBlock(t *testing.T) {
 
 func TestFieldCacheReusesAndRefreshes(t *testing.T) {
 	g := newGrid(16, 16)
-	c := newFieldCache(g, newSearcher(g, nil), 2, nil)
+	q := make([]int32, g.n)
+	c := newFieldCache(g, q, 2, nil)
 	walls := make(field, g.n)
 	a := g.idx(acb.Pos{Row: 0, Col: 0})
 	b := g.idx(acb.Pos{Row: 0, Col: 2})

@@ -88,11 +88,9 @@ type searchEntry struct {
 }
 
 // search fills f as g.bfs(f, q, sources, mem.wallT, maxD) does, from the
-// store when it holds that search, otherwise with sr. Stored fields are
-// read and written under the store's lock only: a reset may hand their
-// memory out again.
-func search(sr *searcher, mem *memory, f field, sources []int32, maxD int) {
-	g := sr.g
+// store when it holds that search. Stored fields are read and written
+// under the store's lock only: a reset may hand their memory out again.
+func search(g *grid, mem *memory, f field, q []int32, sources []int32, maxD int) {
 	if maxD <= 0 || maxD > 30000 {
 		maxD = 0 // no limit, as bfs reads it
 	}
@@ -109,7 +107,7 @@ func search(sr *searcher, mem *memory, f field, sources []int32, maxD int) {
 		return
 	}
 	sh.Unlock()
-	sr.bfs(f, sources, mem.wallT, mem.wallRows, maxD)
+	g.bfs(f, q, sources, mem.wallT, maxD)
 	size := 8*len(mem.wallSet) + 4*len(sources) + 2*len(f) + 64
 	sh.Lock()
 	if sh.m == nil {

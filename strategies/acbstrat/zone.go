@@ -98,7 +98,7 @@ func (b *bot) refreshStorm() {
 			s.safe = append(s.safe, int32(t))
 		}
 	}
-	search(b.sr, b.mem, s.home, s.safe, 0)
+	search(b.g, b.mem, s.home, b.q, s.safe, 0)
 }
 
 // lastTurns tabulates, for every radius ρ from 0 to the initial radius,
