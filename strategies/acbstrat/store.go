@@ -69,8 +69,9 @@ func (s *slab[T]) reset() { s.cur, s.used = 0, 0 }
 
 // storeBytes bounds the memory the store holds (each shard its share);
 // a full shard starts afresh (which changes only how many searches are
-// made, not their results).
-const storeBytes = 4 << 20
+// made, not their results). On the 21-strategy round robin of one seed,
+// 16 MB rather than 4 left 19% fewer searches to make (64 MB: 28%).
+const storeBytes = 16 << 20
 
 type searchKey struct {
 	rows, cols int32
