@@ -1,0 +1,51 @@
+package bidders
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+	"crucible/strategies"
+)
+
+// BenchmarkHeavySeat: the CPU time of one seat per match for the heavy
+// bidders (and even beside them), measured on the seat's own calls: seat 0
+// is the named bidder and seats 1-3 are drawn in turn from the whole field,
+// as in BenchmarkSeatInField. It reports cpu-ns/seat, the thread CPU time
+// of seat 0's Bid calls per match (the thread is locked so that its clock
+// is the bidder's), which holds on a loaded machine.
+func BenchmarkHeavySeat(b *testing.B) {
+	field := fieldNames(b)
+	for _, name := range []string{"even", "cfr", "tuned", "modeller"} {
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			s := mustLookup(b, name)
+			g := s.Schema.Defaults()
+			strats := make([]strategies.Strategy, len(field))
+			for i, n := range field {
+				strats[i] = mustLookup(b, n)
+			}
+			seats := make([]engine.Seat, 4)
+			ctx := context.Background()
+			seed := uint64(0)
+			var ns int64
+			for b.Loop() {
+				seed++
+				me := &timedBidder{Bidder: s.New(g, engine.SeatSeed(seed, 0), 0).(kindling.Bidder), b: b}
+				seats[0] = engine.Seat{Name: name, Player: me}
+				for k := 1; k < 4; k++ {
+					o := strats[(int(seed)*3+k)%len(strats)]
+					seats[k] = engine.Seat{Name: o.Name, Player: o.New(o.Schema.Defaults(), engine.SeatSeed(seed, k), k)}
+				}
+				if _, err := (kindling.Game{}).Play(ctx, engine.MatchSpec{Seed: seed, Seats: seats}); err != nil {
+					b.Fatal(err)
+				}
+				ns += me.ns
+			}
+			b.ReportMetric(float64(ns)/float64(b.N), "cpu-ns/seat")
+		})
+	}
+}
