@@ -80,3 +80,32 @@ func BenchmarkHeavySeat(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStageLevel: BenchmarkStageSolve's game solved with a beacon's
+// nodes taken four at a time (avx, where the machine has it) and one by
+// one (go), in one process.
+func BenchmarkStageLevel(b *testing.B) {
+	first, _ := kindling.NewState(2)
+	var v kindling.View
+	v.Fill(&first, 0, nil)
+	v.Turn = 3
+	v.Values = [nb]int{2, 3, 5, 3, 4}
+	v.Sparks[0], v.Sparks[1] = 9, 11
+	v.Embers[0] = [nb]int{0, 2, 0, 1, 0}
+	v.Embers[1] = [nb]int{1, 0, 3, 0, 0}
+	defer func(was bool) { stageAVX = was }(stageAVX)
+	for _, avx := range []bool{true, false} {
+		b.Run(map[bool]string{true: "avx", false: "go"}[avx], func(b *testing.B) {
+			stageAVX = avx && stageAVX
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var g stageGame
+			start := threadClock(b)
+			for b.Loop() {
+				g.setup(&v, 1.6, 0.75, 1)
+				g.solveOwn(cfrIterations)
+			}
+			b.ReportMetric(float64(threadClock(b)-start)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
