@@ -43,10 +43,7 @@ func (c *clockedBidder) Bid(v *kindling.View, out *kindling.Bid) {
 // is the named bidder and seats 1-3 are drawn in turn from the whole field,
 // as in BenchmarkSeatInField. It reports cpu-ns/seat, the thread CPU time
 // of seat 0's Bid calls per match (the thread is locked so that its clock
-// is the bidder's), which holds on a loaded machine. The heavy bidders'
-// memos (heavy_memo.go) fill as the matches go, so the figure is that of
-// a process that has played b.N matches: run it with a fixed -benchtime
-// (600x) to compare.
+// is the bidder's), which holds on a loaded machine.
 func BenchmarkHeavySeat(b *testing.B) {
 	field := fieldNames(b)
 	for _, name := range []string{"even", "cfr", "tuned", "modeller"} {

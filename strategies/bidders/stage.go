@@ -238,6 +238,9 @@ func (g *stageGame) run(iters int, own bool) {
 		}
 		g.payoffs(&g.a, &g.b)
 		g.a.update(w)
+		if own && it == iters-1 {
+			continue // B's next strategy would be read only by the last iteration's A step, which is skipped
+		}
 		g.payoffs(&g.b, &g.a)
 		g.b.update(w)
 	}
