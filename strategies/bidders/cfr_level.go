@@ -13,6 +13,6 @@ type stageLevelArgs struct {
 	next   *[stageVals]float64 // the values of beacon k+1's nodes
 	out    *[stageVals]float64 // the values of beacon k's nodes, set
 	q      *[levels][stageLanes]float64
-	groups int // groups of four nodes
-	moves  int // the most bids of a node
+	groups int    // groups of four nodes
+	moves  [2]int // the most bids of a node of each eight (the first has the most)
 }

@@ -15,12 +15,14 @@ TEXT ·stageLevel(SB), NOSPLIT, $0-8
 	MOVQ 72(DI), R8              // groups
 	INCQ R8
 	SHRQ $1, R8                  // pairs of groups
-	MOVQ 80(DI), R9              // moves
 	XORQ R10, R10                // byte offset of the pair's first lane
 	VXORPD Y15, Y15, Y15         // 0
 	VBROADCASTSD stageOne<>(SB), Y14
 
 pair:
+	MOVQ R10, BX
+	SHRQ $3, BX
+	MOVQ 80(DI)(BX*1), R9        // moves of the pair's first node (bids beyond are padding in all its lanes)
 	MOVQ 0(DI), R11
 	ADDQ R10, R11                // sig
 	MOVQ 8(DI), R12

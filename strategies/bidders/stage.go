@@ -163,7 +163,7 @@ func (s *stageSeat) update(weight float64) {
 		}
 		a := stageLevelArgs{sig: &s.sigma[k], reg: &s.reg[k], mask: &s.mask[k], single: &s.single[k], uni: &s.uni[k],
 			w: &s.w[k], next: &s.val[k+1], out: &s.val[k], q: &s.q,
-			groups: (s.hi[k] + 4) / 4, moves: min(s.cap[k], s.budget) + 1}
+			groups: (s.hi[k] + 4) / 4, moves: [2]int{min(s.cap[k], s.budget) + 1, min(s.cap[k], max(0, s.budget-8)) + 1}}
 		stageLevel(&a)
 	}
 	s.forward()
