@@ -9,6 +9,18 @@
 DATA stageOne<>+0(SB)/8, $1.0
 GLOBL stageOne<>(SB), RODATA|NOPTR, $8
 
+// CLIP sets d0 and d1 to max(0, d+q-v) in the lanes of the row's mask (0
+// elsewhere), for the pair's two groups: q in q0 and q1, v in Y0 and Y3.
+#define CLIP(q0, q1, d0, d1) \
+	VADDPD q0, d0, d0; \
+	VADDPD q1, d1, d1; \
+	VSUBPD Y0, d0, d0; \
+	VSUBPD Y3, d1, d1; \
+	VMAXPD Y15, d0, d0; \
+	VMAXPD Y15, d1, d1; \
+	VANDPD (R13)(BX*1), d0, d0; \
+	VANDPD 32(R13)(BX*1), d1, d1
+
 // func stageLevel(a *stageLevelArgs)
 TEXT ·stageLevel(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), DI
@@ -76,24 +88,12 @@ pass1:
 pass2:
 	VMOVUPD (SI)(BX*1), Y1
 	VMOVUPD 32(SI)(BX*1), Y7
-	VADDPD (R12)(BX*1), Y1, Y2
-	VADDPD 32(R12)(BX*1), Y7, Y12
-	VSUBPD Y0, Y2, Y2
-	VSUBPD Y3, Y12, Y12
-	VMAXPD Y15, Y2, Y2
-	VMAXPD Y15, Y12, Y12
-	VANDPD (R13)(BX*1), Y2, Y2
-	VANDPD 32(R13)(BX*1), Y12, Y12
+	VMOVUPD (R12)(BX*1), Y2
+	VMOVUPD 32(R12)(BX*1), Y12
+	CLIP(Y1, Y7, Y2, Y12)
 	VMOVUPD Y2, (R12)(BX*1)
 	VMOVUPD Y12, 32(R12)(BX*1)
-	VADDPD Y1, Y2, Y2
-	VADDPD Y7, Y12, Y12
-	VSUBPD Y0, Y2, Y2
-	VSUBPD Y3, Y12, Y12
-	VMAXPD Y15, Y2, Y2
-	VMAXPD Y15, Y12, Y12
-	VANDPD (R13)(BX*1), Y2, Y2
-	VANDPD 32(R13)(BX*1), Y12, Y12
+	CLIP(Y1, Y7, Y2, Y12)
 	VMOVUPD Y2, (SI)(BX*1)
 	VMOVUPD Y12, 32(SI)(BX*1)
 	VADDPD Y2, Y6, Y6

@@ -1,15 +1,11 @@
 package bidders
 
 import (
-	"context"
-	"runtime"
 	"syscall"
 	"testing"
 	"unsafe"
 
-	"crucible/engine"
 	"crucible/engine/kindling"
-	"crucible/strategies"
 )
 
 // threadClock returns the CPU time of the calling OS thread from the
@@ -38,50 +34,9 @@ func (c *clockedBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	c.ns += threadClock(c.b) - start
 }
 
-// BenchmarkHeavySeat: the CPU time of one seat per match for the heavy
-// bidders (and even beside them), measured on the seat's own calls: seat 0
-// is the named bidder and seats 1-3 are drawn in turn from the whole field,
-// as in BenchmarkSeatInField. It reports cpu-ns/seat, the thread CPU time
-// of seat 0's Bid calls per match (the thread is locked so that its clock
-// is the bidder's), which holds on a loaded machine.
-func BenchmarkHeavySeat(b *testing.B) {
-	field := fieldNames(b)
-	for _, name := range []string{"even", "cfr", "tuned", "modeller"} {
-		b.Run(name, func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			s := mustLookup(b, name)
-			g := s.Schema.Defaults()
-			strats := make([]strategies.Strategy, len(field))
-			for i, n := range field {
-				strats[i] = mustLookup(b, n)
-			}
-			seats := make([]engine.Seat, 4)
-			ctx := context.Background()
-			seed := uint64(0)
-			var ns int64
-			for b.Loop() {
-				seed++
-				me := &clockedBidder{Bidder: s.New(g, engine.SeatSeed(seed, 0), 0).(kindling.Bidder), b: b}
-				seats[0] = engine.Seat{Name: name, Player: me}
-				for k := 1; k < 4; k++ {
-					o := strats[(int(seed)*3+k)%len(strats)]
-					seats[k] = engine.Seat{Name: o.Name, Player: o.New(o.Schema.Defaults(), engine.SeatSeed(seed, k), k)}
-				}
-				if _, err := (kindling.Game{}).Play(ctx, engine.MatchSpec{Seed: seed, Seats: seats}); err != nil {
-					b.Fatal(err)
-				}
-				ns += me.ns
-			}
-			b.ReportMetric(float64(ns)/float64(b.N), "cpu-ns/seat")
-		})
-	}
-}
-
-// BenchmarkStageLevel: BenchmarkStageSolve's game solved with a beacon's
-// nodes taken four at a time (avx, where the machine has it) and one by
-// one (go), in one process.
-func BenchmarkStageLevel(b *testing.B) {
+// stageBenchView is the turn of BenchmarkStageSolve: a mid-match turn, 9
+// and 11 sparks, embers on both sides.
+func stageBenchView() kindling.View {
 	first, _ := kindling.NewState(2)
 	var v kindling.View
 	v.Fill(&first, 0, nil)
@@ -90,19 +45,5 @@ func BenchmarkStageLevel(b *testing.B) {
 	v.Sparks[0], v.Sparks[1] = 9, 11
 	v.Embers[0] = [nb]int{0, 2, 0, 1, 0}
 	v.Embers[1] = [nb]int{1, 0, 3, 0, 0}
-	defer func(was bool) { stageAVX = was }(stageAVX)
-	for _, avx := range []bool{true, false} {
-		b.Run(map[bool]string{true: "avx", false: "go"}[avx], func(b *testing.B) {
-			stageAVX = avx && stageAVX
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var g stageGame
-			start := threadClock(b)
-			for b.Loop() {
-				g.setup(&v, 1.6, 0.75, 1)
-				g.solveOwn(cfrIterations)
-			}
-			b.ReportMetric(float64(threadClock(b)-start)/float64(b.N), "cpu-ns/op")
-		})
-	}
+	return v
 }
