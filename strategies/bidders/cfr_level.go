@@ -6,7 +6,7 @@ package bidders
 type stageLevelArgs struct {
 	sig    *[levels][stageLanes]float64 // the current strategy, updated
 	reg    *[levels][stageLanes]float64 // the regrets, updated
-	mask   *[levels][stageLanes]uint64
+	bids   *[stageLanes]float64         // each node's number of bids (0: padding)
 	single *[stageLanes]uint64
 	uni    *[stageLanes]float64
 	w      *[levels]float64    // the payoff of each bid

@@ -3,23 +3,25 @@
 // One CFR+ step at the nodes of one beacon, eight nodes (lanes) at a time
 // in two groups of four whose chains of additions overlap: see levelGo in
 // stage.go for the same step written node by node, and stageLevelArgs in
-// cfr_level.go for the argument's layout. A row of the strategy, regrets,
-// masks and scratch is stageLanes*8 = 128 bytes; a group is 32 bytes of it.
+// cfr_level.go for the argument's layout. A row of the strategy, regrets
+// and scratch is stageLanes*8 = 128 bytes; a group is 32 bytes of it. The
+// lanes of bid x that are padding (x not below the node's number of bids)
+// are masked to 0.
 
 DATA stageOne<>+0(SB)/8, $1.0
 GLOBL stageOne<>(SB), RODATA|NOPTR, $8
 
-// CLIP sets d0 and d1 to max(0, d+q-v) in the lanes of the row's mask (0
-// elsewhere), for the pair's two groups: q in q0 and q1, v in Y0 and Y3.
-#define CLIP(q0, q1, d0, d1) \
+// CLIP sets d0 and d1 to max(0, d+q-v) in the lanes of the masks m0 and m1
+// (0 elsewhere), for the pair's two groups: q in q0 and q1, v in Y0 and Y3.
+#define CLIP(q0, q1, d0, d1, m0, m1) \
 	VADDPD q0, d0, d0; \
 	VADDPD q1, d1, d1; \
 	VSUBPD Y0, d0, d0; \
 	VSUBPD Y3, d1, d1; \
 	VMAXPD Y15, d0, d0; \
 	VMAXPD Y15, d1, d1; \
-	VANDPD (R13)(BX*1), d0, d0; \
-	VANDPD 32(R13)(BX*1), d1, d1
+	VANDPD m0, d0, d0; \
+	VANDPD m1, d1, d1
 
 // func stageLevel(a *stageLevelArgs)
 TEXT ·stageLevel(SB), NOSPLIT, $0-8
@@ -40,7 +42,7 @@ pair:
 	MOVQ 8(DI), R12
 	ADDQ R10, R12                // reg
 	MOVQ 16(DI), R13
-	ADDQ R10, R13                // mask
+	ADDQ R10, R13                // bids
 	MOVQ 64(DI), SI
 	ADDQ R10, SI                 // q
 	MOVQ 48(DI), AX
@@ -83,21 +85,27 @@ pass1:
 	// total += q[x]  (total: Y6 and Y11)
 	VXORPD Y6, Y6, Y6
 	VXORPD Y11, Y11, Y11
+	VXORPD Y4, Y4, Y4            // x in every lane
+	VMOVUPD (R13), Y5            // bids of each node
+	VMOVUPD 32(R13), Y8
 	XORQ BX, BX
 	XORQ CX, CX
 pass2:
+	VCMPPD $1, Y5, Y4, Y9        // x < bids
+	VCMPPD $1, Y8, Y4, Y10
 	VMOVUPD (SI)(BX*1), Y1
 	VMOVUPD 32(SI)(BX*1), Y7
 	VMOVUPD (R12)(BX*1), Y2
 	VMOVUPD 32(R12)(BX*1), Y12
-	CLIP(Y1, Y7, Y2, Y12)
+	CLIP(Y1, Y7, Y2, Y12, Y9, Y10)
 	VMOVUPD Y2, (R12)(BX*1)
 	VMOVUPD Y12, 32(R12)(BX*1)
-	CLIP(Y1, Y7, Y2, Y12)
+	CLIP(Y1, Y7, Y2, Y12, Y9, Y10)
 	VMOVUPD Y2, (SI)(BX*1)
 	VMOVUPD Y12, 32(SI)(BX*1)
 	VADDPD Y2, Y6, Y6
 	VADDPD Y12, Y11, Y11
+	VADDPD Y14, Y4, Y4
 	ADDQ $128, BX
 	INCQ CX
 	CMPQ CX, R9
@@ -111,15 +119,21 @@ pass2:
 	MOVQ 32(DI), BX
 	VMOVUPD (BX)(R10*1), Y10
 	VMOVUPD 32(BX)(R10*1), Y11
+	VXORPD Y0, Y0, Y0            // x in every lane
+	VMOVUPD (R13), Y3            // bids of each node
+	VMOVUPD 32(R13), Y4
 	XORQ BX, BX
 	XORQ CX, CX
 pass3:
+	VCMPPD $1, Y3, Y0, Y5        // x < bids
+	VCMPPD $1, Y4, Y0, Y6
 	VMULPD (SI)(BX*1), Y8, Y1
 	VMULPD 32(SI)(BX*1), Y12, Y2
 	VBLENDVPD Y9, Y1, Y10, Y1
 	VBLENDVPD Y13, Y2, Y11, Y2
-	VANDPD (R13)(BX*1), Y1, Y1
-	VANDPD 32(R13)(BX*1), Y2, Y2
+	VANDPD Y5, Y1, Y1
+	VANDPD Y6, Y2, Y2
+	VADDPD Y14, Y0, Y0
 	VMOVUPD Y1, (R11)(BX*1)
 	VMOVUPD Y2, 32(R11)(BX*1)
 	ADDQ $128, BX

@@ -38,9 +38,9 @@ type stageSeat struct {
 	// by side (stageLevel).
 	reg   [nb][levels][stageLanes]float64
 	sigma [nb][levels][stageLanes]float64
-	// mask[k][x][t] is all ones where node (k, t) has bid x, single[k][t]
-	// where it has only bid 0, uni[k][t] is 1/(its number of bids).
-	mask   [nb][levels][stageLanes]uint64
+	// bids[k][t] is node (k, t)'s number of bids (0 for padding), single[k][t]
+	// all ones where it has only bid 0, uni[k][t] is 1/(its number of bids).
+	bids   [nb][stageLanes]float64
 	single [nb][stageLanes]uint64
 	uni    [nb][stageLanes]float64
 	reach  [nb + 1][levels]float64
@@ -67,20 +67,20 @@ type stageGame struct {
 // reset prepares s for solving: a uniform current strategy, no regrets.
 func (s *stageSeat) reset() {
 	s.hi[0] = 0
-	s.reg, s.sigma, s.mask, s.single, s.uni = [nb][levels][stageLanes]float64{}, [nb][levels][stageLanes]float64{}, [nb][levels][stageLanes]uint64{}, [nb][stageLanes]uint64{}, [nb][stageLanes]float64{}
+	s.reg, s.sigma = [nb][levels][stageLanes]float64{}, [nb][levels][stageLanes]float64{}
+	s.bids, s.single, s.uni = [nb][stageLanes]float64{}, [nb][stageLanes]uint64{}, [nb][stageLanes]float64{}
 	s.val = [nb + 1][stageVals]float64{}
 	for k := 0; k < nb; k++ {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			s.uni[k][t] = 1 / float64(n)
+			s.uni[k][t], s.bids[k][t] = 1/float64(n), float64(n)
 			if n == 1 {
 				s.single[k][t] = ^uint64(0)
 			}
 			for x := 0; x < n; x++ {
 				s.cum[k][t][x] = 0
 				s.sigma[k][x][t] = 1 / float64(n)
-				s.mask[k][x][t] = ^uint64(0)
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func (s *stageSeat) update(weight float64) {
 			s.levelGo(k)
 			continue
 		}
-		a := stageLevelArgs{sig: &s.sigma[k], reg: &s.reg[k], mask: &s.mask[k], single: &s.single[k], uni: &s.uni[k],
+		a := stageLevelArgs{sig: &s.sigma[k], reg: &s.reg[k], bids: &s.bids[k], single: &s.single[k], uni: &s.uni[k],
 			w: &s.w[k], next: &s.val[k+1], out: &s.val[k], q: &s.q,
 			groups: (s.hi[k] + 4) / 4, moves: [2]int{min(s.cap[k], s.budget) + 1, min(s.cap[k], max(0, s.budget-8)) + 1}}
 		stageLevel(&a)
