@@ -87,11 +87,17 @@ func (s *situation) spends(la, lb int) (ea, eb float64) {
 // price) or, when it is below floor, at least floor (lowering it), within
 // levelLo..levelHi.
 func fitLevel(l int, spend func(int) float64, budget, floor float64) int {
-	for l < levelHi && spend(l) > budget {
+	e := spend(l) // spend(l), each level's spend worked out once
+	for l < levelHi && e > budget {
 		l++
+		e = spend(l)
 	}
-	for l > levelLo && spend(l) < floor && spend(l-1) <= budget {
-		l--
+	for l > levelLo && e < floor {
+		down := spend(l - 1)
+		if !(down <= budget) {
+			break
+		}
+		l, e = l-1, down
 	}
 	return l
 }
@@ -103,8 +109,12 @@ func fitLevel(l int, spend func(int) float64, budget, floor float64) int {
 func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int) {
 	la, lb = wantA, wantB
 	for round := 0; round < 3; round++ {
+		from := lb
 		la = fitLevel(wantA, func(l int) float64 { e, _ := s.spends(l, lb); return e }, float64(s.budget), floorA)
 		lb = fitLevel(wantB, func(l int) float64 { _, e := s.spends(la, l); return e }, float64(s.rivalBudget), floorB)
+		if lb == from {
+			break // settled: a round from the same lb gives the same la and lb
+		}
 	}
 	return la, lb
 }
