@@ -34,24 +34,19 @@ type stageSeat struct {
 	cum [nb][levels][levels]float64 // cum[k][t][x]: reach-weighted strategy sums of node (k, t), bid x
 	// The regrets and the current strategy are kept move by node,
 	// sigma[k][x][t] for node (k, t) and bid x, with the nodes of a beacon
-	// padded to stageLanes, so that one beacon's nodes can be updated side
-	// by side (stageLevel).
+	// padded to stageLanes (the layout a beacon's nodes are walked in).
 	reg   [nb][levels][stageLanes]float64
 	sigma [nb][levels][stageLanes]float64
-	// bids[k][t] is node (k, t)'s number of bids (0 for padding), single[k][t]
-	// all ones where it has only bid 0, uni[k][t] is 1/(its number of bids).
-	bids   [nb][stageLanes]float64
-	single [nb][stageLanes]uint64
-	uni    [nb][stageLanes]float64
-	reach  [nb + 1][levels]float64
-	marg   [nb][levels]float64 // current marginal of each beacon's bid
-	val    [nb + 1][stageVals]float64
-	q      [levels][stageLanes]float64 // stageLevel's scratch
+	// uni[k][t] is 1/(node (k, t)'s number of bids).
+	uni   [nb][stageLanes]float64
+	reach [nb + 1][levels]float64
+	marg  [nb][levels]float64 // current marginal of each beacon's bid
+	val   [nb + 1][stageVals]float64
 }
 
 // stageLanes bounds the nodes of a beacon (a multiple of 4, at least
-// levels) and stageVals the node values of a beacon as stageLevel reads
-// them (the nodes of stageLanes and every bid).
+// levels) and stageVals the node values of a beacon (the nodes of
+// stageLanes and every bid).
 const (
 	stageLanes = 16
 	stageVals  = stageLanes + levels + 3
@@ -68,16 +63,13 @@ type stageGame struct {
 func (s *stageSeat) reset() {
 	s.hi[0] = 0
 	s.reg, s.sigma = [nb][levels][stageLanes]float64{}, [nb][levels][stageLanes]float64{}
-	s.bids, s.single, s.uni = [nb][stageLanes]float64{}, [nb][stageLanes]uint64{}, [nb][stageLanes]float64{}
+	s.uni = [nb][stageLanes]float64{}
 	s.val = [nb + 1][stageVals]float64{}
 	for k := 0; k < nb; k++ {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			s.uni[k][t], s.bids[k][t] = 1/float64(n), float64(n)
-			if n == 1 {
-				s.single[k][t] = ^uint64(0)
-			}
+			s.uni[k][t] = 1 / float64(n)
 			for x := 0; x < n; x++ {
 				s.cum[k][t][x] = 0
 				s.sigma[k][x][t] = 1 / float64(n)
@@ -157,22 +149,13 @@ func (s *stageSeat) update(weight float64) {
 		if !s.noAverage {
 			s.accumulateLevel(k, weight) // the average reads the strategy before the step
 		}
-		if !stageAVX {
-			s.levelGo(k)
-			continue
-		}
-		a := stageLevelArgs{sig: &s.sigma[k], reg: &s.reg[k], bids: &s.bids[k], single: &s.single[k], uni: &s.uni[k],
-			w: &s.w[k], next: &s.val[k+1], out: &s.val[k], q: &s.q,
-			groups: (s.hi[k] + 4) / 4, moves: [2]int{min(s.cap[k], s.budget) + 1, min(s.cap[k], max(0, s.budget-8)) + 1}}
-		stageLevel(&a)
+		s.levelGo(k)
 	}
 	s.forward()
 }
 
 // levelGo is the step at beacon k's nodes: each node's value under the
-// current strategy, its regrets (CFR+) and its next strategy. stageLevel
-// does the same on four nodes at a time, with the same operations in the
-// same order on each.
+// current strategy, its regrets (CFR+) and its next strategy.
 func (s *stageSeat) levelGo(k int) {
 	var q [levels]float64
 	for t := 0; t <= s.hi[k]; t++ {
