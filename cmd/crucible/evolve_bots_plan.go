@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"crucible/arena"
@@ -16,26 +17,27 @@ import (
 // an outside bot is sized.
 const botPlanHelp = `With --budget, a run of an outside bot is sized to the budget by the bot's own
 speed: before the search, it plays 2 × --workers calibration matches (the bot
-at its values against the first pool strategy, process start included) and,
-from the seconds t a match takes on one worker, counts the matches M the
-budget holds (budget × workers / t). Of M, about 55% go to the search, planned
-for 8 generations, 10% to the selection and 15% to the held-out comparison
-(its matches are the bot against itself, so count twice). Every flag left out
-is then set from that plan: --population 4 (spsa, cmaes: the smallest), --hall
-2, --hall-opponents 0 (no champion process among the opponents), --pool (the
-game's strategies, cut to an evenly spread few when they do not fit), --seeds
-(up to 8), --top 2, --tournament-seeds (up to 16), --holdout (up to 64) and,
-for spsa, --spsa-r-end (0.8 divided by the paired games an iteration plays,
-so that θ moves as far per iteration as with more games at fishtest's rate).
+at its values against as many pool strategies, spread over the pool, process
+start included) and, from the seconds t a match takes on one worker, counts
+the matches M the budget holds (budget × workers / t). About half of M goes to
+the search, planned for 8 generations (each new genome's probe matches
+included), 15% to the selection and ranking and 15% to the held-out
+comparison (counted as the final stages count them, with their 25% margin).
+Every flag left out is then set from that plan: --population 4 (spsa, cmaes:
+the smallest), --hall 2, --hall-opponents 0 (no champion process among the
+opponents), --pool (when the game's strategies do not fit: the calibration
+opponents the bot came closest to even against first, then the others spread
+over the list), --seeds (up to 8), --top 2, --tournament-seeds (up to 16),
+--holdout (up to 64) and, for spsa, --spsa-r-end (0.8 divided by the paired
+games of an iteration, so that θ moves per iteration about as far as the
+one-parameter example examples/acb-share needs at 16 paired games and 0.05).
 The plan is printed; flags given are kept as they are. A built-in strategy's
 run, or one with --generations and no --budget, is not planned.
 `
 
 // botPlan is the sizing of a budgeted run of an outside bot.
 type botPlan struct {
-	// perMatch is the seconds a calibration match took on one worker.
-	perMatch float64
-	// capacity is the matches the budget holds at that rate.
+	// capacity is the matches the budget holds at the calibration's rate.
 	capacity                       int
 	population, hall, seeds, top   int
 	tournamentSeeds, holdout, pool int
@@ -46,19 +48,27 @@ type botPlan struct {
 // Shares of the budget's matches, and the generations the search is
 // planned for.
 const (
-	planSearchShare, planSelectShare, planHoldoutShare = 0.55, 0.10, 0.15
+	planSearchShare, planSelectShare, planHoldoutShare = 0.5, 0.15, 0.15
 	planGenerations                                    = 8
+	// planProbes is the probe matches of a new genome the plan counts
+	// (its fingerprint: the base and two pool opponents on two seeds).
+	planProbes = 4
+	// planFinalMargin is the margin the evolver keeps on the final
+	// stages' estimate (evolver.Evolve's Reserve).
+	planFinalMargin = 1.25
+	// planHeadToHead is the most seeds of the finalists' head-to-head
+	// (evolver's headToHeadSeeds).
+	planHeadToHead = 8
 	// planPairedGames is SPSA's r_end times the paired games of an
-	// iteration that the plan keeps: the rate that moved the one-parameter
-	// test bot (examples/acb-share) from 0.95 to its best in 8 generations
-	// of 16 paired games at r_end 0.05.
+	// iteration that the plan keeps: the rate that tunes the one-parameter
+	// examples/acb-share (16 paired games at r_end 0.05).
 	planPairedGames = 0.8
 )
 
 // newBotPlan sizes a run for an algorithm, a pool of poolSize strategies at
 // most, with the population and seeds given (0: the plan's).
 func newBotPlan(perMatch float64, budget time.Duration, workers int, algo string, population, seeds, poolSize int) botPlan {
-	p := botPlan{perMatch: perMatch, capacity: int(budget.Seconds() * float64(workers) / math.Max(perMatch, 1e-6))}
+	p := botPlan{capacity: int(budget.Seconds() * float64(workers) / math.Max(perMatch, 1e-6))}
 	m := float64(p.capacity)
 	p.population = population
 	if p.population == 0 {
@@ -69,21 +79,33 @@ func newBotPlan(perMatch float64, budget time.Duration, workers int, algo string
 	}
 	p.hall = 2
 	// A generation plays its points (the population, SPSA's θ, the hall)
-	// on seeds × pool × 2 seat orders.
+	// on seeds × pool × 2 seat orders, after the new ones' probes.
 	points := float64(p.population + 1 + p.hall)
-	units := max(1, int(m*planSearchShare/planGenerations/(2*points)))
-	p.units = units
+	perGen := m*planSearchShare/planGenerations - float64(planProbes*(p.population+1))
+	p.units = max(1, int(perGen/(2*points)))
 	p.seeds = seeds
 	if seeds == 0 {
-		p.pool = min(poolSize, max(1, units/4))
-		p.seeds = min(8, max(1, units/p.pool))
+		p.pool = min(poolSize, max(1, p.units/4))
+		p.seeds = min(8, max(1, p.units/p.pool))
 	} else {
-		p.pool = min(poolSize, max(1, units/seeds))
+		p.pool = min(poolSize, max(1, p.units/seeds))
 	}
 	p.top = 2
-	p.tournamentSeeds = min(16, max(1, int(m*planSelectShare/float64(2*p.top*(p.pool+1)))))
-	p.holdout = min(64, max(2, int(m*planHoldoutShare/4)))
+	p.fitFinals(m)
 	return p
+}
+
+// fitFinals sets the tournament and held-out seeds so that the final
+// stages take their shares of m matches, as evolver's final plan counts
+// them: each of top finalists plays the field (the pool and the base) in
+// both seat orders per selection seed, the champion and the base each
+// play it per held-out seed, the field and the champion play a round
+// robin per ranking seed, and the finalists meet in pairs.
+func (p *botPlan) fitFinals(m float64) {
+	field := float64(p.pool + 1)
+	perSelect := float64(p.top)*2*field + (field+1)*field + float64(p.top*(p.top-1))
+	p.tournamentSeeds = min(16, max(1, int(m*planSelectShare/planFinalMargin/perSelect)))
+	p.holdout = min(64, max(2, int(m*planHoldoutShare/planFinalMargin/(4*field))))
 }
 
 // evenly returns n names of all, evenly spread over its order (all of them
@@ -99,26 +121,84 @@ func evenly(all []string, n int) []string {
 	return out
 }
 
+// calibration is what the calibration matches measured: the seconds a
+// match took on one worker, and the bot's score (win 1, draw 0.5) against
+// each opponent.
+type calibration struct {
+	perMatch float64
+	score    map[string]float64
+}
+
 // calibrateBot plays 2 × workers matches of the bot's strategy at its
-// values against opponent (the lab's configuration cfg) and returns the
-// seconds a match took on one worker.
-func calibrateBot(ctx context.Context, g engine.Game, cfg any, bot, opponent strategies.Strategy, workers int) (float64, error) {
-	es := []arena.Entrant{
-		arena.StrategyEntrant(bot, bot.Name, "", bot.Schema.Defaults()),
-		arena.StrategyEntrant(opponent, opponent.Name, "", opponent.Schema.Defaults()),
+// values, each against the next of opponents (in turn, the bot's seat
+// alternating; the lab's configuration cfg): matches end sooner against
+// some opponents than against others.
+func calibrateBot(ctx context.Context, g engine.Game, cfg any, bot strategies.Strategy, opponents []strategies.Strategy, workers int) (calibration, error) {
+	es := []arena.Entrant{arena.StrategyEntrant(bot, bot.Name, "", bot.Schema.Defaults())}
+	for _, o := range opponents {
+		es = append(es, arena.StrategyEntrant(o, o.Name, "", o.Schema.Defaults()))
 	}
-	jobs := arena.Gauntlet([]int{0}, []int{1}, arena.Seeds(0xca11b, workers))
+	seeds := arena.Seeds(0xca11b, 2*workers)
+	jobs := make([]arena.Job, len(seeds))
+	for i, seed := range seeds {
+		opp := 1 + i%len(opponents)
+		seats := []int{0, opp}
+		if i%2 == 1 {
+			seats = []int{opp, 0}
+		}
+		jobs[i] = arena.Job{ID: fmt.Sprintf("calibrate-%d", i), Round: i, Seats: seats, Seed: seed}
+	}
+	c := calibration{score: map[string]float64{}}
+	games := map[string]float64{}
 	t0 := time.Now()
 	err := arena.Run(ctx, g, es, jobs, arena.Options{Workers: workers, Config: cfg}, func(r arena.Record) error {
 		if r.Error != "" {
 			return fmt.Errorf("calibration match %s: %s", r.Job, r.Error)
 		}
+		me := 0
+		if r.Players[1].Name == bot.Name {
+			me = 1
+		}
+		opp := r.Players[1-me].Name
+		games[opp]++
+		switch {
+		case r.Ranks[me] < r.Ranks[1-me]:
+			c.score[opp]++
+		case r.Ranks[me] == r.Ranks[1-me]:
+			c.score[opp] += 0.5
+		}
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("the bot's calibration matches: %w", err)
+		return c, fmt.Errorf("the bot's calibration matches: %w", err)
 	}
-	return time.Since(t0).Seconds() * float64(workers) / float64(len(jobs)), nil
+	for name, n := range games {
+		c.score[name] /= n
+	}
+	c.perMatch = time.Since(t0).Seconds() * float64(workers) / float64(len(jobs))
+	return c, nil
+}
+
+// choosePool returns n strategies of pool: the calibrated ones closest to
+// an even score first (a pool the bot always loses to, or always beats,
+// tells a tuner nothing), then the others spread over the pool.
+func choosePool(pool []string, c calibration, n int) []string {
+	if n >= len(pool) {
+		return pool
+	}
+	var tried, rest []string
+	for _, name := range pool {
+		if _, ok := c.score[name]; ok {
+			tried = append(tried, name)
+		} else {
+			rest = append(rest, name)
+		}
+	}
+	sort.SliceStable(tried, func(i, j int) bool {
+		return math.Abs(c.score[tried[i]]-0.5) < math.Abs(c.score[tried[j]]-0.5)
+	})
+	out := append(tried, evenly(rest, max(0, n-len(tried)))...)
+	return out[:n]
 }
 
 // planBotRun sizes the budgeted run of an outside bot (see botPlanHelp):
@@ -137,11 +217,15 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 	if err != nil {
 		return err
 	}
-	opp, err := cfg.Registry.Lookup(f.game, pool[0])
-	if err != nil {
-		return fmt.Errorf("--pool: %w", err)
+	var opps []strategies.Strategy
+	for _, name := range evenly(pool, 2*f.workers) {
+		o, err := cfg.Registry.Lookup(f.game, name)
+		if err != nil {
+			return fmt.Errorf("--pool: %w", err)
+		}
+		opps = append(opps, o)
 	}
-	perMatch, err := calibrateBot(ctx, cfg.Game, cfg.GameConfig, bot, opp, f.workers)
+	cal, err := calibrateBot(ctx, cfg.Game, cfg.GameConfig, bot, opps, f.workers)
 	if err != nil {
 		return err
 	}
@@ -151,7 +235,16 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 		}
 		return 0
 	}
-	p := newBotPlan(perMatch, f.budget, f.workers, f.algo, given("population", f.population), given("seeds", f.seeds), len(pool))
+	p := newBotPlan(cal.perMatch, f.budget, f.workers, f.algo, given("population", f.population), given("seeds", f.seeds), len(pool))
+	if changed("pool") {
+		p.pool = len(cfg.Pool)
+		if !changed("seeds") {
+			p.seeds = min(8, max(1, p.units/p.pool))
+		}
+		p.fitFinals(float64(p.capacity))
+	} else {
+		cfg.Pool = choosePool(pool, cal, p.pool)
+	}
 	set := func(flag string, dst *int, v int) {
 		if !changed(flag) {
 			*dst = v
@@ -166,14 +259,6 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 	set("top", &cfg.Top, p.top)
 	set("tournament-seeds", &cfg.TournamentSeeds, p.tournamentSeeds)
 	set("holdout", &cfg.Holdout, p.holdout)
-	if changed("pool") {
-		p.pool = len(cfg.Pool)
-		if !changed("seeds") {
-			cfg.Seeds = min(8, max(1, p.units/p.pool))
-		}
-	} else {
-		cfg.Pool = evenly(pool, p.pool)
-	}
 	note := ""
 	if o, ok := cfg.Options.(*evolver.SPSAOptions); ok && f.algo == "spsa" && !changed("spsa-r-end") {
 		c := *o
@@ -182,7 +267,7 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 		note = fmt.Sprintf(", spsa-r-end %.3g", c.REnd)
 	}
 	printf("plan for %s: a match takes %.2fs on one worker (%d calibration matches), so the budget holds about %d matches: population %d, hall %d, hall-opponents %d, pool %d (%s), seeds %d, top %d, tournament-seeds %d, holdout %d%s (flags given are kept)\n",
-		f.budget, perMatch, 2*f.workers, p.capacity, cfg.Population, cfg.Hall, max(cfg.HallOpponents, 0), len(cfg.Pool), joinShort(cfg.Pool), cfg.Seeds, cfg.Top, cfg.TournamentSeeds, cfg.Holdout, note)
+		f.budget, cal.perMatch, 2*f.workers, p.capacity, cfg.Population, cfg.Hall, max(cfg.HallOpponents, 0), len(cfg.Pool), joinShort(cfg.Pool), cfg.Seeds, cfg.Top, cfg.TournamentSeeds, cfg.Holdout, note)
 	return nil
 }
 
