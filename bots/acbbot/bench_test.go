@@ -65,11 +65,17 @@ func BenchmarkOutsideBots(b *testing.B) {
 			recs := play(b, es, jobs, arena.Options{Workers: 1})
 			b.StopTimer()
 			cpu := cpuTime(b) - cpu0
+			turns := 0
 			for _, r := range recs {
 				if r.Error != "" {
 					b.Fatal(r.Error)
 				}
+				if r.Crashed != nil && (r.Crashed[0] || r.Crashed[1]) {
+					b.Fatalf("match %s: a seat went inactive (its turns failed), so the match is not like the others: %+v", r.Job, r)
+				}
+				turns += r.Turns
 			}
+			b.ReportMetric(float64(turns)/float64(b.N), "turns/match")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "matches/wall-s")
 			b.ReportMetric(float64(b.N)/cpu.Seconds(), "matches/cpu-s")
 			if st := mgr.Stats(); len(st) == 1 && st[0].Starts > 0 {

@@ -56,9 +56,6 @@ const (
 	// planFinalMargin is the margin the evolver keeps on the final
 	// stages' estimate (evolver.Evolve's Reserve).
 	planFinalMargin = 1.25
-	// planHeadToHead is the most seeds of the finalists' head-to-head
-	// (evolver's headToHeadSeeds).
-	planHeadToHead = 8
 	// planPairedGames is SPSA's r_end times the paired games of an
 	// iteration that the plan keeps: the rate that tunes the one-parameter
 	// examples/acb-share (16 paired games at r_end 0.05).
