@@ -23,8 +23,8 @@ the matches M the budget holds (budget × workers / t). About half of M goes to
 the search, planned for 8 generations (each new genome's probe matches
 included), 15% to the selection and ranking and 15% to the held-out
 comparison (counted as the final stages count them, with their 25% margin).
-Every flag left out is then set from that plan: --population 4 (spsa, cmaes:
-the smallest), --hall 2, --hall-opponents 0 (no champion process among the
+Every flag left out is then set from that plan: --population 4 (spsa, cmaes;
+8 for the others), --hall 2, --hall-opponents 0 (no champion process among the
 opponents), --pool (when the game's strategies do not fit: the calibration
 opponents the bot came closest to even against first, then the others spread
 over the list), --seeds (up to 8), --top 2, --tournament-seeds (up to 16),

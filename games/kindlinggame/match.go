@@ -43,8 +43,8 @@ Players are Kindling strategy names in seat order (see
 playing strategy NAME; it may be repeated. Values must lie in the parameter's
 range. A manifest (FILE.json, kind crucible-bot/1) is an outside agent: the
 lab runs its Kindling server on loopback and starts the agent with
-KINDLING_URL and the match code, as crucible arena does; its logs go to a
-folder named at the end.
+KINDLING_URL and the match code, as crucible arena does; its output goes to
+crucible-bots-PID in the temporary folder.
 
   crucible match kindling --players normal,sniper --seed 7
   crucible match kindling --players normal,easy,greedy,random --seed 3 --log m.json
