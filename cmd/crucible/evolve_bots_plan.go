@@ -16,9 +16,10 @@ import (
 // botPlanHelp is the evolve command's paragraph on how a budgeted run of
 // an outside bot is sized.
 const botPlanHelp = `With --budget, a run of an outside bot is sized to the budget by the bot's own
-speed: before the search, it plays 2 × --workers calibration matches (the bot
-at its values against as many pool strategies, spread over the pool, process
-start included) and, from the seconds t a match takes on one worker, counts
+speed: before the search, it plays calibration matches (the bot at its values
+against up to 4 × --workers pool strategies spread over the pool, each on a
+seed in both seat orders, process start included) and, from the seconds t a
+match takes on one worker, counts
 the matches M the budget holds (budget × workers / t). About half of M goes to
 the search, planned for 8 generations (each new genome's probe matches
 included), 15% to the selection and ranking and 15% to the held-out
@@ -60,6 +61,9 @@ const (
 	// iteration that the plan keeps: the rate that tunes the one-parameter
 	// examples/acb-share (16 paired games at r_end 0.05).
 	planPairedGames = 0.8
+	// calibrationOpponents is the pool strategies calibrated per worker,
+	// each in two matches.
+	calibrationOpponents = 4
 )
 
 // newBotPlan sizes a run for an algorithm, a pool of poolSize strategies at
@@ -126,24 +130,19 @@ type calibration struct {
 	score    map[string]float64
 }
 
-// calibrateBot plays 2 × workers matches of the bot's strategy at its
-// values, each against the next of opponents (in turn, the bot's seat
-// alternating; the lab's configuration cfg): matches end sooner against
-// some opponents than against others.
+// calibrateBot plays the bot's strategy at its values against each of
+// opponents on a seed of its own in both seat orders (the lab's
+// configuration cfg): matches end sooner against some opponents than
+// against others, and the scores say which opponents are even for it.
 func calibrateBot(ctx context.Context, g engine.Game, cfg any, bot strategies.Strategy, opponents []strategies.Strategy, workers int) (calibration, error) {
 	es := []arena.Entrant{arena.StrategyEntrant(bot, bot.Name, "", bot.Schema.Defaults())}
-	for _, o := range opponents {
+	var jobs []arena.Job
+	for i, o := range opponents {
 		es = append(es, arena.StrategyEntrant(o, o.Name, "", o.Schema.Defaults()))
-	}
-	seeds := arena.Seeds(0xca11b, 2*workers)
-	jobs := make([]arena.Job, len(seeds))
-	for i, seed := range seeds {
-		opp := 1 + i%len(opponents)
-		seats := []int{0, opp}
-		if i%2 == 1 {
-			seats = []int{opp, 0}
+		seed := arena.Seeds(0xca11b, len(opponents))[i]
+		for k, seats := range [][]int{{0, i + 1}, {i + 1, 0}} {
+			jobs = append(jobs, arena.Job{ID: fmt.Sprintf("calibrate-%d-%d", i, k), Round: i, Seats: seats, Seed: seed})
 		}
-		jobs[i] = arena.Job{ID: fmt.Sprintf("calibrate-%d", i), Round: i, Seats: seats, Seed: seed}
 	}
 	c := calibration{score: map[string]float64{}}
 	games := map[string]float64{}
@@ -215,7 +214,7 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 		return err
 	}
 	var opps []strategies.Strategy
-	for _, name := range evenly(pool, 2*f.workers) {
+	for _, name := range evenly(pool, calibrationOpponents*f.workers) {
 		o, err := cfg.Registry.Lookup(f.game, name)
 		if err != nil {
 			return fmt.Errorf("--pool: %w", err)
@@ -264,7 +263,7 @@ func planBotRun(ctx context.Context, f *evolveFlags, changed func(string) bool, 
 		note = fmt.Sprintf(", spsa-r-end %.3g", c.REnd)
 	}
 	printf("plan for %s: a match takes %.2fs on one worker (%d calibration matches), so the budget holds about %d matches: population %d, hall %d, hall-opponents %d, pool %d (%s), seeds %d, top %d, tournament-seeds %d, holdout %d%s (flags given are kept)\n",
-		f.budget, cal.perMatch, 2*f.workers, p.capacity, cfg.Population, cfg.Hall, max(cfg.HallOpponents, 0), len(cfg.Pool), joinShort(cfg.Pool), cfg.Seeds, cfg.Top, cfg.TournamentSeeds, cfg.Holdout, note)
+		f.budget, cal.perMatch, 2*len(opps), p.capacity, cfg.Population, cfg.Hall, max(cfg.HallOpponents, 0), len(cfg.Pool), joinShort(cfg.Pool), cfg.Seeds, cfg.Top, cfg.TournamentSeeds, cfg.Holdout, note)
 	return nil
 }
 
