@@ -88,7 +88,13 @@ func TestKindlingExampleAgent(t *testing.T) {
 			lp := &longPoll{inner: srv}
 			// Without the long poll: the server as the public one
 			// behaves, ignoring wait and version (ours answers them).
+			// The agent tells the two apart by a state that did not
+			// change between two polls; so that it surely sees one,
+			// the host holds its first bid until the agent, locked in,
+			// has polled twice (see gate).
+			g := &gate{open: make(chan struct{})}
 			var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				g.saw(r)
 				q := r.URL.Query()
 				q.Del("wait")
 				q.Del("version")
@@ -117,6 +123,7 @@ func TestKindlingExampleAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			g.setHost("Bearer " + host.Token)
 			m, err := bots.Load(filepath.Join("..", "examples", "kindling-python", "bot.json"), testGames)
 			if err != nil {
 				t.Fatal(err)
@@ -137,7 +144,11 @@ func TestKindlingExampleAgent(t *testing.T) {
 				agentLog, err = mgr.Run(ctx, m.Own().Spec(), []string{"KINDLING_URL=" + url, "KINDLING_POLL_SECONDS=" + pause}, host.Code)
 				agentDone <- err
 			}()
-			a := &kindlingapi.Agent{Client: client, Code: host.Code, Token: host.Token, Bidder: bidder(t, "normal", 1, 0), Poll: 20 * time.Millisecond}
+			var hostBidder kindling.Bidder = bidder(t, "normal", 1, 0)
+			if !withLongPoll {
+				hostBidder = &gatedBidder{inner: hostBidder, gate: g.open, ctx: ctx}
+			}
+			a := &kindlingapi.Agent{Client: client, Code: host.Code, Token: host.Token, Bidder: hostBidder, Poll: 20 * time.Millisecond}
 			final, err := a.Play(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -186,6 +197,57 @@ func TestKindlingExampleAgent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gate watches the requests of the agent (any but the host's): once the
+// agent has bid and then polled the state twice, it closes open. The host
+// holding its first bid until then, the state cannot change between those
+// polls, so the agent sees the same version twice.
+type gate struct {
+	mu       sync.Mutex
+	hostAuth string
+	bid      bool
+	polls    int
+	open     chan struct{}
+	closed   bool
+}
+
+func (g *gate) setHost(auth string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.hostAuth = auth
+}
+
+func (g *gate) saw(r *http.Request) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.hostAuth == "" || r.Header.Get("Authorization") == g.hostAuth || g.closed {
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/bids"):
+		g.bid = true
+	case r.Method == http.MethodGet && g.bid:
+		if g.polls++; g.polls >= 2 {
+			g.closed = true
+			close(g.open)
+		}
+	}
+}
+
+// gatedBidder bids as inner once gate is open (or ctx is done).
+type gatedBidder struct {
+	inner kindling.Bidder
+	gate  <-chan struct{}
+	ctx   context.Context
+}
+
+func (b *gatedBidder) Bid(v *kindling.View, out *kindling.Bid) {
+	select {
+	case <-b.gate:
+	case <-b.ctx.Done():
+	}
+	b.inner.Bid(v, out)
 }
 
 func bidder(t *testing.T, name string, seed uint64, seat int) kindling.Bidder {

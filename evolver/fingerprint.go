@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"io"
 	"runtime"
 	"sync"
 
@@ -168,7 +169,19 @@ func (p *probeFingerprinter) play(ctx context.Context, genome strategies.Genome,
 	if cand == nil || opp == nil {
 		return res, fmt.Errorf("a strategy built no player")
 	}
+	// A player that holds something until its match is over (an outside
+	// bot's lease on its process) is closed, as the arena closes its
+	// players: left open, every probe match would start another process.
+	defer closeIfCloser(cand)
+	defer closeIfCloser(opp)
 	seats[seat] = engine.Seat{Name: "probe", Strategy: p.Base.Name, Player: cand}
 	seats[1-seat] = engine.Seat{Name: o.Name, Strategy: o.Strategy.Name, Player: opp}
 	return p.Game.Play(ctx, engine.MatchSpec{Seed: seed, MatchID: "probe", Config: p.Config, Seats: seats, Replay: w})
+}
+
+// closeIfCloser closes a player that implements io.Closer.
+func closeIfCloser(p engine.Player) {
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
+	}
 }

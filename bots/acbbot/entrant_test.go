@@ -17,6 +17,7 @@ import (
 	"crucible/bots/botproc"
 	"crucible/engine"
 	"crucible/engine/acb"
+	"crucible/examples/acb-go/strategy"
 )
 
 // TestExamplesPlayBuiltins plays the example bots (Python and Go), started
@@ -78,6 +79,16 @@ func TestExamplesPlayBuiltins(t *testing.T) {
 		g := byJob[py.Job]
 		if fmt.Sprint(py.Scores, py.Ranks, py.Turns, py.Reason) != fmt.Sprint(g.Scores, g.Ranks, g.Turns, g.Reason) {
 			t.Errorf("match %s: Python %v %v %d %s, Go %v %v %d %s", py.Job, py.Scores, py.Ranks, py.Turns, py.Reason, g.Scores, g.Ranks, g.Turns, g.Reason)
+		}
+	}
+	// The Go example's strategy played in-process (the overhead
+	// benchmark's baseline) plays the same matches as its binary.
+	es := []arena.Entrant{inProcessGoExample(strategy.Params{Gather: 0.9, Wave: 3}), builtin(t, "gatherer"), builtin(t, "rusher")}
+	inProc := play(t, es, arena.Gauntlet([]int{0}, []int{1, 2}, arena.Seeds(11, 2)), arena.Options{Workers: 2, Config: shortConfig(120)})
+	for _, r := range inProc {
+		g := byJob[r.Job]
+		if r.Error != "" || fmt.Sprint(r.Scores, r.Ranks, r.Turns, r.Reason) != fmt.Sprint(g.Scores, g.Ranks, g.Turns, g.Reason) {
+			t.Errorf("match %s: in-process %v %v %d %s %s, Go binary %v %v %d %s", r.Job, r.Scores, r.Ranks, r.Turns, r.Reason, r.Error, g.Scores, g.Ranks, g.Turns, g.Reason)
 		}
 	}
 }

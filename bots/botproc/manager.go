@@ -152,7 +152,8 @@ type Stats struct {
 	Processes, Running int
 	// Restarts counts the restarts of its processes.
 	Restarts int
-	// Leases counts the matches served.
+	// Leases counts the matches served: the leases handed out on a ready
+	// process (a match with the variant in two seats takes two).
 	Leases int
 	// Starts counts the starts that became ready (restarts included);
 	// ReadyTotal and ReadyMax are their times from exec to /health 200.
@@ -290,13 +291,17 @@ func (m *Manager) Lease(ctx context.Context, s Spec) (*Lease, error) {
 		go p.supervise()
 	}
 	p.leases++
-	pl.stats.Leases++
 	m.mu.Unlock()
 	l := &Lease{p: p}
 	if err := p.await(ctx); err != nil {
 		l.Release()
 		return nil, err
 	}
+	// Only a slot on a ready process serves a match: a wait that failed
+	// or was cancelled is not counted.
+	m.mu.Lock()
+	pl.stats.Leases++
+	m.mu.Unlock()
 	return l, nil
 }
 

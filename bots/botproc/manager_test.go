@@ -97,6 +97,32 @@ func TestLeaseEnvironmentAndReuse(t *testing.T) {
 	}
 }
 
+// A lease whose wait for its process is cancelled serves no match: the
+// variant's count of matches served (Stats.Leases, the lab's per-variant
+// summary) leaves it out, and counts each lease on a ready process.
+func TestCancelledLeaseIsNotAMatch(t *testing.T) {
+	marker := newMarker(t)
+	m := newManager(t, botproc.Options{LogDir: t.TempDir()})
+	spec := fakeSpec(marker, "")
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Lease(cancelled, spec); err == nil {
+		t.Fatal("a lease with a cancelled context succeeded")
+	}
+	for i := 0; i < 2; i++ {
+		l, err := m.Lease(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Release()
+	}
+	if st := m.Stats(); len(st) != 1 || st[0].Leases != 2 {
+		t.Fatalf("2 matches served after a cancelled lease: stats %+v, want 2 leases", st)
+	}
+	m.Close()
+	waitNoneLeft(t, marker)
+}
+
 // TestStartFailures checks that a bot that cannot start is an error that
 // names its command, its exit status and the last lines of its stderr,
 // and that it leaves no process.

@@ -116,6 +116,7 @@ strategy. The champion is also written as a manifest with every value filled
 in, ` + ChampionBotFile + ` in --out, ready for crucible ladder add --bot; the
 processes' logs go to OUT-bots/.
 
+` + botPlanHelp + `
 The llm algorithm reads OPENAI_API_KEY and OPENAI_BASE_URL; --llm-base-url and
 --llm-model override them (e.g. http://localhost:11434/v1 for Ollama). When the
 model cannot be reached or its reply does not parse, the generation is made of
@@ -405,6 +406,11 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
 		Holdout: f.holdout, Out: f.out, Resume: f.resume, Seats: f.extra.seats,
 		Progress: p.event,
+	}
+	if bot != nil && f.budget > 0 && !f.resume {
+		if err := planBotRun(cmd.Context(), f, cmd.Flags().Changed, &cfg, func(format string, a ...any) { fmt.Fprintf(p.out, format, a...) }); err != nil {
+			return err
+		}
 	}
 	play, closeDB, err := evolveQueue(cmd, *f)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,7 +64,12 @@ func TestEvolveABotManifest(t *testing.T) {
 // goBotManifest builds examples/acb-go into a temporary folder and writes
 // its manifest beside the binary (a process of it starts in milliseconds,
 // where the Python bot takes seconds on a loaded machine).
-func goBotManifest(t *testing.T) string {
+func goBotManifest(t *testing.T) string { return goBinaryManifest(t, "acb-go") }
+
+// goBinaryManifest builds examples/acb-go into a temporary folder and
+// writes there the manifest of examples/NAME (one that runs ./acb-go),
+// its dir dropped so that it runs the binary beside it.
+func goBinaryManifest(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "acb-go"), "./examples/acb-go")
@@ -71,8 +77,16 @@ func goBotManifest(t *testing.T) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building examples/acb-go: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(examplePath("acb-go", "bot.json"))
+	data, err := os.ReadFile(examplePath(name, "bot.json"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "dir")
+	if data, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "bot.json")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/pflag"
 
+	"crucible/bots"
 	"crucible/engine"
 	"crucible/engine/kindling"
 	"crucible/games"
@@ -39,7 +41,10 @@ Players are Kindling strategy names in seat order (see
 'crucible strategies --game kindling'), each at its default parameters unless
 --param changes them. --param NAME.KEY=VALUE sets parameter KEY of every seat
 playing strategy NAME; it may be repeated. Values must lie in the parameter's
-range.
+range. A manifest (FILE.json, kind crucible-bot/1) is an outside agent: the
+lab runs its Kindling server on loopback and starts the agent with
+KINDLING_URL and the match code, as crucible arena does; its output goes to
+crucible-bots-PID in the temporary folder.
 
   crucible match kindling --players normal,sniper --seed 7
   crucible match kindling --players normal,easy,greedy,random --seed 3 --log m.json
@@ -51,7 +56,7 @@ range.
 // matchFlags defines the flags of `crucible match kindling`.
 func matchFlags(f *pflag.FlagSet) games.MatchFunc {
 	var o matchOptions
-	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2 to 4 of them: strategy names or variant files (.json) (required)")
+	f.StringVar(&o.players, "players", "", "comma-separated players in seat order, 2 to 4 of them: strategy names, variant files (.json) or outside agents' manifests (.json, crucible-bot/1) (required)")
 	f.Uint64Var(&o.seed, "seed", 1, "match seed: drives the players' random generators and the match code")
 	f.StringArrayVar(&o.params, "param", nil, "NAME.KEY=VALUE: set parameter KEY of strategy NAME for every seat playing it (repeatable)")
 	f.StringVar(&o.logPath, "log", "", "write the match log (the JSON of GET /api/matches/{code}/log) to this file")
@@ -60,8 +65,11 @@ func matchFlags(f *pflag.FlagSet) games.MatchFunc {
 	}
 }
 
-// seatsOf resolves the players and --param settings to seats.
-func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
+// seatsOf resolves the players and --param settings to seats: strategy
+// names, variant files and outside agents' manifests (started with
+// env.Player, as crucible arena starts them).
+func seatsOf(ctx context.Context, env games.MatchEnv, o matchOptions) ([]engine.Seat, error) {
+	reg := env.Registry
 	names := strings.Split(o.players, ",")
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])
@@ -72,12 +80,17 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 		}
 		return nil, fmt.Errorf("--players lists %d players (%q); a kindling match has %d to %d", n, o.players, kindling.MinSeats, kindling.MaxSeats)
 	}
+	agents := map[string]bool{}
 	genomes := map[string]strategies.Genome{}
 	strats := map[string]strategies.Strategy{}
 	labels := map[string]string{} // the seat's name: the strategy's, or a variant's base#id
 	for _, name := range names {
 		if name == "" {
 			return nil, fmt.Errorf("--players %q has an empty name", o.players)
+		}
+		if strings.HasSuffix(name, ".json") && isManifestFile(name) {
+			agents[name] = true // an outside agent's manifest, started below
+			continue
 		}
 		if strings.HasSuffix(name, ".json") { // a variant file, read as crucible arena reads it
 			r, err := games.LoadVariant(reg, Name, name)
@@ -97,9 +110,18 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 	}
 	for _, p := range o.params {
 		target, value, ok := strings.Cut(p, "=")
-		name, key, ok2 := strings.Cut(target, ".")
+		// The key is after the last dot: a name may be a file's path.
+		dot := strings.LastIndex(target, ".")
+		ok2 := dot >= 0
+		name, key := target, ""
+		if ok2 {
+			name, key = target[:dot], target[dot+1:]
+		}
 		if !ok || !ok2 || name == "" || key == "" {
 			return nil, fmt.Errorf("--param %q: want NAME.KEY=VALUE, e.g. sniper.margin=2", p)
+		}
+		if agents[name] {
+			return nil, fmt.Errorf("--param %s: %s is an outside agent; set its values in its manifest", p, name)
 		}
 		s, err := reg.Lookup(Name, name)
 		if err != nil {
@@ -123,11 +145,39 @@ func seatsOf(reg *strategies.Registry, o matchOptions) ([]engine.Seat, error) {
 	}
 	seats := make([]engine.Seat, len(names))
 	for i, name := range names {
+		if agents[name] {
+			es, err := env.Player(name, "")
+			if err != nil {
+				return nil, fmt.Errorf("player %s: %w", name, err)
+			}
+			p, err := es[0].New(ctx, engine.SeatSeed(o.seed, i), i)
+			if err != nil {
+				closeSeats(seats)
+				return nil, fmt.Errorf("player %s: %w", name, err)
+			}
+			seats[i] = engine.Seat{Name: es[0].Name, Strategy: es[0].Strategy, Params: es[0].Params, Player: p}
+			continue
+		}
 		s, g := strats[name], slices.Clone(genomes[name])
 		seats[i] = engine.Seat{Name: labels[name], Strategy: s.Name, Params: s.Schema.Map(g),
 			Player: s.New(g, engine.SeatSeed(o.seed, i), i)}
 	}
 	return seats, nil
+}
+
+// closeSeats closes the players that hold a process (an outside agent's).
+func closeSeats(seats []engine.Seat) {
+	for _, s := range seats {
+		if c, ok := s.Player.(io.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+// isManifestFile reports whether path holds an outside bot's manifest.
+func isManifestFile(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && bots.IsManifest(data)
 }
 
 func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOptions) error {
@@ -136,12 +186,14 @@ func runMatch(ctx context.Context, env games.MatchEnv, out io.Writer, o matchOpt
 			return err
 		}
 	}
-	seats, err := seatsOf(env.Registry, o)
+	seats, err := seatsOf(ctx, env, o)
 	if err != nil {
 		return err
 	}
 	var logBuf bytes.Buffer
 	res, err := kindling.Game{}.Play(ctx, engine.MatchSpec{Seed: o.seed, Seats: seats, Replay: &logBuf})
+	// An agent's seat ends its process when its match is over.
+	closeSeats(seats)
 	if err != nil {
 		return err
 	}
