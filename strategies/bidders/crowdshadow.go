@@ -1,10 +1,13 @@
 package bidders
 
 // crowd's shadows: a type-based model of each rival seat. Beside its
-// running figures, crowd keeps a few copies of the house bot normal per
-// rival seat, each with its own taste and thrift drawn at random, and has
-// every copy bid from that seat's side of the table each turn (it sees the
-// same public log the seat sees). After the turn, each copy's weight is
+// running figures, crowd keeps a few copies of known bidder types per
+// rival seat (the house bots normal and easy, the known bots of a server
+// table, each copy with its own taste drawn at random), and has every copy
+// bid from that seat's side of the table each turn (it sees the same
+// public log the seat sees). It shadows no other bidder of the lab on
+// purpose: shadowing mcbr reads the reference opponent move for move (2
+// seats: 0.998), which measures nothing about an agent written elsewhere. After the turn, each copy's weight is
 // cut by how far its bid was from the seat's real one, so the copies whose
 // taste matches the seat's gain; and the seat's running fit (how close the
 // weighted copies came) sets how often crowd samples the seat's move from
@@ -22,8 +25,16 @@ import (
 	"crucible/engine/kindling"
 )
 
-// crowdShadows is the number of copies of normal per rival seat.
-const crowdShadows = 6
+// shadowKinds lists the bidder types crowd shadows each rival seat with,
+// and how many copies of each (more for the kinds whose lasting taste
+// differs by seat).
+var shadowKinds = []struct {
+	def    func() def
+	copies int
+}{{normalDef, 6}, {easyDef, 2}}
+
+// crowdShadows is the number of copies per rival seat.
+const crowdShadows = 8
 
 type shadowSet struct {
 	copies [crowdShadows]kindling.Bidder
@@ -39,12 +50,16 @@ type shadowSet struct {
 func (c *crowdBidder) shadowStep(v *kindling.View) {
 	if c.shadows == nil {
 		c.shadows = new([kindling.MaxSeats]shadowSet)
-		house := normalDef()
-		g := house.schema.Defaults()
 		for p := range c.shadows {
-			for k := range c.shadows[p].copies {
-				c.shadows[p].copies[k] = house.build(house.schema.Decoder(g), c.rng.Uint64())
-				c.shadows[p].weight[k] = 1
+			k := 0
+			for _, kind := range shadowKinds {
+				d := kind.def()
+				g := d.schema.Defaults()
+				for j := 0; j < kind.copies; j++ {
+					c.shadows[p].copies[k] = d.build(d.schema.Decoder(g), c.rng.Uint64())
+					c.shadows[p].weight[k] = 1.0 / crowdShadows
+					k++
+				}
 			}
 		}
 	}

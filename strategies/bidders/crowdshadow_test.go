@@ -64,3 +64,14 @@ func TestBidDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowKindsFill: the kinds' copies fill every shadow slot exactly.
+func TestShadowKindsFill(t *testing.T) {
+	n := 0
+	for _, k := range shadowKinds {
+		n += k.copies
+	}
+	if n != crowdShadows {
+		t.Fatalf("shadowKinds has %d copies, crowdShadows is %d", n, crowdShadows)
+	}
+}
