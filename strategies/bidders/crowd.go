@@ -10,8 +10,9 @@ package bidders
 // against the same samples with the engine's own Resolve, and a move drawn
 // among the candidates by a softmax of their mean worth: points won, less
 // a share of what the rivals close to it in score win, plus kept sparks
-// and embers left. Mixed, not deterministic: the samples, the shifts and
-// the final draw come from the seat's own generator.
+// and embers left. A seat that plays like a house bot is read off its
+// shadows instead (crowdshadow.go). Mixed, not deterministic: the samples,
+// the shifts and the final draw come from the seat's own generator.
 
 import (
 	"math"
@@ -359,7 +360,7 @@ func crowdDef() def {
 		param("shadowSharp", "how fast a shadow's weight falls with the share of sparks it mispredicted each turn", 0, 20, 4, false),
 	}
 	return def{name: "crowd", schema: schema,
-		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
+		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves, and shadows: copies of the house bots bidding from that seat, weighed by how well they predicted it), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
 			rng := newRNG(seed)
 			house := normalBidder{rng: newRNG(seed ^ 0x686f757365), taste: newTaste(rng), thrift: 1, jitter: 0.1, memory: 0.3, sparkValue: 0.75, emberValue: 0.85, prior: 2.7}
