@@ -354,7 +354,7 @@ func crowdDef() def {
 		param("crowdEmber", "how fast an ember's share falls at a crowded table: it is ember/(seats-1)^crowdEmber", 0, 3, 1.5, false),
 		param("deny", "weight of the points a rival close in score wins against its own, shared over the rivals (2 seats: always 1)", 0, 2, 1.2, false),
 		param("temp", "softmax temperature of the final draw among candidates, in points, with one rival (low: nearly always the best)", 0.02, 2, 0.1, false),
-		param("crowdTemp", "how fast the temperature grows at a crowded table: it is temp*(seats-1)^crowdTemp", 0, 2, 1.14, false),
+		param("crowdTemp", "how fast the temperature grows at a crowded table: it is temp*(seats-1)^crowdTemp", 0, 2, 0.9, false),
 		param("memory", "weight the running figures of a rival (spend, width, ember pull, repeats) give its latest turn", 0.1, 1, 0.5, false),
 		param("shadowMix", "how often a rival's move is drawn from its shadows (copies of the house bot bidding from its seat), times how well they predicted it so far (0: never)", 0, 1, 0.9, false),
 		param("shadowSharp", "how fast a shadow's weight falls with the share of sparks it mispredicted each turn", 0, 20, 4, false),
