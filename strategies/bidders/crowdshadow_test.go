@@ -8,15 +8,14 @@ import (
 	"crucible/engine/kindling"
 )
 
-// TestCrowdShadowsReadTheHouseBot: crowd's shadows (copies of normal
-// bidding from a rival's seat) fit a seat played by normal far better than
-// one played by mcbr, and their weights gather on the copies that
-// predicted the normal seat best: over many 4-seat matches, the mean fit
+// TestCrowdShadowsReadTheHouseBot: crowd's shadows (copies of the house
+// bots bidding from a rival's seat) fit a seat played by normal clearly
+// better than one played by mcbr: over 100 4-seat matches, the mean fit
 // after the last turn is at least 0.55 at the normal seats and at least
-// 0.15 below that at the mcbr seat.
+// 0.1 above the mcbr seat's.
 func TestCrowdShadowsReadTheHouseBot(t *testing.T) {
 	names := []string{"crowd", "mcbr", "normal", "normal"}
-	const seeds = 40
+	const seeds = 100
 	var fit [4]float64
 	for seed := uint64(1); seed <= seeds; seed++ {
 		seats := make([]engine.Seat, len(names))
@@ -42,8 +41,8 @@ func TestCrowdShadowsReadTheHouseBot(t *testing.T) {
 	}
 	t.Logf("mean fit of the shadows: mcbr %.3f, normal %.3f and %.3f", fit[1], fit[2], fit[3])
 	for p := 2; p < 4; p++ {
-		if fit[p] < 0.55 || fit[p] < fit[1]+0.15 {
-			t.Errorf("seat %d (normal): mean fit %.3f, want at least 0.55 and 0.15 above mcbr's %.3f", p, fit[p], fit[1])
+		if fit[p] < 0.55 || fit[p] < fit[1]+0.1 {
+			t.Errorf("seat %d (normal): mean fit %.3f, want at least 0.55 and 0.1 above mcbr's %.3f", p, fit[p], fit[1])
 		}
 	}
 }
