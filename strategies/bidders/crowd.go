@@ -10,8 +10,9 @@ package bidders
 // against the same samples with the engine's own Resolve, and a move drawn
 // among the candidates by a softmax of their mean worth: points won, less
 // a share of what the rivals close to it in score win, plus kept sparks
-// and embers left. Mixed, not deterministic: the samples, the shifts and
-// the final draw come from the seat's own generator.
+// and embers left. A seat that plays like a house bot is read off its
+// shadows instead (crowdshadow.go). Mixed, not deterministic: the samples,
+// the shifts and the final draw come from the seat's own generator.
 
 import (
 	"math"
@@ -46,6 +47,11 @@ type crowdBidder struct {
 	temp     float64 // softmax temperature over candidates, in points, with one rival
 	crowdTmp float64 // the temperature grows as (seats-1)^crowdTmp at a crowded table
 	memory   float64 // weight the running figures give the latest turn
+	// shadowMix scales how often a rival's move is drawn from its shadows
+	// (copies of the house bot, crowdshadow.go) by their fit; shadowSharp is
+	// how fast a copy's weight falls with its error.
+	shadowMix, shadowSharp float64
+	shadows                *[kindling.MaxSeats]shadowSet
 
 	// house is a normal bidder kept beside the models: its plan (a best
 	// response to per-beacon histograms of the rivals' bids) is one more
@@ -124,6 +130,9 @@ func (c *crowdBidder) sampleSeat(v *kindling.View, p int, rank [nb]int, out *kin
 	m := &c.models[p]
 	budget := v.Sparks[p]
 	if budget == 0 {
+		return
+	}
+	if c.shadowSample(p, out) {
 		return
 	}
 	if m.n >= 2 && c.rng.IntN(2) == 0 {
@@ -227,6 +236,7 @@ func (c *crowdBidder) worth(v *kindling.View, bid *kindling.Bid, rivals *[kindli
 
 func (c *crowdBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	c.observe(v)
+	c.shadowStep(v)
 	defer func() { c.prev = *v }()
 	budget := v.Budget()
 	if budget == 0 {
@@ -344,15 +354,18 @@ func crowdDef() def {
 		param("crowdEmber", "how fast an ember's share falls at a crowded table: it is ember/(seats-1)^crowdEmber", 0, 3, 1.5, false),
 		param("deny", "weight of the points a rival close in score wins against its own, shared over the rivals (2 seats: always 1)", 0, 2, 1.2, false),
 		param("temp", "softmax temperature of the final draw among candidates, in points, with one rival (low: nearly always the best)", 0.02, 2, 0.1, false),
-		param("crowdTemp", "how fast the temperature grows at a crowded table: it is temp*(seats-1)^crowdTemp", 0, 2, 1.14, false),
+		param("crowdTemp", "how fast the temperature grows at a crowded table: it is temp*(seats-1)^crowdTemp", 0, 2, 0.9, false),
 		param("memory", "weight the running figures of a rival (spend, width, ember pull, repeats) give its latest turn", 0.1, 1, 0.5, false),
+		param("shadowMix", "how often a rival's move is drawn from its shadows (copies of the house bot bidding from its seat), times how well they predicted it so far (0: never)", 0, 1, 0.9, false),
+		param("shadowSharp", "how fast a shadow's weight falls with the share of sparks it mispredicted each turn", 0, 20, 4, false),
 	}
 	return def{name: "crowd", schema: schema,
-		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
+		desc: "crowded-table bidder: a model per rival seat from the log (spend, width, ember pull, repeats, recorded moves, and shadows: copies of the house bots bidding from that seat, weighed by how well they predicted it), sampled joint rival moves, candidate allocations played against them with the engine's Resolve, and a softmax draw among the candidates by mean worth",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
 			rng := newRNG(seed)
 			house := normalBidder{rng: newRNG(seed ^ 0x686f757365), taste: newTaste(rng), thrift: 1, jitter: 0.1, memory: 0.3, sparkValue: 0.75, emberValue: 0.85, prior: 2.7}
 			return &crowdBidder{rng: rng, house: house, samples: d.Int("samples"), price: d.Float("price"), crowdExp: d.Float("crowdPrice"), ember: d.Float("ember"),
-				crowdEmb: d.Float("crowdEmber"), deny: d.Float("deny"), temp: d.Float("temp"), crowdTmp: d.Float("crowdTemp"), memory: d.Float("memory")}
+				crowdEmb: d.Float("crowdEmber"), deny: d.Float("deny"), temp: d.Float("temp"), crowdTmp: d.Float("crowdTemp"), memory: d.Float("memory"),
+				shadowMix: d.Float("shadowMix"), shadowSharp: d.Float("shadowSharp")}
 		}}
 }
