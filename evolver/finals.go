@@ -154,7 +154,11 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		emit(cfg.Progress, SelectionStarted{Finalists: len(finalists), Field: len(f.ev.Pool), Seeds: plan.Select})
 		sctx, cancel := f.stageCtx(ctx)
 		t0 := time.Now()
-		sel, err = selectChampion(sctx, f.ev, f.space, finalists, tournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
+		choose := selectChampion
+		if cfg.SelectRace {
+			choose = raceChampion
+		}
+		sel, err = choose(sctx, f.ev, f.space, finalists, tournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
 		cancel()
 		if err == nil {
 			f.measure(sel.Matches, time.Since(t0))
