@@ -309,9 +309,15 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		}
 		if s := rep.Selection; s != nil {
 			pg.Outcome = append(pg.Outcome, reports.Fact{Name: "champion chosen for", Value: s.Reason})
+			if s.Method == "race" {
+				pg.Outcome = append(pg.Outcome, reports.Fact{Name: "selection race", Value: fmt.Sprintf("%d matches played, %d saved against every finalist on every seed; %s", s.Matches, s.SavedMatches, s.FamilyError)})
+			}
 			for _, f := range s.Finalists {
 				v := fmt.Sprintf("%.3f [%.3f, %.3f] against the field over %d seeds, distance to the base %.3f", f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
-				if f.Dropped {
+				switch {
+				case f.Race != nil:
+					v += fmt.Sprintf(", race: %s after %d pairs", f.Race.Verdict, f.Race.Pairs)
+				case f.Dropped:
 					v += ", dropped by the SPRT"
 				}
 				pg.Outcome = append(pg.Outcome, reports.Fact{Name: "finalist " + f.Label, Value: v})
