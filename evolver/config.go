@@ -74,6 +74,10 @@ type Config struct {
 	// Holdout is the number of held-out seeds on which the champion is
 	// compared with the base (0: no comparison).
 	Holdout int
+	// SelectRace races the finalists against the field in the selection
+	// (raceChampion) instead of testing each against the leader
+	// (selectChampion); two seats only.
+	SelectRace bool
 	// Out is the run directory: missing or empty, unless Resume is set
 	// and it holds a checkpoint. Progress receives the run's events (nil:
 	// none).
@@ -158,6 +162,9 @@ func (c Config) Validate() error {
 	}
 	if err := checkSeats(c.Game, c.Seats); err != nil {
 		return err
+	}
+	if c.SelectRace && c.seats() > 2 {
+		return &FieldError{Field: "SelectRace", Value: true, Reason: fmt.Sprintf("races seat-swapped pairs; it cannot run with free-for-all groups of %d seats", c.seats())}
 	}
 	lo, hi := c.Game.SeatRange()
 	if lo > 2 || hi < 2 {

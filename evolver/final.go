@@ -52,8 +52,10 @@ func holdoutSeeds(seed uint64, n int) []uint64 {
 // Bradley–Terry fit of the games' pairwise results (arena.Leaderboard),
 // with intervals over seeds. Variants appear under their labels (base#id),
 // the pool under its names. progress, when set, receives the matches done
-// and their total. It returns the matches played.
-func tournament(ctx context.Context, g engine.Game, config any, reg *strategies.Registry, variants []strategies.Variant, pool []opponent, seeds []uint64, seats, workers int, progress func(done, total int)) (rating.Summary, int, error) {
+// and their total. ranks, when set, asks for each player's probability of
+// each rank (rating.RankProbabilities: a bootstrap of the seeds, the
+// independent units). It returns the matches played.
+func tournament(ctx context.Context, g engine.Game, config any, reg *strategies.Registry, variants []strategies.Variant, pool []opponent, seeds []uint64, seats, workers int, ranks *rating.RankOptions, progress func(done, total int)) (rating.Summary, int, error) {
 	var entrants []arena.Entrant
 	for _, v := range variants {
 		s, genome, err := reg.Resolve(v)
@@ -77,7 +79,7 @@ func tournament(ctx context.Context, g engine.Game, config any, reg *strategies.
 	if err != nil {
 		return rating.Summary{}, 0, err
 	}
-	sum, err := arena.Leaderboard(arena.Names(entrants), recs, rating.Options{})
+	sum, err := arena.Leaderboard(arena.Names(entrants), recs, rating.Options{Ranks: ranks})
 	return sum, len(jobs), err
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"crucible/arena/rating"
 	"crucible/strategies"
 )
 
@@ -154,7 +155,11 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		emit(cfg.Progress, SelectionStarted{Finalists: len(finalists), Field: len(f.ev.Pool), Seeds: plan.Select})
 		sctx, cancel := f.stageCtx(ctx)
 		t0 := time.Now()
-		sel, err = selectChampion(sctx, f.ev, f.space, finalists, tournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
+		choose := selectChampion
+		if cfg.SelectRace {
+			choose = raceChampion
+		}
+		sel, err = choose(sctx, f.ev, f.space, finalists, tournamentSeeds(cfg.Seed, plan.Select), f.progress("selection"))
 		cancel()
 		if err == nil {
 			f.measure(sel.Matches, time.Since(t0))
@@ -218,7 +223,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 		tctx, cancel := f.stageCtx(ctx)
 		t0 := time.Now()
 		seeds := rankSeeds(cfg.Seed, plan.Rank)
-		sum, played, err := tournament(tctx, cfg.Game, cfg.GameConfig, cfg.Registry, []strategies.Variant{rep.Champion}, f.ev.Pool, seeds, seats, cfg.Workers, f.progress("ranking"))
+		sum, played, err := tournament(tctx, cfg.Game, cfg.GameConfig, cfg.Registry, []strategies.Variant{rep.Champion}, f.ev.Pool, seeds, seats, cfg.Workers, &rating.RankOptions{}, f.progress("ranking"))
 		cancel()
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
@@ -256,7 +261,7 @@ func (f *finals) run(ctx context.Context, finalists []strategies.Variant) error 
 	plan = f.replan(plan)
 	if len(finalists) > 1 && plan.HeadToHead > 0 {
 		hctx, cancel := f.stageCtx(ctx)
-		sum, played, err := tournament(hctx, cfg.Game, cfg.GameConfig, cfg.Registry, rep.Ranked, nil, tournamentSeeds(cfg.Seed, plan.HeadToHead), 2, cfg.Workers, f.progress("head-to-head"))
+		sum, played, err := tournament(hctx, cfg.Game, cfg.GameConfig, cfg.Registry, rep.Ranked, nil, tournamentSeeds(cfg.Seed, plan.HeadToHead), 2, cfg.Workers, nil, f.progress("head-to-head"))
 		cancel()
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:

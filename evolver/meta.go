@@ -39,6 +39,8 @@ type Meta struct {
 	Top             int     `json:"top"`
 	TournamentSeeds int     `json:"tournament_seeds"`
 	Holdout         int     `json:"holdout"`
+	// SelectRace is Config.SelectRace.
+	SelectRace bool `json:"select_race,omitempty"`
 
 	// Elapsed is the wall time of the run's sessions so far, from the
 	// checkpoint (ReadMeta fills it; it is not part of the record).
@@ -51,7 +53,7 @@ func (c Config) meta(pool []opponent, opt Options, prior time.Duration) Meta {
 	m := Meta{Game: c.Game.Name(), Base: c.Base, Algorithm: c.Algorithm, Population: c.Population, Seeds: c.Seeds,
 		Seed: c.Seed, Hall: c.Hall, HallOpponents: c.HallOpponents, GameConfig: c.GameConfigJSON,
 		Generations: c.Generations, Top: c.Top, TournamentSeeds: c.TournamentSeeds, Holdout: c.Holdout,
-		Options: optionValues(opt)}
+		SelectRace: c.SelectRace, Options: optionValues(opt)}
 	if c.Budget > 0 {
 		m.BudgetS = (prior + c.Budget).Seconds()
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"crucible/stats"
@@ -54,6 +55,11 @@ type Selection struct {
 	// SPRT saved by stopping finalists early.
 	Matches      int `json:"matches"`
 	SavedMatches int `json:"saved_matches"`
+	// Method is "race" when the finalists were raced (raceChampion), ""
+	// for the SPRT against the leader; FamilyError then states the
+	// race's error rates for the whole family of finalists.
+	Method      string `json:"method,omitempty"`
+	FamilyError string `json:"family_error,omitempty"`
 	// Note says when the budget cut the stage short.
 	Note string `json:"note,omitempty"`
 }
@@ -82,6 +88,8 @@ type FinalistScore struct {
 	// (its difference's interval reaches 0).
 	Dropped   bool `json:"dropped,omitempty"`
 	Contender bool `json:"contender,omitempty"`
+	// Race is its state in the race (raceChampion); nil with the SPRT.
+	Race *RaceEntry `json:"race,omitempty"`
 }
 
 // SPRTState is the state of a selectionSPRT: the leader's paired
@@ -128,7 +136,14 @@ func distance(x, y []float64) float64 {
 // decide and Note says so. progress, when set, receives the matches done
 // and the matches still planned.
 func selectChampion(ctx context.Context, ev *arenaEvaluator, space paramSpace, finalists []strategies.Variant, seeds []uint64, progress func(done, total int)) (Selection, error) {
-	sel := Selection{SeedsPlanned: len(seeds)}
+	sel, err := selectWith(ctx, ev, space, finalists, seeds, sprtRule{}, progress)
+	return *sel, err
+}
+
+// selectWith is the selection with rule deciding who stops playing (see
+// selectChampion and raceChampion).
+func selectWith(ctx context.Context, ev *arenaEvaluator, space paramSpace, finalists []strategies.Variant, seeds []uint64, rule selectRule, progress func(done, total int)) (*Selection, error) {
+	sel := &Selection{SeedsPlanned: len(seeds)}
 	for _, o := range ev.Pool {
 		sel.Field = append(sel.Field, o.Name)
 	}
@@ -146,26 +161,27 @@ func selectChampion(ctx context.Context, ev *arenaEvaluator, space paramSpace, f
 		genomes[i] = g
 		sel.Finalists = append(sel.Finalists, FinalistScore{ID: v.ID, Label: v.Label(), Fingerprint: v.Fingerprint, Distance: distance(space.Point(g), origin)})
 	}
-	units := make([][]stats.Unit, n)         // per finalist, per seed played
-	pairs := make([][]map[string]float64, n) // per finalist, per seed: pair total by opponent
-	active := make([]bool, n)
-	for i := range active {
-		active[i] = true
+	st := &selState{units: make([][]stats.Unit, n), pairs: make([][]map[string]float64, n), active: make([]bool, n),
+		perSeed: ev.PlannedMatches(1, 1, 0), seeds: len(seeds), finalists: finalists}
+	for i := range st.active {
+		st.active[i] = true
 	}
-	perSeed := ev.PlannedMatches(1, 1, 0) // matches of one finalist on one seed
+	if err := rule.start(sel, st); err != nil {
+		return sel, err
+	}
 	done := 0
 	played := 0
 	for k, seed := range seeds {
 		var idx []int
 		b := matchBatch{Seeds: []uint64{seed}}
 		for i := range finalists {
-			if active[i] {
+			if st.active[i] {
 				idx = append(idx, i)
 				b.Candidates = append(b.Candidates, genomes[i])
 				b.IDs = append(b.IDs, finalists[i].ID)
 			}
 		}
-		total := done + len(idx)*perSeed*(len(seeds)-k)
+		total := done + len(idx)*st.perSeed*(len(seeds)-k)
 		var seedProgress func(done, total int)
 		if progress != nil {
 			seedProgress = func(d, _ int) { progress(done+d, total) }
@@ -184,35 +200,85 @@ func selectChampion(ctx context.Context, ev *arenaEvaluator, space paramSpace, f
 		}
 		for j, i := range idx {
 			m := ms[j]
-			units[i] = append(units[i], stats.Unit{Points: m.SeedPoints[0], Games: m.SeedGames[0]})
+			st.units[i] = append(st.units[i], stats.Unit{Points: m.SeedPoints[0], Games: m.SeedGames[0]})
 			pt := map[string]float64{}
 			for name, t := range m.Versus {
 				pt[name] = t.Points
 			}
-			pairs[i] = append(pairs[i], pt)
+			st.pairs[i] = append(st.pairs[i], pt)
 			done += m.Matches
 			sel.Matches += m.Matches
 		}
 		played++
-		lead := leaderOf(units, active)
-		for i := range finalists {
-			if !active[i] || i == lead {
-				continue
-			}
-			r, err := compareSPRT(pairs[lead], pairs[i])
-			if err != nil {
-				return sel, err
-			}
-			sel.Finalists[i].SPRT = &r
-			if r.Verdict == stats.AcceptH1.String() {
-				active[i] = false
-				sel.Finalists[i].Dropped = true
-				sel.SavedMatches += perSeed * (len(seeds) - k - 1)
-			}
+		over, err := rule.seed(sel, st, k, idx)
+		if err != nil {
+			return sel, err
+		}
+		if over {
+			break
 		}
 	}
 	sel.SeedsPlayed = played
-	return sel, sel.decide(units, active, finalists)
+	return sel, sel.decide(st.units, st.active, finalists, rule.champion(st))
+}
+
+// selState is what the selection has measured: per finalist, its units
+// and pair totals by opponent on each seed it played, and whether it is
+// still playing.
+type selState struct {
+	units     [][]stats.Unit
+	pairs     [][]map[string]float64
+	active    []bool
+	perSeed   int // matches of one finalist on one seed
+	seeds     int // seeds planned
+	finalists []strategies.Variant
+}
+
+// drop stops finalist i after seed k and counts the matches it saves.
+func (st *selState) drop(sel *Selection, i, k int) {
+	st.active[i] = false
+	sel.Finalists[i].Dropped = true
+	sel.SavedMatches += st.perSeed * (st.seeds - k - 1)
+}
+
+// selectRule decides, after each seed, which finalists stop playing and
+// whether the selection is over: the SPRT against the leader
+// (sprtRule, the default) or the race (raceRule).
+type selectRule interface {
+	// start is called once before the first seed.
+	start(sel *Selection, st *selState) error
+	// seed counts seed k, which the finalists idx played, and reports
+	// whether the selection is over.
+	seed(sel *Selection, st *selState, k int, idx []int) (bool, error)
+	// champion is the finalist the rule chose, or -1 to let the score
+	// rates choose (Selection.decide).
+	champion(st *selState) int
+}
+
+// sprtRule stops a finalist the selectionSPRT finds clearly below the
+// leader; it never ends the selection early.
+type sprtRule struct{}
+
+func (sprtRule) start(*Selection, *selState) error { return nil }
+
+func (sprtRule) champion(*selState) int { return -1 }
+
+func (sprtRule) seed(sel *Selection, st *selState, k int, _ []int) (bool, error) {
+	lead := leaderOf(st.units, st.active)
+	for i := range st.finalists {
+		if !st.active[i] || i == lead {
+			continue
+		}
+		r, err := compareSPRT(st.pairs[lead], st.pairs[i])
+		if err != nil {
+			return false, err
+		}
+		sel.Finalists[i].SPRT = &r
+		if r.Verdict == stats.AcceptH1.String() {
+			st.drop(sel, i, k)
+		}
+	}
+	return false, nil
 }
 
 // leaderOf is the active finalist with the highest score rate (the first
@@ -268,8 +334,9 @@ func compareSPRT(lead, other []map[string]float64) (SPRTState, error) {
 	return SPRTState{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses, LLR: llr, Lower: lo, Upper: hi, Verdict: selectionSPRT.Decide(llr).String()}, nil
 }
 
-// decide fills the finalists' intervals and picks the champion.
-func (sel *Selection) decide(units [][]stats.Unit, active []bool, finalists []strategies.Variant) error {
+// decide fills the finalists' intervals and picks the champion: forced
+// when it is not -1 (the race's winner), else by the score rates.
+func (sel *Selection) decide(units [][]stats.Unit, active []bool, finalists []strategies.Variant, forced int) error {
 	for i := range units {
 		iv, err := stats.ClusteredRate(units[i], 0.95)
 		if err != nil {
@@ -278,6 +345,12 @@ func (sel *Selection) decide(units [][]stats.Unit, active []bool, finalists []st
 		sel.Finalists[i].Rate = iv
 	}
 	lead := leaderOf(units, active)
+	if lead < 0 {
+		// Every finalist was dropped (the race found none stronger than
+		// the field): the score rates choose among them all.
+		active = slices.Repeat([]bool{true}, len(units))
+		lead = leaderOf(units, active)
+	}
 	sel.Leader = finalists[lead].ID
 	champ := lead
 	sel.Finalists[lead].Contender = true
@@ -304,10 +377,16 @@ func (sel *Selection) decide(units [][]stats.Unit, active []bool, finalists []st
 			champ = i
 		}
 	}
+	if forced >= 0 {
+		champ = forced
+	}
 	sel.Champion = finalists[champ].ID
-	if champ == lead {
+	switch {
+	case forced >= 0:
+		sel.Reason = fmt.Sprintf("the race's winner: its test against the field accepted H1, score rate %.3f over %d seeds", sel.Finalists[champ].Rate.Mean, len(units[champ]))
+	case champ == lead:
 		sel.Reason = fmt.Sprintf("the highest score rate against the field (%.3f over %d seeds)", sel.Finalists[lead].Rate.Mean, len(units[lead]))
-	} else {
+	default:
 		sel.Reason = fmt.Sprintf("within noise of the leader %s (%.3f against %.3f, difference interval [%+.3f, %+.3f]) and closer to the base (distance %.3f against %.3f)",
 			finalists[lead].Label(), sel.Finalists[champ].Rate.Mean, sel.Finalists[lead].Rate.Mean,
 			sel.Finalists[champ].VsLeader.Lo, sel.Finalists[champ].VsLeader.Hi, sel.Finalists[champ].Distance, sel.Finalists[lead].Distance)

@@ -48,7 +48,7 @@ func TestSelectPicksPoolStrongestNotHeadToHead(t *testing.T) {
 	ev := &arenaEvaluator{Game: duelGame{}, Base: base, Pool: field, Workers: 2}
 	seeds := tournamentSeeds(1, 24)
 
-	h2h, _, err := tournament(context.Background(), duelGame{}, nil, reg, finalists, nil, seeds, 2, 2, nil)
+	h2h, _, err := tournament(context.Background(), duelGame{}, nil, reg, finalists, nil, seeds, 2, 2, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,6 +118,9 @@ type ArenaPage struct {
 	// to its viewer page; ReplayDir names the directory of the replays.
 	Matches   []MatchRow
 	ReplayDir string
+	// Exploit, when set, adds each player's exploitability to the
+	// leaderboard (a column, and ExploitNote under it).
+	Exploit Exploits
 }
 
 // WriteArenaHTML writes the report of an arena results file as one HTML
@@ -130,6 +133,18 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 	lb, err := newBoard(pg.Summary, "", nil)
 	if err != nil {
 		return err
+	}
+	notes := summaryNotes(pg.Summary)
+	if pg.Exploit != nil {
+		var cells [][]string
+		for _, r := range lb.Rows {
+			cells = append(cells, r.Cells)
+		}
+		lb.Head, cells = pg.Exploit.addColumn(lb.Head, cells, pg.Summary.Standings)
+		for i := range lb.Rows {
+			lb.Rows[i].Cells = cells[i]
+		}
+		notes = append(notes, ExploitNote)
 	}
 	facts := []Fact{
 		{"results file", pg.Source},
@@ -185,7 +200,7 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 		Notes  []string
 		Field  *fieldView
 		Errors []string
-	}{"Arena report: " + pg.Source, pg, facts, lb, summaryNotes(pg.Summary), field, pg.Facts.Errors})
+	}{"Arena report: " + pg.Source, pg, facts, lb, notes, field, pg.Facts.Errors})
 }
 
 // fieldView is the non-transitive field section: each player's α-Rank

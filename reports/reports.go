@@ -60,6 +60,9 @@ type SummaryOptions struct {
 	// has one: α-Rank and Nash masses, and the cycles of significant wins
 	// (table and Markdown).
 	Field bool
+	// Exploit, when set, adds each player's exploitability (a column of
+	// the leaderboard in every format; JSON adds an "exploit" list).
+	Exploit Exploits
 }
 
 // WriteSummary writes a leaderboard and, as opt asks, the pairwise matrix,
@@ -71,9 +74,15 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	case JSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		if opt.Exploit != nil {
+			return enc.Encode(struct {
+				rating.Summary
+				Exploit []Exploit `json:"exploit"`
+			}{s, opt.Exploit.list(s.Standings)})
+		}
 		return enc.Encode(s)
 	case CSV:
-		return writeCSV(w, s.Standings, s.Ranks)
+		return writeCSV(w, s.Standings, s.Ranks, opt.Exploit)
 	case Table, Markdown:
 	default:
 		return fmt.Errorf("format %q is not one of %s", f, strings.Join(Formats, ", "))
@@ -82,10 +91,16 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	if s.Model != "" {
 		title += ", ordered by " + s.Model.Title()
 	}
-	if err := writeTable(w, f, title, []int{1}, leaderboardHeader(s), leaderboardRows(s)); err != nil {
+	head, rows := leaderboardHeader(s), leaderboardRows(s)
+	notes := summaryNotes(s)
+	if opt.Exploit != nil {
+		head, rows = opt.Exploit.addColumn(head, rows, s.Standings)
+		notes = append(notes, ExploitNote)
+	}
+	if err := writeTable(w, f, title, []int{1}, head, rows); err != nil {
 		return err
 	}
-	if err := writeNotes(w, f, summaryNotes(s)); err != nil {
+	if err := writeNotes(w, f, notes); err != nil {
 		return err
 	}
 	if s.Ranks != nil {
@@ -370,7 +385,7 @@ func pairsRows(s rating.Summary) [][]string {
 // standing's own columns (Glicko-2's first), then every registered
 // model's; the figures of a model that did not rate the batch are empty.
 // A rank table (when computed and available) adds its columns last.
-func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error {
+func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable, ex Exploits) error {
 	if ranks != nil && ranks.Unavailable != "" {
 		ranks = nil
 	}
@@ -384,13 +399,11 @@ func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error 
 	if ranks != nil {
 		head = append(head, rankCSVHeader(ranks)...)
 	}
-	cw.Write(head)
-	num := func(v float64) string {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
+	if ex != nil {
+		head = append(head, exploitCSVHeader...)
 	}
+	cw.Write(head)
+	num := csvNum
 	for _, s := range st {
 		glicko := []string{num(s.Rating.Rating), num(s.RD), num(s.Volatility), num(s.Conservative)}
 		if s.RD == 0 {
@@ -417,8 +430,19 @@ func writeCSV(w io.Writer, st []rating.Standing, ranks *rating.RankTable) error 
 		if ranks != nil {
 			row = append(row, rankCSVValues(ranks, s.Name)...)
 		}
+		if ex != nil {
+			row = append(row, ex.csvValues(s.Name)...)
+		}
 		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvNum writes a number for CSV: empty when it is not finite.
+func csvNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -40,6 +40,11 @@ seed, same job id), batches are chosen from completed results only, so the
 same flags give the same matches at any --workers; --resume replays the
 choices and plays only what --out lacks.
 
+The leaderboard printed at the end is the ordinary Bradley-Terry fit of every
+match (pairs played more often weigh more); under it (table and Markdown), the
+balanced fit the schedule settles, best first, with each player's place in the
+leaderboard and whether the two orders agree.
+
 The probability is the one at the stop: looking after every batch and stopping
 the first time it reaches C makes a wrong order somewhat more likely than 1-C.
 
@@ -169,7 +174,23 @@ func playArenaAdaptive(cmd *cobra.Command, f arenaFlags, game engine.Game, cfg a
 			st.Played, elapsed.Round(time.Millisecond), float64(st.Played)/elapsed.Seconds(), min(f.workers, st.Played), f.out)
 	}
 	writeAdaptiveStatus(stderr, st, entrants, f)
-	return printArenaSummary(cmd, f, col, entrants, st.Played, format)
+	sum, err := rateCollected(cmd, f, col, entrants, st.Played)
+	if err != nil {
+		return err
+	}
+	if err := reports.WriteSummary(cmd.OutOrStdout(), format, sum, arenaSummaryOptions(f)); err != nil {
+		return err
+	}
+	if st.Fit == nil {
+		return nil
+	}
+	// The leaderboard is the ordinary fit; the schedule settles the
+	// balanced one's order: both are printed, and which is which said.
+	var board []string
+	for _, s := range sum.Standings {
+		board = append(board, s.Name)
+	}
+	return reports.WriteBalancedOrder(cmd.OutOrStdout(), format, st.Fit.Fit, board, f.top, st.Certainty.Prob)
 }
 
 // writeAdaptiveStatus says how the adaptive schedule ended.

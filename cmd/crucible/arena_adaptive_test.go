@@ -20,13 +20,20 @@ func TestArenaAdaptiveKindling(t *testing.T) {
 			"--out", out, "--workers", strconv.Itoa(workers), "--matrix=false"}
 	}
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	_, errOut, err := execRoot(t, args(a, 1)...)
+	out, errOut, err := execRoot(t, args(a, 1)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`adaptive: top 2 (settled|not settled when --budget 3000 ran out) after (\d+) matches in (\d+) batches: P\((\S+) > (\S+)\) = (\S+)`).FindStringSubmatch(errOut)
 	if m == nil {
 		t.Fatalf("no adaptive status line:\n%s", errOut)
+	}
+	// Under the leaderboard, the balanced fit whose order the status
+	// speaks of, its top the status's.
+	_, balanced, ok := strings.Cut(out, "Balanced fit: the order the adaptive schedule settles (top 2 at P = "+m[6]+")")
+	first := regexp.MustCompile(`│ 1 │ (\S+) +│[^\n]*\n│ 2 │ (\S+) +│`).FindStringSubmatch(balanced)
+	if !ok || first == nil || first[1] != m[4] || first[2] != m[5] || !strings.Contains(balanced, "ordinary Bradley–Terry fit of every match") {
+		t.Fatalf("no balanced fit led by %s > %s under the leaderboard:\n%s", m[4], m[5], out)
 	}
 	matches, _ := strconv.Atoi(m[2])
 	lines := resultLines(t, a)

@@ -181,25 +181,35 @@ func followArenaRuns(cmd *cobra.Command, f arenaFlags, db *queue.DB, run queue.R
 // printArenaSummary reports failed matches and prints the leaderboard, as the
 // local arena does at its end.
 func printArenaSummary(cmd *cobra.Command, f arenaFlags, col *arena.Collector, entrants []arena.Entrant, played int, format reports.Format) error {
+	sum, err := rateCollected(cmd, f, col, entrants, played)
+	if err != nil {
+		return err
+	}
+	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, arenaSummaryOptions(f))
+}
+
+// arenaSummaryOptions are the parts of the summary the flags ask for.
+func arenaSummaryOptions(f arenaFlags) reports.SummaryOptions {
+	return reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: f.field}
+}
+
+// rateCollected reports failed matches and rates the collected results.
+func rateCollected(cmd *cobra.Command, f arenaFlags, col *arena.Collector, entrants []arena.Entrant, played int) (rating.Summary, error) {
 	stderr := cmd.ErrOrStderr()
 	if col.Failed > 0 {
 		if played > 0 && col.Failed == played {
-			return fmt.Errorf("every one of the %d matches played failed (see \"error\" in %s); first: %s", played, f.out, col.FirstError)
+			return rating.Summary{}, fmt.Errorf("every one of the %d matches played failed (see \"error\" in %s); first: %s", played, f.out, col.FirstError)
 		}
 		fmt.Fprintf(stderr, "%d of %d matches failed and are left out of the ratings (see \"error\" in %s; --resume plays them again); first: %s\n",
 			col.Failed, col.Matches, f.out, col.FirstError)
 	}
 	lopt, err := leaderboardOptions(cmd, "--rating", f.rating, rating.RatingModels(), f.periods)
 	if err != nil {
-		return err
+		return rating.Summary{}, err
 	}
 	lopt.Field = f.field
 	if lopt.Ranks, err = f.rank.options(cmd); err != nil {
-		return err
+		return rating.Summary{}, err
 	}
-	sum, err := col.Leaderboard(arena.Names(entrants), lopt)
-	if err != nil {
-		return err
-	}
-	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: f.field})
+	return col.Leaderboard(arena.Names(entrants), lopt)
 }

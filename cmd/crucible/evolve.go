@@ -70,7 +70,9 @@ now; left out, the run's budget goes on: what its earlier sessions left of it
 (the run says how much). The final stages, on fresh seeds:
   selection   the best distinct finalists (--top) each play the field (the
               pool plus the base at its defaults) on --tournament-seeds seeds;
-              an SPRT stops measuring a finalist clearly below the leader. The
+              an SPRT stops measuring a finalist clearly below the leader
+              (--select-race: the finalists are raced against the field
+              instead, and the first shown stronger than it wins). The
               champion is the finalist with the highest score rate against the
               field (95% interval over seeds); of finalists within noise of it,
               the one closest to the base's defaults.
@@ -192,7 +194,7 @@ var evolveFieldFlags = map[string]string{
 	"Seeds": "seeds", "Seed": "seed", "Generations": "generations", "Budget": "budget", "Workers": "workers",
 	"Hall": "hall", "HallOpponents": "hall-opponents", "Top": "top",
 	"TournamentSeeds": "tournament-seeds", "Holdout": "holdout", "Out": "out", "GameConfigJSON": "config",
-	"Seats": "seats",
+	"Seats": "seats", "SelectRace": "select-race",
 }
 
 // flagError is an error of the evolver restated in the command's terms.
@@ -265,6 +267,7 @@ func resumeDefaults(cmd *cobra.Command, f *evolveFlags) (bool, error) {
 	set("top", func() { f.top = m.Top })
 	set("tournament-seeds", func() { f.tournamentSeeds = m.TournamentSeeds })
 	set("holdout", func() { f.holdout = m.Holdout })
+	set("select-race", func() { f.extra.selectRace = m.SelectRace })
 	for name, v := range m.Options {
 		if p := fl.Lookup(name); p != nil && f.extra.owner[name] == m.Algorithm && !fl.Changed(name) {
 			if err := p.Value.Set(v); err != nil {
@@ -404,7 +407,7 @@ func runEvolve(cmd *cobra.Command, f *evolveFlags) error {
 		Options:    f.extra.options[f.algo],
 		Population: f.population, Seeds: f.seeds, Seed: f.seed, Generations: f.generations, Budget: f.budget,
 		Workers: f.workers, Hall: f.hall, HallOpponents: hallOpp, Top: f.top, TournamentSeeds: f.tournamentSeeds,
-		Holdout: f.holdout, Out: f.out, Resume: f.resume, Seats: f.extra.seats,
+		Holdout: f.holdout, Out: f.out, Resume: f.resume, Seats: f.extra.seats, SelectRace: f.extra.selectRace,
 		Progress: p.event,
 	}
 	if bot != nil && f.budget > 0 && !f.resume {

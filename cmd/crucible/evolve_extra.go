@@ -15,7 +15,8 @@ import (
 // and the algorithms' own options, each algorithm's bound to the flags it
 // declares (evolver.Options.Flags).
 type evolveExtraFlags struct {
-	seats int
+	seats      int
+	selectRace bool
 	// options are each algorithm's options by its name, and owner the
 	// algorithm of each of their flags.
 	options map[string]evolver.Options
@@ -24,6 +25,7 @@ type evolveExtraFlags struct {
 
 func addEvolveExtraFlags(fl *pflag.FlagSet, f *evolveFlags) {
 	fl.IntVar(&f.extra.seats, "seats", 2, "seats of the fitness matches: 2 plays seat-swapped pairs; more plays free-for-all groups of the pool with the seats rotated on each seed, scored pairwise against the other seats (kindling 2 to 4; acb 2, 3, 4 or 6); the selection, the held-out comparison and the ranking play the same seats")
+	fl.BoolVar(&f.extra.selectRace, "select-race", false, "race the finalists against the field in the selection (a GSPRT per finalist, Elo 0 against 40, α 5% shared by the finalists (Bonferroni), and empirical-Bernstein eliminations, 5% for the family): the first shown stronger than the field is the champion and the seeds left are saved; instead of the SPRT against the leader; two seats only")
 	f.extra.options, f.extra.owner = map[string]evolver.Options{}, map[string]string{}
 	for _, a := range evolver.Algorithms() {
 		o := a.Options()

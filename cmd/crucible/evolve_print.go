@@ -122,20 +122,33 @@ func (p *evolvePrinter) event(e evolver.Event) {
 
 // printSelection prints the finalists' scores against the field.
 func printSelection(w io.Writer, s evolver.Selection) {
-	fmt.Fprintf(w, "Selection against the field (%d opponents, %d of %d fresh seeds, both seat orders; %d matches, %d saved by the SPRT):\n",
-		len(s.Field), s.SeedsPlayed, s.SeedsPlanned, s.Matches, s.SavedMatches)
+	by := "the SPRT"
+	if s.Method == "race" {
+		by = "the race"
+	}
+	fmt.Fprintf(w, "Selection against the field (%d opponents, %d of %d fresh seeds, both seat orders; %d matches, %d saved by %s):\n",
+		len(s.Field), s.SeedsPlayed, s.SeedsPlanned, s.Matches, s.SavedMatches, by)
 	for _, f := range s.Finalists {
 		line := fmt.Sprintf("  %-22s %.3f [%.3f, %.3f] over %d seeds  distance %.3f", f.Label, f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
 		if f.VsLeader != nil {
 			line += fmt.Sprintf("  vs leader %+.3f [%+.3f, %+.3f]", f.VsLeader.Mean, f.VsLeader.Lo, f.VsLeader.Hi)
 		}
+		if r := f.Race; r != nil {
+			line += fmt.Sprintf("  race %s after %d pairs (LLR %+.2f in [%.2f, %.2f])", r.Verdict, r.Pairs, r.LLR, r.Lower, r.Upper)
+			if r.By != "" {
+				line += " by " + r.By
+			}
+		}
 		switch {
 		case f.Dropped:
-			line += "  dropped by the SPRT"
+			line += "  dropped by " + by
 		case f.Contender:
 			line += "  contender"
 		}
 		fmt.Fprintln(w, line)
+	}
+	if s.FamilyError != "" {
+		fmt.Fprintln(w, "  race: "+s.FamilyError)
 	}
 	if s.Note != "" {
 		fmt.Fprintln(w, "  "+s.Note)

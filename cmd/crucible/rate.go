@@ -132,6 +132,7 @@ type rateFlags struct {
 	method, rating, periods     string
 	matrix, pairs, field        bool
 	rank                        rankFlags
+	exploit                     string
 }
 
 func newRateCmd() *cobra.Command {
@@ -189,6 +190,7 @@ state:
 	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
 	fl.BoolVar(&f.field, "field", false, "print the non-transitive field (α-Rank and Nash masses, cycles) beside a rating (table and markdown)")
 	addRankFlags(fl, &f.rank)
+	addExploitFlag(fl, &f.exploit)
 	return cmd
 }
 
@@ -217,6 +219,10 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 	}
 	if f.results == "" {
 		return errors.New("--results is required: the JSON-lines file written by crucible arena")
+	}
+	ex, err := readExploits(f.exploit, "")
+	if err != nil {
+		return err
 	}
 	if f.out != "" {
 		if err := checkOutPath("--out", f.out); err != nil {
@@ -282,7 +288,7 @@ func runRate(cmd *cobra.Command, f rateFlags) error {
 			return err
 		}
 	}
-	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: field})
+	return reports.WriteSummary(cmd.OutOrStdout(), format, sum, reports.SummaryOptions{Matrix: f.matrix, Pairs: f.pairs, Field: field, Exploit: ex})
 }
 
 // streamTally reads a results file (--results) for rating line by line

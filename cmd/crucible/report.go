@@ -25,7 +25,7 @@ import (
 // reportFlags are the report command's options.
 type reportFlags struct {
 	results, prior, run, out, periods, rating string
-	replays                                   string
+	replays, exploit                          string
 	rank                                      rankFlags
 }
 
@@ -57,6 +57,16 @@ default --rating).
 
 --ranks adds, under the leaderboard, the table of each player's probability of
 each rank with its rank interval (--results only).
+
+--exploit FILE,... (--results only; crucible rate takes it too, in every
+format) adds the exploitability column: for each exploit.json of crucible
+exploit given (or its --out directory), the score of the best response found
+against the player it names, with its 95% interval over fresh seeds, a lower
+bound of how exploitable that player is; '-' for a player without one. The
+report reads the files, it does not search (crucible exploit --budget takes
+minutes a player):
+  for p in normal sniper crowd; do crucible exploit --game kindling --player $p --budget 40s --out ex-$p; done
+  crucible report --results k.jsonl --exploit ex-normal,ex-sniper,ex-crowd --out k.html
 ` + rankHelp + `
 
 --run DIR (the --out directory of crucible evolve) gives the run's settings,
@@ -86,6 +96,7 @@ leaves no file and no earlier report half-overwritten.
 	fl.StringVar(&f.run, "run", "", "evolution run directory (the --out of crucible evolve) to report on; or --results")
 	fl.StringVar(&f.out, "out", "report.html", "HTML file to write (replaced atomically)")
 	addRankFlags(fl, &f.rank)
+	addExploitFlag(fl, &f.exploit)
 	return cmd
 }
 
@@ -106,6 +117,8 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return errors.New("--rating applies to --results only (an evolve run's tournament is rated by the run)")
 	case f.run != "" && f.rank.ranks:
 		return errors.New("--ranks applies to --results only")
+	case f.run != "" && f.exploit != "":
+		return errors.New("--exploit applies to --results only")
 	}
 	model := f.rating
 	if !cmd.Flags().Changed("rating") && f.prior != "" {
@@ -142,6 +155,13 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 			fmt.Fprintln(stderr, "warning:", w)
 		}
 		if err != nil {
+			return err
+		}
+		game := ""
+		if len(pg.Facts.Games) == 1 {
+			game = pg.Facts.Games[0]
+		}
+		if pg.Exploit, err = readExploits(f.exploit, game); err != nil {
 			return err
 		}
 		if err := reports.WriteArenaHTML(&buf, pg); err != nil {
@@ -309,9 +329,15 @@ func evolvePage(dir string) (reports.EvolvePage, []string, error) {
 		}
 		if s := rep.Selection; s != nil {
 			pg.Outcome = append(pg.Outcome, reports.Fact{Name: "champion chosen for", Value: s.Reason})
+			if s.Method == "race" {
+				pg.Outcome = append(pg.Outcome, reports.Fact{Name: "selection race", Value: fmt.Sprintf("%d matches played, %d saved against every finalist on every seed; %s", s.Matches, s.SavedMatches, s.FamilyError)})
+			}
 			for _, f := range s.Finalists {
 				v := fmt.Sprintf("%.3f [%.3f, %.3f] against the field over %d seeds, distance to the base %.3f", f.Rate.Mean, f.Rate.Lo, f.Rate.Hi, f.Rate.Units, f.Distance)
-				if f.Dropped {
+				switch {
+				case f.Race != nil:
+					v += fmt.Sprintf(", race: %s after %d pairs", f.Race.Verdict, f.Race.Pairs)
+				case f.Dropped:
 					v += ", dropped by the SPRT"
 				}
 				pg.Outcome = append(pg.Outcome, reports.Fact{Name: "finalist " + f.Label, Value: v})
