@@ -30,27 +30,14 @@ type stageSeat struct {
 	// current strategy.
 	noAverage bool
 
-	w   [nb][levels]float64         // expected payoff of each bid at each beacon
-	cum [nb][levels][levels]float64 // cum[k][t][x]: reach-weighted strategy sums of node (k, t), bid x
-	// The regrets and the current strategy are kept move by node,
-	// sigma[k][x][t] for node (k, t) and bid x, with the nodes of a beacon
-	// padded to stageLanes (the layout a beacon's nodes are walked in).
-	reg   [nb][levels][stageLanes]float64
-	sigma [nb][levels][stageLanes]float64
-	// uni[k][t] is 1/(node (k, t)'s number of bids).
-	uni   [nb][stageLanes]float64
+	w     [nb][levels]float64         // expected payoff of each bid at each beacon
+	reg   [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
+	cum   [nb][levels][levels]float64 // reach-weighted strategy sums
+	sigma [nb][levels][levels]float64 // current strategy
 	reach [nb + 1][levels]float64
 	marg  [nb][levels]float64 // current marginal of each beacon's bid
-	val   [nb + 1][stageVals]float64
+	val   [nb + 1][levels]float64
 }
-
-// stageLanes bounds the nodes of a beacon (a multiple of 4, at least
-// levels) and stageVals the node values of a beacon (the nodes of
-// stageLanes and every bid).
-const (
-	stageLanes = 16
-	stageVals  = stageLanes + levels + 3
-)
 
 // stageGame is one turn between seat A and seat B.
 type stageGame struct {
@@ -62,17 +49,14 @@ type stageGame struct {
 // reset prepares s for solving: a uniform current strategy, no regrets.
 func (s *stageSeat) reset() {
 	s.hi[0] = 0
-	s.reg, s.sigma = [nb][levels][stageLanes]float64{}, [nb][levels][stageLanes]float64{}
-	s.uni = [nb][stageLanes]float64{}
-	s.val = [nb + 1][stageVals]float64{}
 	for k := 0; k < nb; k++ {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			s.uni[k][t] = 1 / float64(n)
 			for x := 0; x < n; x++ {
+				s.reg[k][t][x] = 0
 				s.cum[k][t][x] = 0
-				s.sigma[k][x][t] = 1 / float64(n)
+				s.sigma[k][t][x] = 1 / float64(n)
 			}
 		}
 	}
@@ -98,9 +82,9 @@ func (s *stageSeat) forward() {
 				continue
 			}
 			n := min(s.cap[k], s.budget-t) + 1
-			marg, reach := s.marg[k][:n], s.reach[k+1][t:t+n]
-			for x := range marg {
-				f := r * s.sigma[k][x][t]
+			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
+			for x, p := range sig {
+				f := r * p
 				marg[x] += f
 				reach[x] += f
 			}
@@ -145,52 +129,56 @@ func (s *stageSeat) update(weight float64) {
 	for t := 0; t <= s.budget; t++ {
 		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
 	}
+	var buf [levels]float64
 	for k := nb - 1; k >= 0; k-- {
-		if !s.noAverage {
-			s.accumulateLevel(k, weight) // the average reads the strategy before the step
+		for t := 0; t <= s.hi[k]; t++ {
+			// Slices of exactly the node's moves, so the loops below need
+			// no bounds checks.
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
+			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
+			if n == 1 { // one move only: bid nothing
+				s.val[k][t] = w[0] + next[0]
+				if !s.noAverage {
+					cum[0] += weight * s.reach[k][t]
+				}
+				continue
+			}
+			v := 0.0
+			for x := range q {
+				q[x] = w[x] + next[x]
+				v += sig[x] * q[x]
+			}
+			s.val[k][t] = v
+			if cw := weight * s.reach[k][t]; cw != 0 && !s.noAverage {
+				// cw == 0 would add nothing.
+				for x := range sig {
+					cum[x] += cw * sig[x]
+				}
+			}
+			total := 0.0
+			for x := range q {
+				r := max(0, reg[x]+q[x]-v)
+				reg[x] = r
+				// Predictive RM+: the next strategy leans on the regret
+				// just observed as a forecast of the next one.
+				q[x] = max(0, r+q[x]-v)
+				total += q[x]
+			}
+			if total > 0 {
+				inv := 1 / total
+				for x := range sig {
+					sig[x] = q[x] * inv
+				}
+			} else {
+				u := 1 / float64(n)
+				for x := range sig {
+					sig[x] = u
+				}
+			}
 		}
-		s.levelGo(k)
 	}
 	s.forward()
-}
-
-// levelGo is the step at beacon k's nodes: each node's value under the
-// current strategy, its regrets (CFR+) and its next strategy.
-func (s *stageSeat) levelGo(k int) {
-	var q [levels]float64
-	for t := 0; t <= s.hi[k]; t++ {
-		n := min(s.cap[k], s.budget-t) + 1
-		w, next := s.w[k][:n], s.val[k+1][t:t+n]
-		if n == 1 { // one move only: bid nothing
-			s.val[k][t] = w[0] + next[0]
-			continue
-		}
-		v := 0.0
-		for x := range w {
-			q[x] = w[x] + next[x]
-			v += s.sigma[k][x][t] * q[x]
-		}
-		s.val[k][t] = v
-		total := 0.0
-		for x := range w {
-			r := max(0, s.reg[k][x][t]+q[x]-v)
-			s.reg[k][x][t] = r
-			// Predictive RM+: the next strategy leans on the regret just
-			// observed as a forecast of the next one.
-			q[x] = max(0, r+q[x]-v)
-			total += q[x]
-		}
-		if total > 0 {
-			inv := 1 / total
-			for x := range w {
-				s.sigma[k][x][t] = q[x] * inv
-			}
-		} else {
-			for x := range w {
-				s.sigma[k][x][t] = s.uni[k][t]
-			}
-		}
-	}
 }
 
 // solve runs iters iterations of CFR+ with alternating updates, the
@@ -221,9 +209,6 @@ func (g *stageGame) run(iters int, own bool) {
 		}
 		g.payoffs(&g.a, &g.b)
 		g.a.update(w)
-		if own && it == iters-1 {
-			continue // B's next strategy would be read only by the last iteration's A step, which is skipped
-		}
 		g.payoffs(&g.b, &g.a)
 		g.b.update(w)
 	}
@@ -234,22 +219,17 @@ func (g *stageGame) run(iters int, own bool) {
 // strategy reads.
 func (s *stageSeat) accumulate(weight float64) {
 	for k := nb - 1; k >= 0; k-- {
-		s.accumulateLevel(k, weight)
-	}
-}
-
-// accumulateLevel is accumulate at beacon k's nodes.
-func (s *stageSeat) accumulateLevel(k int, weight float64) {
-	for t := 0; t <= s.hi[k]; t++ {
-		n := min(s.cap[k], s.budget-t) + 1
-		cum := s.cum[k][t][:n]
-		if n == 1 {
-			cum[0] += weight * s.reach[k][t]
-			continue
-		}
-		if cw := weight * s.reach[k][t]; cw != 0 { // cw == 0 would add nothing
-			for x := range cum {
-				cum[x] += cw * s.sigma[k][x][t]
+		for t := 0; t <= s.hi[k]; t++ {
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, cum := s.sigma[k][t][:n], s.cum[k][t][:n]
+			if n == 1 {
+				cum[0] += weight * s.reach[k][t]
+				continue
+			}
+			if cw := weight * s.reach[k][t]; cw != 0 {
+				for x := range sig {
+					cum[x] += cw * sig[x]
+				}
 			}
 		}
 	}
