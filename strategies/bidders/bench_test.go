@@ -113,7 +113,7 @@ func BenchmarkSeatInField(b *testing.B) {
 			var own int64
 			for b.Loop() {
 				seed++
-				me := &clockedBidder{Bidder: s.New(g, engine.SeatSeed(seed, 0), 0).(kindling.Bidder), b: b}
+				me := &clockedBidder{Bidder: s.New(g, engine.SeatSeed(seed, 0), 0).(kindling.Bidder)}
 				seats[0] = engine.Seat{Name: name, Player: me}
 				for k := 1; k < 4; k++ {
 					o := strats[(int(seed)*3+k)%len(strats)]
@@ -185,7 +185,7 @@ func BenchmarkTurnDecision(b *testing.B) {
 			seed := uint64(0)
 			for b.Loop() {
 				seed++
-				me := &timedBidder{Bidder: s.New(s.Schema.Defaults(), engine.SeatSeed(seed, 0), 0).(kindling.Bidder), b: b}
+				me := &timedBidder{Bidder: s.New(s.Schema.Defaults(), engine.SeatSeed(seed, 0), 0).(kindling.Bidder)}
 				seats := []engine.Seat{{Name: name, Player: me}}
 				for k := 1; k < 4; k++ {
 					seats = append(seats, engine.Seat{Name: "normal", Player: normal.New(normal.Schema.Defaults(), engine.SeatSeed(seed, k), k)})

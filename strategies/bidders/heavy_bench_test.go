@@ -1,37 +1,22 @@
 package bidders
 
 import (
-	"syscall"
-	"testing"
-	"unsafe"
-
 	"crucible/engine/kindling"
+	"crucible/internal/cpuclock"
 )
 
-// threadClock returns the CPU time of the calling OS thread from the
-// scheduler's own count (clock_gettime(CLOCK_THREAD_CPUTIME_ID)), which is
-// exact to the nanosecond; getrusage's figure is made of whole clock ticks
-// and varies by a fifth over a benchmark's few hundred milliseconds.
-func threadClock(b *testing.B) int64 {
-	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID (Linux)
-	var ts syscall.Timespec
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		b.Fatal(e)
-	}
-	return ts.Nano()
-}
-
-// clockedBidder adds the thread CPU time of every Bid of the bidder it wraps.
+// clockedBidder adds the thread CPU time of every Bid of the bidder it
+// wraps (cpuclock.Thread: clock_gettime's exact count, where getrusage's
+// whole clock ticks vary by a fifth over a benchmark's few hundred ms).
 type clockedBidder struct {
 	kindling.Bidder
-	b  *testing.B
 	ns int64
 }
 
 func (c *clockedBidder) Bid(v *kindling.View, out *kindling.Bid) {
-	start := threadClock(c.b)
+	start := cpuclock.Thread()
 	c.Bidder.Bid(v, out)
-	c.ns += threadClock(c.b) - start
+	c.ns += int64(cpuclock.Thread() - start)
 }
 
 // stageBenchView is the turn of BenchmarkStageSolve: a mid-match turn, 9
