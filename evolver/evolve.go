@@ -70,7 +70,7 @@ func Evolve(ctx context.Context, cfg Config) (*Report, error) {
 	ev := &arenaEvaluator{Game: cfg.Game, Config: cfg.GameConfig, Base: base, Pool: pool, Workers: cfg.Workers, Seats: cfg.Seats, Play: cfg.Play,
 		Probe: newProbeFingerprinter(cfg.Game, cfg.GameConfig, base, pool, cfg.Workers)}
 	field := fieldOf(pool, base)
-	full := cfg.fullPlan().matches(cfg.Top, len(field), cfg.seats())
+	full := cfg.fullPlan().Matches(cfg.Top, len(field), cfg.seats())
 	s := &search{
 		Space: space, Algorithm: algo, Evaluator: ev, Seed: cfg.Seed, Seeds: cfg.Seeds,
 		Generations: cfg.Generations, Budget: cfg.Budget, Hall: cfg.Hall, HallOpponents: cfg.HallOpponents,

@@ -39,9 +39,9 @@ func perSeed(field, seats int) int {
 	return 2 * field
 }
 
-// matches is the most matches the plan plays with top finalists and a
+// Matches is the most matches the plan plays with top finalists and a
 // field of that many opponents, in matches of seats.
-func (p FinalPlan) matches(top, field, seats int) int {
+func (p FinalPlan) Matches(top, field, seats int) int {
 	rank := (field + 1) * field * p.Rank
 	if seats > 2 {
 		rank = (field + seats) / seats * seats * p.Rank
@@ -55,7 +55,7 @@ func (p FinalPlan) matches(top, field, seats int) int {
 // champion is then not validated).
 func (p FinalPlan) fit(avail time.Duration, spm float64, top, field, seats int) FinalPlan {
 	fits := func(q FinalPlan) bool {
-		return time.Duration(spm*float64(q.matches(top, field, seats))*float64(time.Second)) <= avail
+		return time.Duration(spm*float64(q.Matches(top, field, seats))*float64(time.Second)) <= avail
 	}
 	for !fits(p) {
 		switch {

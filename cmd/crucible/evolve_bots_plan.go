@@ -98,15 +98,15 @@ func newBotPlan(perMatch float64, budget time.Duration, workers int, algo string
 
 // fitFinals sets the tournament and held-out seeds so that the final
 // stages take their shares of m matches, as evolver's final plan counts
-// them: each of top finalists plays the field (the pool and the base) in
-// both seat orders per selection seed, the champion and the base each
-// play it per held-out seed, the field and the champion play a round
-// robin per ranking seed, and the finalists meet in pairs.
+// them (evolver.FinalPlan.Matches, the field being the pool and the base):
+// a tournament seed is one selection seed, one ranking seed and one
+// head-to-head seed.
 func (p *botPlan) fitFinals(m float64) {
-	field := float64(p.pool + 1)
-	perSelect := float64(p.top)*2*field + (field+1)*field + float64(p.top*(p.top-1))
+	field := p.pool + 1
+	perSelect := float64(evolver.FinalPlan{Select: 1, Rank: 1, HeadToHead: 1}.Matches(p.top, field, 2))
+	perHoldout := float64(evolver.FinalPlan{Holdout: 1}.Matches(p.top, field, 2))
 	p.tournamentSeeds = min(16, max(1, int(m*planSelectShare/planFinalMargin/perSelect)))
-	p.holdout = min(64, max(2, int(m*planHoldoutShare/planFinalMargin/(4*field))))
+	p.holdout = min(64, max(2, int(m*planHoldoutShare/planFinalMargin/perHoldout)))
 }
 
 // evenly returns n names of all, evenly spread over its order (all of them
