@@ -29,9 +29,9 @@ type AdaptiveOptions struct {
 	// speed).
 	MaxMatches int
 	Deadline   time.Time
-	// Seed is the base seed: a pair's m-th meeting is round m, played on
-	// engine.Mix(Seed, m) in both seat orders, with the job ids of
-	// RoundRobin's round m, so the results read like a round robin's.
+	// Seed is the base seed: a pair's m-th meeting has the job ids of
+	// RoundRobin's round m and a seed of the pair's own drawn from Seed, m
+	// and the pair (adaptiveJobs), so that no two pairs share a map.
 	Seed uint64
 	// Batch is the number of game pairs between two choices; 0 means
 	// DefaultAdaptiveBatch.
@@ -102,7 +102,15 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 	for _, r := range prev {
 		last = max(last, r.Round)
 	}
-	if _, err := Remaining(g, opt.Run.Config, RoundRobin(n, Seeds(opt.Seed, last+1)), entrants, prev); err != nil {
+	var could []Job // every job the schedule could have played by round last
+	for m := 0; m <= last; m++ {
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				could = append(could, adaptiveJobs(opt.Seed, m, a, b)...)
+			}
+		}
+	}
+	if _, err := Remaining(g, opt.Run.Config, could, entrants, prev); err != nil {
 		return st, err
 	}
 	have := map[string]Record{}
@@ -139,8 +147,7 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 			a, b := min(p[0], p[1]), max(p[0], p[1])
 			m := st.Meetings[a][b]
 			st.Meetings[a][b]++
-			seed := engine.Mix(opt.Seed, uint64(m))
-			jobs = append(jobs, newJob(m, seed, []int{a, b}), newJob(m, seed, []int{b, a}))
+			jobs = append(jobs, adaptiveJobs(opt.Seed, m, a, b)...)
 		}
 		for _, j := range jobs {
 			if r, ok := have[j.ID]; ok {
@@ -191,6 +198,17 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 	return st, nil
 }
 
+// adaptiveJobs are the two games (both seat orders) of the m-th meeting
+// of players a < b: the job ids of round m of RoundRobin, on a seed of the
+// pair's own. A round robin's round plays one seed for every pair, and in
+// AI Code Battle one map, so the results of a player's pairs in one round
+// move together; meetings on seeds of their own are independent across
+// pairs, which the balanced fit's covariance takes them to be.
+func adaptiveJobs(base uint64, m, a, b int) []Job {
+	seed := engine.Mix(engine.Mix(base, uint64(m)), uint64(a)<<32|uint64(b))
+	return []Job{newJob(m, seed, []int{a, b}), newJob(m, seed, []int{b, a})}
+}
+
 // fit rates the results so far and measures the top order.
 func (st *AdaptiveState) fit(entrants []Entrant, index map[string]int, done []Record, opt AdaptiveOptions) error {
 	fit, err := AdaptiveFit(entrants, index, done)
@@ -223,7 +241,10 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stat
 		return strings.Compare(x.Job, y.Job)
 	})
 	type unitKey struct{ a, b, round int }
-	type unit struct{ pts, games float64 }
+	type unit struct {
+		pts, games float64
+		seed       uint64
+	}
 	units := map[unitKey]*unit{}
 	var keys []unitKey
 	for _, r := range recs {
@@ -248,7 +269,7 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stat
 		k := unitKey{a, b, r.Round}
 		u, ok := units[k]
 		if !ok {
-			u = &unit{}
+			u = &unit{seed: r.Seed}
 			units[k] = u
 			keys = append(keys, k)
 		}
@@ -265,6 +286,7 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stat
 		return x.round - y.round
 	})
 	var pairs []stats.PairStat
+	clustered := make([]stats.BalancedUnit, 0, len(keys))
 	for _, k := range keys {
 		u := units[k]
 		m := u.pts / u.games
@@ -275,6 +297,17 @@ func AdaptiveFit(entrants []Entrant, index map[string]int, recs []Record) (*stat
 		p.Units++
 		p.Sum += m
 		p.SumSq += m * m
+		clustered = append(clustered, stats.BalancedUnit{A: k.a, B: k.b, Score: m, Cluster: u.seed})
 	}
-	return stats.FitBalanced(Names(entrants), pairs)
+	fit, err := stats.FitBalanced(Names(entrants), pairs)
+	if err != nil {
+		return nil, err
+	}
+	// Units on one seed move together (a round robin's round plays one
+	// map): cluster by seed. The adaptive schedule's own meetings each
+	// have a seed of their own, so there the units stay independent.
+	if err := fit.Clustered(clustered); err != nil {
+		return nil, err
+	}
+	return fit, nil
 }

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"errors"
 	"fmt"
 
 	"crucible/stats"
@@ -12,7 +13,10 @@ import (
 // draws and seed) give the top top players' order a probability of at
 // least confidence. It returns s, the matches of those rounds and the
 // certainty then, or 0, every match and the certainty after the last
-// round when no prefix settles it.
+// round when no prefix settles it. The units of a round share its seed
+// (in AI Code Battle its map), so AdaptiveFit clusters them by seed and a
+// single round settles nothing: with one round only it returns
+// stats.ErrFewClusters.
 func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence float64, draws int, seed uint64) (rounds, matches int, cert stats.TopOrder, err error) {
 	index := map[string]int{}
 	for i, e := range entrants {
@@ -37,6 +41,9 @@ func RoundRobinSettled(entrants []Entrant, recs []Record, top int, confidence fl
 	for s := 1; s <= last+1; s++ {
 		upTo = append(upTo, byRound[s-1]...)
 		fit, err := AdaptiveFit(entrants, index, upTo)
+		if errors.Is(err, stats.ErrFewClusters) && s < last+1 {
+			continue // one round: its pairs share one seed, wait for the next
+		}
 		if err != nil {
 			return 0, 0, cert, err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 
@@ -16,8 +17,16 @@ import (
 // seat scores its player's strength plus noise drawn from the match seed,
 // rounded to a whole number so that draws happen. work burns that many
 // rounds of hashing per match to stand for a real game's cost.
+//
+// With maps > 0 it plays like AI Code Battle, where a round robin's round
+// plays one map for every pair: each seed gives each player a bonus of
+// maps times a standard normal (the map suits it or not, against every
+// opponent alike), and the noise of each match is its own, drawn from the
+// seed and the match id. Without it every match on a seed draws the same
+// noise for its first and second seat, whoever sits there.
 type toyGame struct {
 	work int
+	maps float64
 }
 
 var _ engine.Game = toyGame{}
@@ -51,6 +60,9 @@ func (g toyGame) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result
 		return engine.Result{}, err
 	}
 	rng := rand.New(rand.NewPCG(spec.Seed, 0x70f))
+	if g.maps > 0 {
+		rng = rand.New(rand.NewPCG(spec.Seed, engine.Mix(0x70f, uint64(len(spec.MatchID))<<32|uint64(crc32.ChecksumIEEE([]byte(spec.MatchID))))))
+	}
 	h := spec.Seed
 	for i := 0; i < g.work; i++ {
 		h = engine.Mix(h, uint64(i))
@@ -68,6 +80,10 @@ func (g toyGame) Play(ctx context.Context, spec engine.MatchSpec) (engine.Result
 		// The player's own seed nudges its score, so a test can see that
 		// each seat got engine.SeatSeed(seed, seat).
 		scores[i] = v + float64(p.seed%2)*0.25
+		if g.maps > 0 {
+			m := rand.New(rand.NewPCG(spec.Seed, math.Float64bits(p.strength)))
+			scores[i] = math.Round(scores[i] + g.maps*m.NormFloat64())
+		}
 	}
 	if spec.Replay != nil {
 		json.NewEncoder(spec.Replay).Encode(map[string]any{"match": spec.MatchID, "seed": spec.Seed, "scores": scores})

@@ -44,6 +44,7 @@ type BalancedFit struct {
 	Fit BTFit
 
 	pairs  []PairStat
+	r      []float64   // the ratings in nats, by player index
 	unitV  []float64   // v_ij per pair
 	lplus  [][]float64 // L⁺ in nats
 	byPair map[[2]int]int
@@ -89,6 +90,7 @@ func FitBalanced(names []string, pairs []PairStat) (*BalancedFit, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.r = r
 	// L⁺ at the fit.
 	lap := mat.NewSymDense(n, nil)
 	balancedInformation(lap, r, nil, nil)
@@ -124,19 +126,12 @@ func FitBalanced(names []string, pairs []PairStat) (*BalancedFit, error) {
 		meat[p.A][p.B] -= vm
 		meat[p.B][p.A] -= vm
 	}
-	cov := mul(mul(b.lplus, meat), b.lplus)
-	fit := BTFit{Method: "balanced", Cov: newSquare(n), Iterations: 0}
-	for i := range n {
-		for j := range n {
-			fit.Cov[i][j] = cov[i][j] * eloPerNat * eloPerNat
-		}
-	}
+	fit := BTFit{Method: "balanced"}
+	b.setCov(&fit, meat)
 	for i, name := range names {
-		se := math.Sqrt(math.Max(0, fit.Cov[i][i]))
-		e := r[i] * eloPerNat
-		z := normalQuantile(0.95)
-		fit.Ratings = append(fit.Ratings, Rated{Name: name, Index: i, Elo: e, SE: se, Lo: e - z*se, Hi: e + z*se})
+		fit.Ratings = append(fit.Ratings, Rated{Name: name, Index: i, Elo: r[i] * eloPerNat})
 	}
+	fit.setIntervals()
 	for _, p := range b.pairs {
 		fit.Units += p.Units
 	}
@@ -151,6 +146,29 @@ func FitBalanced(names []string, pairs []PairStat) (*BalancedFit, error) {
 	})
 	b.Fit = fit
 	return b, nil
+}
+
+// setCov sets fit's covariance (Elo²) to the sandwich L⁺ meat L⁺.
+func (b *BalancedFit) setCov(fit *BTFit, meat [][]float64) {
+	n := len(b.lplus)
+	cov := mul(mul(b.lplus, meat), b.lplus)
+	fit.Cov = newSquare(n)
+	for i := range n {
+		for j := range n {
+			fit.Cov[i][j] = cov[i][j] * eloPerNat * eloPerNat
+		}
+	}
+}
+
+// setIntervals sets every rating's standard error and interval from
+// the covariance (normalQuantile is two-sided: a 95% interval).
+func (fit *BTFit) setIntervals() {
+	z := normalQuantile(0.95)
+	for k := range fit.Ratings {
+		r := &fit.Ratings[k]
+		r.SE = math.Sqrt(math.Max(0, fit.Cov[r.Index][r.Index]))
+		r.Lo, r.Hi = r.Elo-z*r.SE, r.Elo+z*r.SE
+	}
 }
 
 // solveBalanced finds the mean-zero ratings (nats) whose expected scores

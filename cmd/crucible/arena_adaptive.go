@@ -14,6 +14,7 @@ import (
 	"crucible/arena"
 	"crucible/engine"
 	"crucible/reports"
+	"crucible/stats"
 )
 
 // adaptiveHelp documents --schedule adaptive in crucible arena --help.
@@ -35,10 +36,14 @@ order and its covariance come from a balanced Bradley-Terry fit that weighs
 every pair alike (the round robin's estimand, so pairs played more often cannot
 reorder a non-transitive field); each pair's unit variance is pooled with two
 degrees of freedom of the largest a unit can have, so few units are not taken
-as certain. A pair's m-th meeting is round m of the round robin on --seed (same
-seed, same job id), batches are chosen from completed results only, so the
-same flags give the same matches at any --workers; --resume replays the
-choices and plays only what --out lacks.
+as certain. A pair's m-th meeting has the job ids of round m of the round
+robin and a seed of the pair's own drawn from --seed, m and the pair: in a
+round robin every pair of a round plays the round's seed (in AI Code Battle
+one map, which lifts or sinks a player against everyone at once), so the
+meetings of different pairs are kept on different seeds, where the fit's
+independent units are really independent. Batches are chosen from completed
+results only, so the same flags give the same matches at any --workers;
+--resume replays the choices and plays only what --out lacks.
 
 The leaderboard printed at the end is the ordinary Bradley-Terry fit of every
 match (pairs played more often weigh more); under it (table and Markdown), the
@@ -50,7 +55,9 @@ the first time it reaches C makes a wrong order somewhat more likely than 1-C.
 
 --top and --confidence with --schedule round-robin report after how many
 rounds (seeds) the round robin's own results settle the top-K order by the
-same measure, for comparison.`
+same measure, for comparison; there the units of a round share its seed, so
+the fit's covariance is clustered by seed (cluster-robust sandwich, at least
+two rounds).`
 
 // adaptiveFlags are the flags of the adaptive schedule.
 type adaptiveFlags struct {
@@ -216,6 +223,10 @@ func writeRoundRobinSettled(w io.Writer, f arenaFlags, entrants []arena.Entrant,
 		return fmt.Errorf("--top %d is above the %d players", f.top, len(entrants))
 	}
 	rounds, matches, cert, err := arena.RoundRobinSettled(entrants, recs, f.top, f.confidence, 0, f.seed)
+	if errors.Is(err, stats.ErrFewClusters) {
+		fmt.Fprintf(w, "round robin: top %d not settled by one round: its pairs share the round's seed (one map), and how their results move together needs two rounds at least\n", f.top)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
