@@ -171,9 +171,10 @@ make it a ladder of --game. Running it again on the same game changes nothing.
 }
 
 func newLadderAddCmd(o *ladderOpts) *cobra.Command {
-	var strategy, variant, url, bot string
+	var strategy, variant, url, bot []string
+	var race raceFlags
 	cmd := &cobra.Command{
-		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT | --bot FILE)",
+		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT | --bot FILE)...",
 		Short: "Add an entrant, or a new version of one",
 		Long: `Add entrant NAME playing a strategy at its defaults, a variant file, or (AI Code
 Battle) a remote bot. Adding an existing entrant with other content makes a new
@@ -190,7 +191,12 @@ nothing; a removed entrant comes back.
 --bot stores an outside bot's manifest (kind crucible-bot/1, its values
 filled in, its folder made absolute); each night starts the bot's command on
 the machine that runs the night, so its command and files must be there
-(crucible ladder run says which is missing).`,
+(crucible ladder run says which is missing).
+
+` + ladderRaceHelp + `
+
+  crucible ladder add champ --variant take1.json --variant take2.json --variant take3.json
+  crucible ladder add normal --strategy tuned --strategy sniper --race-elo1 10`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -206,11 +212,34 @@ the machine that runs the night, so its command and files must be there
 			if err != nil {
 				return err
 			}
-			src, err := ladderSource(info.Game, strategy, variant, url, bot, cmd.ErrOrStderr())
-			if err != nil {
-				return err
+			var srcs []ladder.Source
+			kinds := 0
+			for k, vals := range [][]string{strategy, variant, url, bot} {
+				if len(vals) > 0 {
+					kinds++
+				}
+				for _, v := range vals {
+					one := make([]string, 4)
+					one[k] = v
+					src, err := ladderSource(info.Game, one[0], one[1], one[2], one[3], cmd.ErrOrStderr())
+					if err != nil {
+						return err
+					}
+					srcs = append(srcs, src)
+				}
 			}
-			res, err := s.Add(cmd.Context(), name, src)
+			if kinds != 1 {
+				return errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT, --bot FILE (the same one several times to race candidate versions)")
+			}
+			if len(srcs) > 1 {
+				return addCandidates(cmd, s, name, srcs, race)
+			}
+			for _, f := range raceFlagNames {
+				if cmd.Flags().Changed(f) {
+					return fmt.Errorf("--%s applies to a race: give several candidate versions", f)
+				}
+			}
+			res, err := s.Add(cmd.Context(), name, srcs[0])
 			if err != nil {
 				return err
 			}
@@ -229,10 +258,11 @@ the machine that runs the night, so its command and files must be there
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&strategy, "strategy", "", "a strategy of the ladder's game, at its defaults")
-	fl.StringVar(&variant, "variant", "", "a variant JSON file (its content is stored in the ladder)")
-	fl.StringVar(&url, "url", "", "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run)")
-	fl.StringVar(&bot, "bot", "", "an outside bot's manifest (crucible-bot/1 JSON): stored in the ladder, started by each night on its machine")
+	fl.StringArrayVar(&strategy, "strategy", nil, "a strategy of the ladder's game, at its defaults (several: candidate versions raced)")
+	fl.StringArrayVar(&variant, "variant", nil, "a variant JSON file (its content is stored in the ladder; several: candidate versions raced)")
+	fl.StringArrayVar(&url, "url", nil, "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run; several: candidates raced)")
+	fl.StringArrayVar(&bot, "bot", nil, "an outside bot's manifest (crucible-bot/1 JSON): stored in the ladder, started by each night on its machine (several: candidates raced)")
+	addRaceFlags(cmd, &race)
 	return cmd
 }
 
