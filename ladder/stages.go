@@ -250,4 +250,3 @@ func (s *Store) chunkRecords(ctx context.Context, night int64, from, to int) (ma
 	}
 	return out, rows.Err()
 }
-

@@ -212,12 +212,17 @@ the machine that runs the night, so its command and files must be there
 			if err != nil {
 				return err
 			}
-			var srcs []ladder.Source
 			kinds := 0
-			for k, vals := range [][]string{strategy, variant, url, bot} {
+			for _, vals := range [][]string{strategy, variant, url, bot} {
 				if len(vals) > 0 {
 					kinds++
 				}
+			}
+			if kinds != 1 {
+				return errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT, --bot FILE (the same one several times to race candidate versions)")
+			}
+			var srcs []ladder.Source
+			for k, vals := range [][]string{strategy, variant, url, bot} {
 				for _, v := range vals {
 					one := make([]string, 4)
 					one[k] = v
@@ -227,9 +232,6 @@ the machine that runs the night, so its command and files must be there
 					}
 					srcs = append(srcs, src)
 				}
-			}
-			if kinds != 1 {
-				return errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT, --bot FILE (the same one several times to race candidate versions)")
 			}
 			if len(srcs) > 1 {
 				return addCandidates(cmd, s, name, srcs, race)
