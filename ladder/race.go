@@ -114,7 +114,7 @@ type CandidateRace struct {
 	Matches int `json:"matches"`
 	// Saved is the matches the race did not play against testing every
 	// candidate alone on as many pairs as the longest-playing one:
-	// 2 (k Rounds - Pairs).
+	// 2 (k Rounds - Pairs), once the race has ended (0 before).
 	Saved int `json:"saved"`
 	// Done tells the race has ended; Winner is the winner's label ("" when
 	// none was shown better than the baseline).
@@ -482,7 +482,9 @@ func (s *Store) races(ctx context.Context, q querier) ([]CandidateRace, error) {
 			}
 		}
 		cr.Done = sp.outcomes[0] != OutcomeRacing
-		cr.Saved = 2 * (len(sp.candidates)*run.Rounds - run.Pairs)
+		if cr.Done {
+			cr.Saved = 2 * (len(sp.candidates)*run.Rounds - run.Pairs)
+		}
 		for i, id := range sp.candidates {
 			rc := RaceCandidate{Version: id, Label: versions[id].Label, Plays: versions[id].Fingerprint, Outcome: sp.outcomes[i], Racer: run.Racers[i]}
 			if rc.By >= 0 {
@@ -627,15 +629,7 @@ func (st *raceStager) add(jobs []plannedJob, recs map[string]arena.Record) (comp
 				r.beyond++
 				continue
 			}
-			sa, err := seatScore(ea)
-			if err != nil {
-				return false, err
-			}
-			sb, err := seatScore(eb)
-			if err != nil {
-				return false, err
-			}
-			class, err := stats.PairBucket(sa, sb)
+			class, err := pairClass(ea, eb)
 			if err != nil {
 				return false, err
 			}

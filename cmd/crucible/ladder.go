@@ -376,7 +376,7 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the entrants, their current versions and regression tests",
+		Short: "List the entrants, their current versions, regression tests and races of candidates",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := reports.ParseFormat(format)
@@ -404,9 +404,20 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 			for _, t := range tests {
 				byVersion[t.Version] = t
 			}
+			races, err := s.Races(cmd.Context())
+			if err != nil {
+				return err
+			}
+			running := map[string]ladder.CandidateRace{}
+			for _, r := range races {
+				if !r.Done {
+					running[r.Entrant] = r
+				}
+			}
 			type listed struct {
 				ladder.Entrant
 				Test *ladder.RegressionTest `json:"regression_test,omitempty"`
+				Race *ladder.CandidateRace  `json:"race,omitempty"`
 			}
 			out := make([]listed, len(list))
 			head := []string{"name", "version", "label", "plays", "added", "removed", "regression test"}
@@ -417,6 +428,14 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 				if t, ok := byVersion[e.Current.ID]; ok {
 					out[i].Test = &t
 					state = t.Describe()
+				}
+				if r, ok := running[e.Name]; ok {
+					out[i].Race = &r
+					var labels []string
+					for _, c := range r.Candidates {
+						labels = append(labels, c.Label)
+					}
+					state = strings.TrimPrefix(state+"; ", "; ") + fmt.Sprintf("race %d of candidates %s: %s", r.ID, strings.Join(labels, ", "), r.Verdict())
 				}
 				rows[i] = []string{e.Name, fmt.Sprint(e.Current.Number), e.Current.Label, e.Current.Fingerprint, e.Current.AddedAt, e.RemovedAt, state}
 			}

@@ -121,8 +121,11 @@ func raceRow(r ladder.CandidateRace, c ladder.RaceCandidate) []string {
 
 // raceSummary says a race's verdict and what it played and saved.
 func raceSummary(r ladder.CandidateRace) string {
-	return fmt.Sprintf("%s; %d pairs counted over %d night(s) (at most %d a candidate), %d matches played, %d saved against testing each candidate alone on as many pairs",
-		r.Verdict(), r.Pairs, r.Nights, r.Rounds, r.Matches, r.Saved)
+	s := fmt.Sprintf("%s; %d pairs counted over %d night(s) (at most %d a candidate), %d matches played", r.Verdict(), r.Pairs, r.Nights, r.Rounds, r.Matches)
+	if r.Done {
+		s += fmt.Sprintf(", %d saved against testing each candidate alone on as many pairs", r.Saved)
+	}
+	return s
 }
 
 // writeRaceTables prints each race as a table under its verdict.
