@@ -343,7 +343,8 @@ type Entrant struct {
 	AddedAt   string  `json:"added_at"`
 	RemovedAt string  `json:"removed_at,omitempty"`
 	Current   Version `json:"current"`
-	// Versions is the number of versions it has had.
+	// Versions is the number of versions it has had (race candidates
+	// included).
 	Versions int `json:"versions"`
 }
 
@@ -376,7 +377,9 @@ func (s *Store) Entrants(ctx context.Context, all bool) ([]Entrant, error) {
 		if out[i].Current, err = s.currentVersion(ctx, s.db, out[i].Name); err != nil {
 			return nil, fmt.Errorf("entrant %s: %w", out[i].Name, err)
 		}
-		out[i].Versions = out[i].Current.Number
+		if err := s.db.QueryRowContext(ctx, s.rebind("SELECT COUNT(*) FROM versions WHERE entrant = ?"), out[i].Name).Scan(&out[i].Versions); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -252,3 +252,55 @@ func TestAdaptiveNight(t *testing.T) {
 		})
 	}
 }
+
+// An adaptive night still plays the regression test of a new version: its
+// game pairs are the night's planned schedule, the rated matches follow in
+// stages; interrupted and continued, the night ends the same.
+func TestAdaptiveNightWithRegression(t *testing.T) {
+	ctx := context.Background()
+	g := kindling.Game{}
+	b := kindlingBuilder(t)
+	night := func(interruptAt int64) string {
+		s := open(t, backends(t)["sqlite"](t))
+		if _, err := s.Init(ctx, "kindling", 3); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"normal", "sniper", "contrarian"} {
+			if _, err := s.Add(ctx, n, Source{Kind: KindStrategy, Strategy: n}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.RunNight(ctx, g, b, NightOptions{Label: "n1", SeedsPerNight: 1, ChunkSize: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Add(ctx, "contrarian", variantSource(t)); err != nil {
+			t.Fatal(err)
+		}
+		reg := DefaultRegression()
+		reg.PairsPerNight = 5
+		opt := NightOptions{Label: "n2", Workers: 2, ChunkSize: 4, Regression: &reg, Schedule: ScheduleAdaptive,
+			Adaptive: AdaptiveNight{Top: 2, Confidence: 0.99, MaxMatches: 200}}
+		if interruptAt > 0 {
+			ictx, p := interrupting(interruptAt)
+			o := opt
+			o.Play = p
+			if _, err := s.RunNight(ictx, g, b, o); !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted night: %v", err)
+			}
+		}
+		r, err := s.RunNight(ctx, g, b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Night.Planned != 10 || len(r.Regression) != 1 || r.Regression[0].Counts.Pairs() != 5 || r.Adaptive == nil || r.Adaptive.Matches < 6 {
+			t.Fatalf("night 2: planned %d, regression %+v, adaptive %+v", r.Night.Planned, r.Regression, r.Adaptive)
+		}
+		if r.Recorded != 10+r.Adaptive.Matches {
+			t.Fatalf("recorded %d: 10 regression games and %d rated", r.Recorded, r.Adaptive.Matches)
+		}
+		return mustJSON(t, withoutTimes(exportLines(t, s, r.Night.ID))) + mustJSON(t, r.Ratings) + mustJSON(t, r.Regression[0].Counts)
+	}
+	if night(0) != night(40) {
+		t.Fatal("the adaptive night with a regression test differs once interrupted")
+	}
+}

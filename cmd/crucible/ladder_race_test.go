@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,6 +123,15 @@ func TestLadderRaceAndAdaptiveNights(t *testing.T) {
 			}
 			if list := lad(t, ref, "list"); !strings.Contains(list, "normal@v4") {
 				t.Fatalf("ladder list after the race:\n%s", list)
+			}
+			page := filepath.Join(t.TempDir(), "ladder.html")
+			lad(t, ref, "report", "--out", page)
+			html, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(html), "race 1 (normal against normal)") || !strings.Contains(string(html), "normal@v4 H1 after") {
+				t.Fatal("the report does not show the race")
 			}
 
 			// An adaptive night over the current versions and two more.

@@ -277,5 +277,26 @@ func ladderNightPage(ctx context.Context, s *ladder.Store, n ladder.Night, tests
 	if n.Note != "" {
 		ln.Facts = append(ln.Facts, reports.Fact{Name: "note", Value: n.Note})
 	}
+	if n.Config.Schedule != "" {
+		ln.Facts = append(ln.Facts, reports.Fact{Name: "schedule", Value: n.Config.Schedule})
+	}
+	if len(n.Config.Races) > 0 {
+		races, err := s.Races(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var tonight []ladder.CandidateRace
+		for _, r := range races {
+			for _, c := range n.Config.Races {
+				if c.Race == r.ID {
+					tonight = append(tonight, r)
+				}
+			}
+		}
+		for _, f := range raceFacts(tonight) {
+			f.Name += " played"
+			ln.Facts = append(ln.Facts, f)
+		}
+	}
 	return ln, nil
 }

@@ -110,7 +110,7 @@ night stays open, the next run continues it).
 	fl.StringVar(&f.schedule, "schedule", ladder.ScheduleFixed, "rated matches: fixed (every pair's seeds planned at the start) or adaptive (chosen in batches to settle the top --top order, see above); a continued night keeps its own")
 	fl.IntVar(&f.top, "top", 3, "--schedule adaptive: the leading versions whose order is to be settled")
 	fl.Float64Var(&f.confidence, "confidence", 0.95, "--schedule adaptive: the probability at which the top order counts as settled, in (0, 1)")
-	fl.IntVar(&f.maxMatches, "max-matches", 0, "--schedule adaptive: most rated matches of the night (0: no cap but --budget); at least every pair twice")
+	fl.IntVar(&f.maxMatches, "max-matches", 0, "--schedule adaptive: most rated matches of the night (0: no cap but --budget); at least n(n-1) for n versions (every pair once in both seat orders)")
 	addSPRTFlags(cmd, &f.sprt)
 	addLadderQueueFlag(fl, &f)
 	return cmd
