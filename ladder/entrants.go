@@ -230,12 +230,6 @@ func (s *Store) add(ctx context.Context, tx *sql.Tx, name string, src Source) (A
 		}
 		res.Restored = true
 	}
-	if r, err := s.runningRace(ctx, tx, name); err != nil || r != 0 {
-		if err == nil {
-			err = fmt.Errorf("entrant %s has race %d of candidate versions running; a new version waits for its verdict (crucible ladder standings shows it)", name, r)
-		}
-		return res, err
-	}
 	cur, err := s.currentVersion(ctx, tx, name)
 	switch {
 	case err == nil && cur.Fingerprint == src.Fingerprint() && cur.Kind == KindImported && src.Kind == KindVariant:
@@ -251,6 +245,12 @@ func (s *Store) add(ctx context.Context, tx *sql.Tx, name string, src Source) (A
 		res.Version = cur
 		return res, nil
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return res, err
+	}
+	if r, err := s.runningRace(ctx, tx, name); err != nil || r != 0 {
+		if err == nil {
+			err = fmt.Errorf("entrant %s has race %d of candidate versions running; a new version waits for its verdict (crucible ladder standings shows it)", name, r)
+		}
 		return res, err
 	}
 	v, err := s.insertVersion(ctx, tx, name, src)
