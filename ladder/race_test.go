@@ -58,6 +58,20 @@ func interrupting(n int64) (context.Context, func(context.Context, engine.Game, 
 	}
 }
 
+// interruptNight starts the night of opt and cancels it after at
+// matches (none when at is 0); it must end cancelled.
+func interruptNight(t *testing.T, s *Store, b Builder, opt NightOptions, at int64) {
+	t.Helper()
+	if at == 0 {
+		return
+	}
+	ctx, p := interrupting(at)
+	opt.Play = p
+	if _, err := s.RunNight(ctx, kindling.Game{}, b, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("night interrupted after %d matches: %v, want context.Canceled", at, err)
+	}
+}
+
 // A night racing three candidate versions promotes the strong one and
 // retires the weak ones; the race's state is the same at 1 and 2 workers,
 // and when the night is interrupted and continued; a race spread over two
@@ -72,14 +86,7 @@ func TestRaceNight(t *testing.T) {
 			play := func(workers int, interruptAt int64) outcome {
 				s := raceLadder(t, mk(t))
 				opt := NightOptions{Label: "n1", SeedsPerNight: 1, Workers: workers, ChunkSize: 8, RacePairs: 40}
-				if interruptAt > 0 {
-					ictx, p := interrupting(interruptAt)
-					o := opt
-					o.Play = p
-					if _, err := s.RunNight(ictx, g, b, o); !errors.Is(err, context.Canceled) {
-						t.Fatalf("interrupted night: %v, want context.Canceled", err)
-					}
-				}
+				interruptNight(t, s, b, opt, interruptAt)
 				r1, err := s.RunNight(ctx, g, b, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -198,14 +205,7 @@ func TestAdaptiveNight(t *testing.T) {
 					}
 				}
 				opt := NightOptions{Label: "a1", Workers: workers, ChunkSize: 8, Schedule: ScheduleAdaptive, Adaptive: cfg}
-				if interruptAt > 0 {
-					ictx, p := interrupting(interruptAt)
-					o := opt
-					o.Play = p
-					if _, err := s.RunNight(ictx, g, b, o); !errors.Is(err, context.Canceled) {
-						t.Fatalf("interrupted night: %v, want context.Canceled", err)
-					}
-				}
+				interruptNight(t, s, b, opt, interruptAt)
 				// A continued night keeps its own schedule whatever is asked.
 				o := opt
 				if interruptAt > 0 {
@@ -280,14 +280,7 @@ func TestAdaptiveNightWithRegression(t *testing.T) {
 		reg.PairsPerNight = 5
 		opt := NightOptions{Label: "n2", Workers: 2, ChunkSize: 4, Regression: &reg, Schedule: ScheduleAdaptive,
 			Adaptive: AdaptiveNight{Top: 2, Confidence: 0.99, MaxMatches: 200}}
-		if interruptAt > 0 {
-			ictx, p := interrupting(interruptAt)
-			o := opt
-			o.Play = p
-			if _, err := s.RunNight(ictx, g, b, o); !errors.Is(err, context.Canceled) {
-				t.Fatalf("interrupted night: %v", err)
-			}
-		}
+		interruptNight(t, s, b, opt, interruptAt)
 		r, err := s.RunNight(ctx, g, b, opt)
 		if err != nil {
 			t.Fatal(err)
