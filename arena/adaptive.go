@@ -31,7 +31,7 @@ type AdaptiveOptions struct {
 	Deadline   time.Time
 	// Seed is the base seed: a pair's m-th meeting has the job ids of
 	// RoundRobin's round m and a seed of the pair's own drawn from Seed, m
-	// and the pair (adaptiveJobs), so that no two pairs share a map.
+	// and the pair (AdaptiveSeed), so that no two pairs share a map.
 	Seed uint64
 	// Batch is the number of game pairs between two choices; 0 means
 	// DefaultAdaptiveBatch.
@@ -74,29 +74,16 @@ type AdaptiveState struct {
 // prev are the records of an earlier run of the same schedule (its
 // results file): the schedule is replayed from its start, and the
 // matches it finds there are counted without being played again. A
-// failed match ends the run with an error.
+// failed match ends the run with an error. The choices are an
+// AdaptiveChooser's.
 func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev []Record, opt AdaptiveOptions, emit func(Record) error) (AdaptiveState, error) {
+	ch, err := NewAdaptiveChooser(entrants, opt)
+	if err != nil {
+		return AdaptiveState{}, err
+	}
 	n := len(entrants)
-	var st AdaptiveState
-	switch {
-	case n < 2:
-		return st, fmt.Errorf("an adaptive schedule needs at least 2 players, got %d", n)
-	case opt.Top < 1 || opt.Top > n:
-		return st, fmt.Errorf("top %d is outside its range [1, %d] for %d players", opt.Top, n, n)
-	case !(opt.Confidence > 0 && opt.Confidence < 1):
-		return st, fmt.Errorf("confidence %v is not in (0, 1)", opt.Confidence)
-	case opt.MaxMatches < 0:
-		return st, fmt.Errorf("budget of %d matches, want >= 0", opt.MaxMatches)
-	}
-	if opt.MaxMatches > 0 && opt.MaxMatches < n*(n-1) {
-		return st, fmt.Errorf("budget of %d matches is below the first round's %d (every pair once, both seat orders)", opt.MaxMatches, n*(n-1))
-	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = DefaultAdaptiveBatch
-	}
 	if err := Validate(g, entrants, RoundRobin(n, []uint64{0})); err != nil {
-		return st, err
+		return AdaptiveState{}, err
 	}
 	last := -1
 	for _, r := range prev {
@@ -106,12 +93,13 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 	for m := 0; m <= last; m++ {
 		for a := range n {
 			for b := a + 1; b < n; b++ {
-				could = append(could, adaptiveJobs(opt.Seed, m, a, b)...)
+				seed := AdaptiveSeed(opt.Seed, m, a, b)
+				could = append(could, newJob(m, seed, []int{a, b}), newJob(m, seed, []int{b, a}))
 			}
 		}
 	}
 	if _, err := Remaining(g, opt.Run.Config, could, entrants, prev); err != nil {
-		return st, err
+		return ch.State, err
 	}
 	have := map[string]Record{}
 	for _, r := range prev {
@@ -119,46 +107,27 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 			have[r.Job] = r
 		}
 	}
-	index := map[string]int{}
-	for i, e := range entrants {
-		index[e.Name] = i
-	}
-	st.Meetings = make([][]int, n)
-	for i := range st.Meetings {
-		st.Meetings[i] = make([]int, n)
-	}
-	var done []Record
-	var pairs [][2]int
-	for a := range n {
-		for b := a + 1; b < n; b++ {
-			pairs = append(pairs, [2]int{a, b})
-		}
-	}
+	st := &ch.State
 	for {
-		if opt.MaxMatches > 0 {
-			pairs = pairs[:min(len(pairs), (opt.MaxMatches-st.Matches)/2)]
-		}
-		if len(pairs) == 0 {
-			st.Stop = "budget"
+		games := ch.Next()
+		if games == nil {
 			break
 		}
 		var jobs, todo []Job
-		for _, p := range pairs {
-			a, b := min(p[0], p[1]), max(p[0], p[1])
-			m := st.Meetings[a][b]
-			st.Meetings[a][b]++
-			jobs = append(jobs, adaptiveJobs(opt.Seed, m, a, b)...)
+		for _, gm := range games {
+			jobs = append(jobs, newJob(gm.Round, gm.Seed, []int{gm.A, gm.B}), newJob(gm.Round, gm.Seed, []int{gm.B, gm.A}))
 		}
+		var batch []Record
 		for _, j := range jobs {
 			if r, ok := have[j.ID]; ok {
-				done = append(done, r)
+				batch = append(batch, r)
 				st.Resumed++
 			} else {
 				todo = append(todo, j)
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			return st, err
+			return *st, err
 		}
 		err := Run(ctx, g, entrants, todo, opt.Run, func(r Record) error {
 			if err := emit(r); err != nil {
@@ -168,19 +137,17 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 			if r.Error != "" {
 				return fmt.Errorf("match %s of the adaptive schedule failed (its choices rest on every result; once the cause is fixed, --resume plays it again): %s", r.Job, r.Error)
 			}
-			done = append(done, r)
+			batch = append(batch, r)
 			return nil
 		})
 		if err != nil {
-			return st, err
+			return *st, err
 		}
-		st.Matches = len(done)
-		st.Batches++
-		if err := st.fit(entrants, index, done, opt); err != nil {
-			return st, err
+		if err := ch.Add(batch); err != nil {
+			return *st, err
 		}
 		if opt.Progress != nil {
-			opt.Progress(st)
+			opt.Progress(*st)
 		}
 		if st.Settled {
 			st.Stop = "settled"
@@ -190,23 +157,124 @@ func PlayAdaptive(ctx context.Context, g engine.Game, entrants []Entrant, prev [
 			st.Stop = "deadline"
 			break
 		}
-		if pairs = st.Fit.NextPairs(st.Certainty, batch); len(pairs) == 0 {
-			st.Stop = "certain" // every comparison has no uncertainty left
-			break
-		}
 	}
-	return st, nil
+	return *st, nil
 }
 
-// adaptiveJobs are the two games (both seat orders) of the m-th meeting
-// of players a < b: the job ids of round m of RoundRobin, on a seed of the
-// pair's own. A round robin's round plays one seed for every pair, and in
-// AI Code Battle one map, so the results of a player's pairs in one round
-// move together; meetings on seeds of their own are independent across
-// pairs, which the balanced fit's covariance takes them to be.
-func adaptiveJobs(base uint64, m, a, b int) []Job {
-	seed := engine.Mix(engine.Mix(base, uint64(m)), uint64(a)<<32|uint64(b))
-	return []Job{newJob(m, seed, []int{a, b}), newJob(m, seed, []int{b, a})}
+// AdaptiveGame is one game pair an adaptive schedule chose: entrants A <
+// B meet for the Round-th time (from 0), on Seed, in both seat orders.
+type AdaptiveGame struct {
+	A, B, Round int
+	Seed        uint64
+}
+
+// AdaptiveChooser makes PlayAdaptive's choices for a caller that plays
+// the games itself (a ladder night records them in its database): Next
+// gives a batch of game pairs, Add counts their results and fits them, and
+// the next batch is chosen from the results counted only. Its State is
+// PlayAdaptive's, except Played and Resumed, which it leaves to its
+// caller.
+type AdaptiveChooser struct {
+	State    AdaptiveState
+	opt      AdaptiveOptions
+	entrants []Entrant
+	index    map[string]int
+	done     []Record
+	pairs    [][2]int
+	batch    int
+	started  bool
+}
+
+// NewAdaptiveChooser checks opt against the entrants (only their names are
+// used) and begins a schedule: its first batch is every pair once.
+func NewAdaptiveChooser(entrants []Entrant, opt AdaptiveOptions) (*AdaptiveChooser, error) {
+	n := len(entrants)
+	switch {
+	case n < 2:
+		return nil, fmt.Errorf("an adaptive schedule needs at least 2 players, got %d", n)
+	case opt.Top < 1 || opt.Top > n:
+		return nil, fmt.Errorf("top %d is outside its range [1, %d] for %d players", opt.Top, n, n)
+	case !(opt.Confidence > 0 && opt.Confidence < 1):
+		return nil, fmt.Errorf("confidence %v is not in (0, 1)", opt.Confidence)
+	case opt.MaxMatches < 0:
+		return nil, fmt.Errorf("budget of %d matches, want >= 0", opt.MaxMatches)
+	}
+	if opt.MaxMatches > 0 && opt.MaxMatches < n*(n-1) {
+		return nil, fmt.Errorf("budget of %d matches is below the first round's %d (every pair once, both seat orders)", opt.MaxMatches, n*(n-1))
+	}
+	c := &AdaptiveChooser{opt: opt, entrants: entrants, index: map[string]int{}, batch: opt.Batch}
+	if c.batch <= 0 {
+		c.batch = DefaultAdaptiveBatch
+	}
+	for i, e := range entrants {
+		c.index[e.Name] = i
+	}
+	c.State.Meetings = make([][]int, n)
+	for i := range c.State.Meetings {
+		c.State.Meetings[i] = make([]int, n)
+	}
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			c.pairs = append(c.pairs, [2]int{a, b})
+		}
+	}
+	return c, nil
+}
+
+// Next is the next batch, or nil when the schedule has ended (State.Stop
+// says why: "settled", "certain" or "budget").
+func (c *AdaptiveChooser) Next() []AdaptiveGame {
+	st := &c.State
+	if st.Stop != "" {
+		return nil
+	}
+	if c.started {
+		if st.Settled {
+			st.Stop = "settled"
+			return nil
+		}
+		if c.pairs = st.Fit.NextPairs(st.Certainty, c.batch); len(c.pairs) == 0 {
+			st.Stop = "certain" // every comparison has no uncertainty left
+			return nil
+		}
+	}
+	c.started = true
+	pairs := c.pairs
+	if c.opt.MaxMatches > 0 {
+		pairs = pairs[:min(len(pairs), (c.opt.MaxMatches-st.Matches)/2)]
+	}
+	if len(pairs) == 0 {
+		st.Stop = "budget"
+		return nil
+	}
+	games := make([]AdaptiveGame, len(pairs))
+	for i, p := range pairs {
+		a, b := min(p[0], p[1]), max(p[0], p[1])
+		m := st.Meetings[a][b]
+		st.Meetings[a][b]++
+		games[i] = AdaptiveGame{A: a, B: b, Round: m, Seed: AdaptiveSeed(c.opt.Seed, m, a, b)}
+	}
+	return games
+}
+
+// Add counts the records of the batch Next gave (its every game, in any
+// order) and fits all the results so far.
+func (c *AdaptiveChooser) Add(recs []Record) error {
+	c.done = append(c.done, recs...)
+	st := &c.State
+	st.Matches = len(c.done)
+	st.Batches++
+	return st.fit(c.entrants, c.index, c.done, c.opt)
+}
+
+// AdaptiveSeed is the seed of the m-th meeting of entrants a < b in an
+// adaptive schedule on base: a seed of the pair's own. A round robin's
+// round plays one seed for every pair, and in AI Code Battle one map, so
+// the results of a player's pairs in one round move together; meetings on
+// seeds of their own are independent across pairs, which the balanced
+// fit's covariance takes them to be.
+func AdaptiveSeed(base uint64, m, a, b int) uint64 {
+	return engine.Mix(engine.Mix(base, uint64(m)), uint64(a)<<32|uint64(b))
 }
 
 // fit rates the results so far and measures the top order.

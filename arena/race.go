@@ -103,13 +103,10 @@ func PlayRace(ctx context.Context, g engine.Game, entrants []Entrant, prev []Rec
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		c := run.Leader()
-		from := run.Racers[c].Pairs
-		if from >= opt.MaxPairs {
-			run.Stop()
+		c, from, to, ok := run.Next(batch, opt.MaxPairs)
+		if !ok {
 			break
 		}
-		to := min(from+batch, opt.MaxPairs)
 		byPair := map[int][]Record{}
 		var todo []Job
 		for n := from; n < to; n++ {

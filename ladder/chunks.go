@@ -181,15 +181,7 @@ func encodeChunk(index, first int, entries []entry, replayDir string) (chunkRow,
 		if !a.played || !b.played || a.rec.Error != "" || b.rec.Error != "" {
 			continue
 		}
-		sa, err := seatScore(a)
-		if err != nil {
-			return row, err
-		}
-		sb, err := seatScore(b)
-		if err != nil {
-			return row, err
-		}
-		k, err := stats.PairBucket(sa, sb)
+		k, err := pairClass(a, b)
 		if err != nil {
 			return row, err
 		}
@@ -229,6 +221,20 @@ func keyOf(seats []int64, ranks []int) seatingKey {
 	copy(k.seats[:], seats)
 	copy(k.ranks[:], ranks)
 	return k
+}
+
+// pairClass is the pentanomial class of a game pair from the tested
+// version's side (its newSeat in each game).
+func pairClass(a, b entry) (int, error) {
+	sa, err := seatScore(a)
+	if err != nil {
+		return 0, err
+	}
+	sb, err := seatScore(b)
+	if err != nil {
+		return 0, err
+	}
+	return stats.PairBucket(sa, sb)
 }
 
 // seatScore is the new version's score in a two-seat regression game: 1

@@ -231,7 +231,6 @@ func (s *Store) add(ctx context.Context, tx *sql.Tx, name string, src Source) (A
 		res.Restored = true
 	}
 	cur, err := s.currentVersion(ctx, tx, name)
-	number := 1
 	switch {
 	case err == nil && cur.Fingerprint == src.Fingerprint() && cur.Kind == KindImported && src.Kind == KindVariant:
 		// A variant known from imported results gets its file: same play,
@@ -245,25 +244,45 @@ func (s *Store) add(ctx context.Context, tx *sql.Tx, name string, src Source) (A
 	case err == nil && cur.Fingerprint == src.Fingerprint():
 		res.Version = cur
 		return res, nil
-	case err == nil:
-		number = cur.Number + 1
-	case !errors.Is(err, sql.ErrNoRows):
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
 		return res, err
 	}
-	id, err := s.nextID(ctx, tx, "versions")
+	if r, err := s.runningRace(ctx, tx, name); err != nil || r != 0 {
+		if err == nil {
+			err = fmt.Errorf("entrant %s has race %d of candidate versions running; a new version waits for its verdict (crucible ladder standings shows it)", name, r)
+		}
+		return res, err
+	}
+	v, err := s.insertVersion(ctx, tx, name, src)
 	if err != nil {
 		return res, err
 	}
+	res.Version, res.Created = v, true
+	return res, nil
+}
+
+// insertVersion appends a version of entrant name playing src, numbered
+// after every version it has had (race candidates included).
+func (s *Store) insertVersion(ctx context.Context, tx *sql.Tx, name string, src Source) (Version, error) {
+	var last sql.NullInt64
+	if err := tx.QueryRowContext(ctx, s.rebind("SELECT MAX(number) FROM versions WHERE entrant = ?"), name).Scan(&last); err != nil {
+		return Version{}, err
+	}
+	number := int(last.Int64) + 1
+	id, err := s.nextID(ctx, tx, "versions")
+	if err != nil {
+		return Version{}, err
+	}
+	t := now()
 	v := Version{ID: id, Entrant: name, Number: number, Label: labelOf(name, number), Kind: src.Kind,
 		Strategy: src.Strategy, VariantID: src.VariantID, Content: src.Content, Fingerprint: src.Fingerprint(), AddedAt: t}
 	_, err = tx.ExecContext(ctx, s.rebind(`INSERT INTO versions (id, entrant, number, label, kind, strategy, variant_id, content, fingerprint, added_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		v.ID, v.Entrant, v.Number, v.Label, v.Kind, v.Strategy, v.VariantID, v.Content, v.Fingerprint, v.AddedAt)
 	if err != nil {
-		return res, fmt.Errorf("entrant %s: adding version %d (label %s): %w", name, number, v.Label, err)
+		return Version{}, fmt.Errorf("entrant %s: adding version %d (label %s): %w", name, number, v.Label, err)
 	}
-	res.Version, res.Created = v, true
-	return res, nil
+	return v, nil
 }
 
 const versionCols = "id, entrant, number, label, kind, strategy, variant_id, content, fingerprint, added_at"
@@ -292,9 +311,10 @@ func scanVersions(rows *sql.Rows, err error) ([]Version, error) {
 	return out, rows.Err()
 }
 
-// currentVersion is the entrant's newest version (sql.ErrNoRows if none).
+// currentVersion is the entrant's newest version that is not a race
+// candidate still racing or retired (sql.ErrNoRows if none).
 func (s *Store) currentVersion(ctx context.Context, q querier, name string) (Version, error) {
-	return scanVersion(q.QueryRowContext(ctx, s.rebind("SELECT "+versionCols+" FROM versions WHERE entrant = ? ORDER BY number DESC LIMIT 1"), name))
+	return scanVersion(q.QueryRowContext(ctx, s.rebind("SELECT "+versionCols+" FROM versions WHERE entrant = ? AND "+notCandidate("id")+" ORDER BY number DESC LIMIT 1"), name))
 }
 
 // Remove takes entrant name out of the coming nights; its versions, matches
@@ -323,7 +343,8 @@ type Entrant struct {
 	AddedAt   string  `json:"added_at"`
 	RemovedAt string  `json:"removed_at,omitempty"`
 	Current   Version `json:"current"`
-	// Versions is the number of versions it has had.
+	// Versions is the number of versions it has had (race candidates
+	// included).
 	Versions int `json:"versions"`
 }
 
@@ -356,7 +377,9 @@ func (s *Store) Entrants(ctx context.Context, all bool) ([]Entrant, error) {
 		if out[i].Current, err = s.currentVersion(ctx, s.db, out[i].Name); err != nil {
 			return nil, fmt.Errorf("entrant %s: %w", out[i].Name, err)
 		}
-		out[i].Versions = out[i].Current.Number
+		if err := s.db.QueryRowContext(ctx, s.rebind("SELECT COUNT(*) FROM versions WHERE entrant = ?"), out[i].Name).Scan(&out[i].Versions); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -118,8 +118,8 @@ func TestLadderTwoNights(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t, mk(t))
-			if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
-				t.Fatalf("schema version %d, %v; want 2", v, err)
+			if v, err := s.SchemaVersion(ctx); err != nil || v != 3 {
+				t.Fatalf("schema version %d, %v; want 3", v, err)
 			}
 			if _, err := s.Add(ctx, "normal", Source{Kind: KindStrategy, Strategy: "normal"}); !errors.Is(err, ErrNotInitialized) {
 				t.Fatalf("add before init: %v, want ErrNotInitialized", err)

@@ -139,7 +139,7 @@ func TestMigrationFromMatchRows(t *testing.T) {
 
 			// Opened today: upgraded.
 			s := open(t, dsn)
-			if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
+			if v, err := s.SchemaVersion(ctx); err != nil || v != 3 {
 				t.Fatalf("schema version %d, %v", v, err)
 			}
 			if n, err := s.MatchCount(ctx, 2); err != nil || n != importChunk {

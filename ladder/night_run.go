@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,14 @@ type NightOptions struct {
 	// Regression sets up the regression tests of new versions; nil means
 	// DefaultRegression(). A test keeps the bounds it started with.
 	Regression *RegressionOptions
+	// RacePairs is the most pairs each race of candidate versions counts
+	// a night (see AddCandidates); 0 means DefaultRacePairs, -1 plays no
+	// race tonight.
+	RacePairs int
+	// Schedule is ScheduleFixed ("" too) or ScheduleAdaptive, with
+	// Adaptive's settings. A night continued later keeps its own.
+	Schedule string
+	Adaptive AdaptiveNight
 }
 
 // Builder makes the arena entrant that plays a version; the ladder names
@@ -82,6 +91,11 @@ type NightResult struct {
 	// Regression are the regression tests the night played, with their
 	// state after it (when it was closed).
 	Regression []RegressionTest
+	// Races are the races of candidates the night played, with their
+	// state after it (when it was closed).
+	Races []CandidateRace
+	// Adaptive is how an adaptive night's rated matches ended.
+	Adaptive *AdaptiveResult
 }
 
 // RunNight plays one night of the ladder with game g, whose entrants build
@@ -111,6 +125,21 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 	}
 	if opt.SeedsPerNight < 1 || opt.NewVersionFactor < 1 || opt.Budget < 0 || opt.ChunkSize < 0 {
 		return res, fmt.Errorf("seeds per night %d, new-version factor %d, budget %s and chunk size %d must be positive", opt.SeedsPerNight, opt.NewVersionFactor, opt.Budget, opt.ChunkSize)
+	}
+	switch {
+	case opt.RacePairs == 0:
+		opt.RacePairs = DefaultRacePairs
+	case opt.RacePairs < -1:
+		return res, fmt.Errorf("race pairs per night %d: want -1 (none), 0 (default) or more", opt.RacePairs)
+	case opt.RacePairs == -1:
+		opt.RacePairs = 0
+	}
+	switch opt.Schedule {
+	case "", ScheduleFixed:
+		opt.Schedule = ""
+	case ScheduleAdaptive:
+	default:
+		return res, fmt.Errorf("schedule %q: want %s or %s", opt.Schedule, ScheduleFixed, ScheduleAdaptive)
 	}
 	if opt.Regression == nil {
 		d := DefaultRegression()
@@ -182,6 +211,33 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 	if err != nil {
 		return res, err
 	}
+	index := make(map[int64]int, len(entrants))
+	versions, err := s.allVersions(ctx, s.db)
+	if err != nil {
+		return res, err
+	}
+	for i, e := range entrants {
+		for id, v := range versions {
+			if v.Label == e.Name {
+				index[id] = i
+			}
+		}
+	}
+	races, err := s.newRaceStager(ctx, s.db, night)
+	if err != nil {
+		return res, err
+	}
+	adaptive, err := newAdaptiveStager(night, versions)
+	if err != nil {
+		return res, err
+	}
+	var stagers []stager
+	if len(races.races) > 0 {
+		stagers = append(stagers, races)
+	}
+	if adaptive != nil {
+		stagers = append(stagers, adaptive)
+	}
 	size := night.Config.ChunkSize
 	if size < minChunk {
 		return res, fmt.Errorf("night %s: chunk size %d in its config (was the database edited?)", night.Label, size)
@@ -191,7 +247,7 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		return res, err
 	}
 	for k := range done {
-		if k < 0 || k*size >= len(jobs) {
+		if k < 0 || (k*size >= len(jobs) && len(stagers) == 0) {
 			return res, fmt.Errorf("night %s: chunk %d is recorded but its schedule has %d chunks (was the database edited?)", night.Label, k, (len(jobs)+size-1)/size)
 		}
 	}
@@ -209,19 +265,19 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		res.BudgetSpent = len(todo) > 0
 		todo = nil
 	}
+	playCtx := ctx
+	if night.Budget > 0 {
+		var cancel context.CancelFunc
+		playCtx, cancel = context.WithTimeout(ctx, max(remaining, 0))
+		defer cancel()
+	}
+	replayDir := ""
+	if opt.ReplayDir != "" {
+		replayDir = opt.ReplayDir + "/" + night.Label
+	}
+	budgetCut := func() bool { return ctx.Err() == nil && playCtx.Err() != nil }
 	if len(todo) > 0 {
-		playCtx := ctx
-		if night.Budget > 0 {
-			var cancel context.CancelFunc
-			playCtx, cancel = context.WithTimeout(ctx, remaining)
-			defer cancel()
-		}
-		replayDir := ""
-		if opt.ReplayDir != "" {
-			replayDir = opt.ReplayDir + "/" + night.Label
-		}
-		budgetCut := func() bool { return ctx.Err() == nil && playCtx.Err() != nil }
-		res.Played, err = s.play(playCtx, g, night, entrants, todo, sched, replayDir, opt, budgetCut)
+		res.Played, err = s.play(playCtx, g, night, entrants, todo, sched, 0, replayDir, opt, budgetCut)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
@@ -232,10 +288,31 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 			return res, err
 		}
 	}
+	if !res.BudgetSpent && len(stagers) > 0 {
+		// The stages play without the progress bar of the planned part.
+		sopt := opt
+		sopt.Progress = nil
+		budgetGone := func() bool { return night.Budget > 0 && (remaining <= 0 || playCtx.Err() != nil) }
+		played, spent, err := s.playStages(ctx, playCtx, night, len(jobs), done, index, stagers, budgetGone,
+			func(todo []arena.Job, sched schedule, base int) (int, error) {
+				return s.play(playCtx, g, night, entrants, todo, sched, base, replayDir, sopt, budgetCut)
+			})
+		res.Played += played
+		if err != nil {
+			return res, err
+		}
+		res.BudgetSpent = spent
+	}
+	if adaptive != nil {
+		res.Adaptive = adaptive.result()
+	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		note := ""
 		if res.BudgetSpent {
 			note = "budget spent"
+		}
+		if res.Adaptive != nil {
+			note = strings.TrimPrefix(note+"; "+res.Adaptive.Describe(*night.Config.Adaptive), "; ")
 		}
 		var err error
 		if res.BudgetSpent {
@@ -247,7 +324,10 @@ func (s *Store) RunNight(ctx context.Context, g engine.Game, build Builder, opt 
 		if res.Ratings, err = s.closeNight(ctx, tx, info, night, note); err != nil {
 			return err
 		}
-		res.Regression, err = s.closeRegression(ctx, tx, night)
+		if res.Regression, err = s.closeRegression(ctx, tx, night); err != nil {
+			return err
+		}
+		res.Races, err = s.closeRaces(ctx, tx, races)
 		return err
 	})
 	if err != nil {
@@ -299,16 +379,37 @@ func (s *Store) startNight(ctx context.Context, tx *sql.Tx, info Info, label, cf
 	if err != nil {
 		return Night{}, nil, err
 	}
+	raceRuns, err := s.raceRuns(ctx, tx, active, opt.RacePairs)
+	if err != nil {
+		return Night{}, nil, err
+	}
 	n := Night{ID: id, Label: label, Kind: KindNight, StartedAt: now(), Seed: seed, Budget: opt.Budget,
 		Config: NightConfig{SeedsPerNight: opt.SeedsPerNight, NewVersionFactor: opt.NewVersionFactor, Pairing: "uncertainty",
-			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh, Regression: runs},
+			Glicko2: *glicko, Versions: ids, Prior: priorByID, New: fresh, Regression: runs, Races: raceRuns},
 		GameConfig: cfgID, CodeVersion: CodeVersion()}
+	if opt.Schedule == ScheduleAdaptive {
+		a := opt.Adaptive
+		n.Config.Schedule, n.Config.Adaptive, n.Config.Pairing = ScheduleAdaptive, &a, "adaptive"
+		versions, err := s.allVersions(ctx, tx)
+		if err != nil {
+			return Night{}, nil, err
+		}
+		if _, err := newAdaptiveStager(n, versions); err != nil {
+			return Night{}, nil, err
+		}
+	}
 	jobs, err := n.plan()
 	if err != nil {
 		return Night{}, nil, err
 	}
 	n.Planned = len(jobs)
-	if n.Config.ChunkSize, err = s.chunkSize(ctx, tx, n, jobs, opt, g, build); err != nil {
+	calibrate := jobs
+	if len(calibrate) == 0 {
+		// An adaptive night plans no rated match: its match time is
+		// measured on one round of every pair.
+		calibrate = planRated(n.ID, ids, prior, nil, seed, 1, 1)
+	}
+	if n.Config.ChunkSize, err = s.chunkSize(ctx, tx, n, calibrate, opt, g, build); err != nil {
 		return Night{}, nil, err
 	}
 	if err := s.insertNight(ctx, tx, n); err != nil {

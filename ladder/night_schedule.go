@@ -33,6 +33,10 @@ func (n Night) plan() ([]plannedJob, error) {
 			return nil, fmt.Errorf("night %s: config: no prior rating of version %d", n.Label, id)
 		}
 	}
+	if n.Config.Schedule == ScheduleAdaptive {
+		// The rated matches are chosen as the night goes (stages.go).
+		return planRegression(n.ID, nil, n.Seed, n.Config.Regression), nil
+	}
 	return planNight(n.ID, n.Config.Versions, prior, isNew, n.Seed, n.Config.SeedsPerNight, n.Config.NewVersionFactor, n.Config.Regression), nil
 }
 
@@ -76,6 +80,13 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 			ids = append(ids, t.Baseline)
 		}
 	}
+	for _, r := range night.Config.Races {
+		for _, id := range append([]int64{r.Baseline}, r.Candidates...) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	index := make(map[int64]int, len(ids))
 	entrants := make([]arena.Entrant, len(ids))
@@ -92,6 +103,13 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 		entrants[i] = e
 		index[id] = i
 	}
+	jobs, sched, err := night.jobsOf(planned, index)
+	return jobs, entrants, sched, err
+}
+
+// jobsOf makes the arena's jobs and the schedule of slots of planned jobs
+// of the night, index giving each version's entrant.
+func (night Night) jobsOf(planned []plannedJob, index map[int64]int) ([]arena.Job, schedule, error) {
 	jobs := make([]arena.Job, len(planned))
 	sched := schedule{slots: make([]slot, len(planned)), position: make(map[string]int, len(planned))}
 	seats := 0
@@ -106,8 +124,8 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 			j.Seats[k] = index[id]
 		}
 		jobs[i] = j
-		sl := slot{versions: p.Versions, test: p.Test, pair: p.Pair}
-		if p.Test != 0 && len(p.Versions) == 2 && p.Versions[1] != p.Versions[0] {
+		sl := slot{versions: p.Versions, test: p.Test, pair: p.Pair, newSeat: p.NewSeat}
+		if p.Test > 0 && len(p.Versions) == 2 && p.Versions[1] != p.Versions[0] {
 			for _, t := range night.Config.Regression {
 				if t.Test == p.Test && p.Versions[1] == t.Version {
 					sl.newSeat = 1
@@ -117,17 +135,17 @@ func (s *Store) nightScheduleOf(ctx context.Context, q querier, night Night, pla
 		sched.slots[i] = sl
 		sched.position[j.ID] = i
 		if len(sched.position) != i+1 {
-			return nil, nil, schedule{}, fmt.Errorf("night %s: job %s is twice in its schedule", night.Label, j.ID)
+			return nil, schedule{}, fmt.Errorf("night %s: job %s is twice in its schedule", night.Label, j.ID)
 		}
 	}
-	return jobs, entrants, sched, nil
+	return jobs, sched, nil
 }
 
-// activeVersions are the current versions of the entrants not removed,
-// by id.
+// activeVersions are the current versions of the entrants not removed
+// (never a race's candidate still racing or retired), by id.
 func (s *Store) activeVersions(ctx context.Context, q querier) ([]Version, error) {
 	return scanVersions(q.QueryContext(ctx, `SELECT `+prefixed("v.", versionCols)+` FROM versions v JOIN entrants e ON e.name = v.entrant
-		WHERE e.removed_at IS NULL AND v.number = (SELECT MAX(w.number) FROM versions w WHERE w.entrant = v.entrant) ORDER BY v.id`))
+		WHERE e.removed_at IS NULL AND v.number = (SELECT MAX(w.number) FROM versions w WHERE w.entrant = v.entrant AND `+notCandidate("w.id")+`) ORDER BY v.id`))
 }
 
 // prefixed puts p before every column of a comma-separated list.

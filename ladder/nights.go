@@ -43,6 +43,14 @@ type NightConfig struct {
 	ChunkSize int `json:"chunk_size,omitempty"`
 	// Regression are the regression tests the night plays.
 	Regression []RegressionRun `json:"regression,omitempty"`
+	// Races are the races of candidate versions the night plays, in
+	// stages after its schedule (see race.go).
+	Races []RaceNight `json:"races,omitempty"`
+	// Schedule is "" (or ScheduleFixed) when the rated matches are
+	// planned at the start (planRated), ScheduleAdaptive when they are
+	// chosen in batches as results come in, with Adaptive's settings.
+	Schedule string         `json:"schedule,omitempty"`
+	Adaptive *AdaptiveNight `json:"adaptive,omitempty"`
 }
 
 // Night is one ladder run: one rating period.

@@ -33,6 +33,9 @@ type plannedJob struct {
 	// match); Pair numbers its game pair within the night.
 	Test int64
 	Pair int
+	// NewSeat is the seat of the version tested in a game of a race
+	// (regression games get theirs from the night's tests).
+	NewSeat int
 }
 
 // pairValue is the information a game between two players is expected to
@@ -184,8 +187,9 @@ func planRegression(night int64, rated []plannedJob, seed uint64, tests []Regres
 }
 
 // IsRegressionGame reports whether job, a job id of a ladder night, is a
-// game of a regression test ("n<night>-t<test>-p<pair>-..."), not a rated
-// match ("n<night>-r<round>-...").
+// game of a regression test ("n<night>-t<test>-p<pair>-...") or of a race
+// of candidates ("n<night>-x<race>-p<pair>-..."), not a rated match
+// ("n<night>-r<round>-...").
 func IsRegressionGame(job string) bool {
 	if len(job) < 2 || job[0] != 'n' {
 		return false
@@ -194,5 +198,5 @@ func IsRegressionGame(job string) bool {
 	for i < len(job) && job[i] >= '0' && job[i] <= '9' {
 		i++
 	}
-	return i > 1 && strings.HasPrefix(job[i:], "-t")
+	return i > 1 && (strings.HasPrefix(job[i:], "-t") || strings.HasPrefix(job[i:], "-x"))
 }

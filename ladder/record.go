@@ -38,8 +38,11 @@ type chunkBuf struct {
 // written with the matches they have, as the night closes; when ctx is
 // cancelled otherwise they are dropped. It returns the number of matches
 // recorded.
+//
+// sched's positions start at chunk base of the night (0 for its planned
+// schedule, later chunks for the stages chosen as it goes, see stages.go).
 func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants []arena.Entrant, todo []arena.Job,
-	sched schedule, replayDir string, opt NightOptions, budgetCut func() bool) (int, error) {
+	sched schedule, base int, replayDir string, opt NightOptions, budgetCut func() bool) (int, error) {
 	size := night.Config.ChunkSize
 	if size < minChunk || size%2 != 0 {
 		return 0, fmt.Errorf("night %s: chunk size %d is not an even number of at least %d jobs", night.Label, size, minChunk)
@@ -109,10 +112,10 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 		if !ok {
 			return fmt.Errorf("night %s: match %s is not in its schedule", night.Label, r.Job)
 		}
-		k := pos / size
+		k := base + pos/size
 		c := pending[k]
 		if c == nil {
-			first := k * size
+			first := (k - base) * size
 			c = &chunkBuf{index: k, entries: make([]entry, min(size, len(sched.slots)-first))}
 			for i := range c.entries {
 				sl := sched.slots[first+i]
@@ -120,7 +123,7 @@ func (s *Store) play(ctx context.Context, g engine.Game, night Night, entrants [
 			}
 			pending[k] = c
 		}
-		e := &c.entries[pos-k*size]
+		e := &c.entries[pos-(k-base)*size]
 		if e.played {
 			return fmt.Errorf("night %s: match %s finished twice", night.Label, r.Job)
 		}

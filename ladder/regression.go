@@ -154,7 +154,8 @@ func (t RegressionTest) Describe() string {
 
 // regressionRuns returns the regression tests a night of the active
 // versions plays: one per new version (an entrant's version after its
-// first) against the version before it, unless that one cannot play (it
+// first, not a race's winner) against the version before it (retired race
+// candidates left out), unless that one cannot play (it
 // is known only from imported results) or the test has decided. Tests
 // started now are also returned in fresh, with their ids, to be recorded
 // once the night is.
@@ -170,13 +171,36 @@ func (s *Store) regressionRuns(ctx context.Context, tx *sql.Tx, active []Version
 	if err != nil {
 		return nil, nil, err
 	}
+	// A race's candidates are not tested: the winner was raced against
+	// the baseline, and the others never play again.
+	candidate := map[int64]string{}
+	crows, err := tx.QueryContext(ctx, "SELECT version_id, outcome FROM race_candidates")
+	if err != nil {
+		return nil, nil, err
+	}
+	for crows.Next() {
+		var id int64
+		var outcome string
+		if err := crows.Scan(&id, &outcome); err != nil {
+			crows.Close()
+			return nil, nil, err
+		}
+		candidate[id] = outcome
+	}
+	crows.Close()
+	if err := crows.Err(); err != nil {
+		return nil, nil, err
+	}
 	for _, v := range active {
-		if v.Number < 2 {
+		if _, raced := candidate[v.ID]; v.Number < 2 || raced {
 			continue
 		}
 		var base Version
 		for _, w := range all {
-			if w.Entrant == v.Entrant && w.Number == v.Number-1 {
+			if o, raced := candidate[w.ID]; raced && o != OutcomeWinner {
+				continue // a retired candidate was never current
+			}
+			if w.Entrant == v.Entrant && w.Number < v.Number && w.Number > base.Number {
 				base = w
 			}
 		}

@@ -212,6 +212,23 @@ func (rr *RaceRun) Leader() int {
 	return best
 }
 
+// Next is the batch to play next by "play the leader" (see Leader): the
+// leader c's pairs [from, to), at most batch of them and none at or past
+// maxPairs. ok is false when the race has ended; a leader that has
+// reached maxPairs ends it (Stop), undecided.
+func (rr *RaceRun) Next(batch, maxPairs int) (c, from, to int, ok bool) {
+	if rr.Done {
+		return -1, 0, 0, false
+	}
+	c = rr.Leader()
+	from = rr.Racers[c].Pairs
+	if from >= maxPairs {
+		rr.Stop()
+		return -1, 0, 0, false
+	}
+	return c, from, min(from+batch, maxPairs), true
+}
+
 // Add counts candidate i's next pair (its pair on seed Racers[i].Pairs),
 // of pentanomial class class (0 to 4), then applies its test and the
 // eliminations that involve it.

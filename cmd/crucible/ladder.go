@@ -171,9 +171,10 @@ make it a ladder of --game. Running it again on the same game changes nothing.
 }
 
 func newLadderAddCmd(o *ladderOpts) *cobra.Command {
-	var strategy, variant, url, bot string
+	var strategy, variant, url, bot []string
+	var race raceFlags
 	cmd := &cobra.Command{
-		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT | --bot FILE)",
+		Use:   "add NAME (--strategy S | --variant FILE | --url http://HOST:PORT | --bot FILE)...",
 		Short: "Add an entrant, or a new version of one",
 		Long: `Add entrant NAME playing a strategy at its defaults, a variant file, or (AI Code
 Battle) a remote bot. Adding an existing entrant with other content makes a new
@@ -190,7 +191,12 @@ nothing; a removed entrant comes back.
 --bot stores an outside bot's manifest (kind crucible-bot/1, its values
 filled in, its folder made absolute); each night starts the bot's command on
 the machine that runs the night, so its command and files must be there
-(crucible ladder run says which is missing).`,
+(crucible ladder run says which is missing).
+
+` + ladderRaceHelp + `
+
+  crucible ladder add champ --variant take1.json --variant take2.json --variant take3.json
+  crucible ladder add normal --strategy tuned --strategy sniper --race-elo1 10`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -206,11 +212,36 @@ the machine that runs the night, so its command and files must be there
 			if err != nil {
 				return err
 			}
-			src, err := ladderSource(info.Game, strategy, variant, url, bot, cmd.ErrOrStderr())
-			if err != nil {
-				return err
+			kinds := 0
+			for _, vals := range [][]string{strategy, variant, url, bot} {
+				if len(vals) > 0 {
+					kinds++
+				}
 			}
-			res, err := s.Add(cmd.Context(), name, src)
+			if kinds != 1 {
+				return errors.New("give exactly one of --strategy NAME, --variant FILE, --url http://HOST:PORT, --bot FILE (the same one several times to race candidate versions)")
+			}
+			var srcs []ladder.Source
+			for k, vals := range [][]string{strategy, variant, url, bot} {
+				for _, v := range vals {
+					one := make([]string, 4)
+					one[k] = v
+					src, err := ladderSource(info.Game, one[0], one[1], one[2], one[3], cmd.ErrOrStderr())
+					if err != nil {
+						return err
+					}
+					srcs = append(srcs, src)
+				}
+			}
+			if len(srcs) > 1 {
+				return addCandidates(cmd, s, name, srcs, race)
+			}
+			for _, f := range raceFlagNames {
+				if cmd.Flags().Changed(f) {
+					return fmt.Errorf("--%s applies to a race: give several candidate versions", f)
+				}
+			}
+			res, err := s.Add(cmd.Context(), name, srcs[0])
 			if err != nil {
 				return err
 			}
@@ -229,10 +260,11 @@ the machine that runs the night, so its command and files must be there
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&strategy, "strategy", "", "a strategy of the ladder's game, at its defaults")
-	fl.StringVar(&variant, "variant", "", "a variant JSON file (its content is stored in the ladder)")
-	fl.StringVar(&url, "url", "", "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run)")
-	fl.StringVar(&bot, "bot", "", "an outside bot's manifest (crucible-bot/1 JSON): stored in the ladder, started by each night on its machine")
+	fl.StringArrayVar(&strategy, "strategy", nil, "a strategy of the ladder's game, at its defaults (several: candidate versions raced)")
+	fl.StringArrayVar(&variant, "variant", nil, "a variant JSON file (its content is stored in the ladder; several: candidate versions raced)")
+	fl.StringArrayVar(&url, "url", nil, "a remote AI Code Battle bot, http://HOST:PORT (its secret is given to ladder run; several: candidates raced)")
+	fl.StringArrayVar(&bot, "bot", nil, "an outside bot's manifest (crucible-bot/1 JSON): stored in the ladder, started by each night on its machine (several: candidates raced)")
+	addRaceFlags(cmd, &race)
 	return cmd
 }
 
@@ -344,7 +376,7 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the entrants, their current versions and regression tests",
+		Short: "List the entrants, their current versions, regression tests and races of candidates",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := reports.ParseFormat(format)
@@ -372,9 +404,20 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 			for _, t := range tests {
 				byVersion[t.Version] = t
 			}
+			races, err := s.Races(cmd.Context())
+			if err != nil {
+				return err
+			}
+			running := map[string]ladder.CandidateRace{}
+			for _, r := range races {
+				if !r.Done {
+					running[r.Entrant] = r
+				}
+			}
 			type listed struct {
 				ladder.Entrant
 				Test *ladder.RegressionTest `json:"regression_test,omitempty"`
+				Race *ladder.CandidateRace  `json:"race,omitempty"`
 			}
 			out := make([]listed, len(list))
 			head := []string{"name", "version", "label", "plays", "added", "removed", "regression test"}
@@ -385,6 +428,14 @@ func newLadderListCmd(o *ladderOpts) *cobra.Command {
 				if t, ok := byVersion[e.Current.ID]; ok {
 					out[i].Test = &t
 					state = t.Describe()
+				}
+				if r, ok := running[e.Name]; ok {
+					out[i].Race = &r
+					var labels []string
+					for _, c := range r.Candidates {
+						labels = append(labels, c.Label)
+					}
+					state = strings.TrimPrefix(state+"; ", "; ") + fmt.Sprintf("race %d of candidates %s: %s", r.ID, strings.Join(labels, ", "), r.Verdict())
 				}
 				rows[i] = []string{e.Name, fmt.Sprint(e.Current.Number), e.Current.Label, e.Current.Fingerprint, e.Current.AddedAt, e.RemovedAt, state}
 			}

@@ -101,13 +101,18 @@ func currentTests(tests []ladder.RegressionTest) map[string]ladder.RegressionTes
 type standingsJSON struct {
 	rating.Summary
 	RegressionTests []ladder.RegressionTest `json:"regression_tests"`
+	Races           []ladder.CandidateRace  `json:"races,omitempty"`
 }
 
 // writeLadderStandings prints the leaderboard with the regression tests of
 // the current versions: in a table or Markdown, regressed versions' names
 // are marked and the tests follow in a table of their own; JSON holds the
 // tests beside the summary; CSV is the leaderboard alone.
-func writeLadderStandings(w io.Writer, f reports.Format, st ladder.Standings, tests []ladder.RegressionTest, opt reports.SummaryOptions) error {
+//
+// The races of candidate versions running, or ended by the last night,
+// follow in tables of their own (JSON: "races").
+func writeLadderStandings(w io.Writer, f reports.Format, st ladder.Standings, tests []ladder.RegressionTest, races []ladder.CandidateRace, opt reports.SummaryOptions) error {
+	races = shownRaces(races, st.Night.Label)
 	var cur []ladder.RegressionTest
 	for _, t := range tests {
 		if t.Current {
@@ -121,7 +126,7 @@ func writeLadderStandings(w io.Writer, f reports.Format, st ladder.Standings, te
 		if cur == nil {
 			cur = []ladder.RegressionTest{}
 		}
-		return enc.Encode(standingsJSON{Summary: st.Summary, RegressionTests: cur})
+		return enc.Encode(standingsJSON{Summary: st.Summary, RegressionTests: cur, Races: races})
 	case reports.CSV:
 		return reports.WriteSummary(w, f, st.Summary, opt)
 	}
@@ -136,10 +141,12 @@ func writeLadderStandings(w io.Writer, f reports.Format, st ladder.Standings, te
 	if err := reports.WriteSummary(w, f, sum, opt); err != nil {
 		return err
 	}
-	if len(cur) == 0 {
-		return nil
+	if len(cur) > 0 {
+		if err := writeRegressionTable(w, f, cur); err != nil {
+			return err
+		}
 	}
-	return writeRegressionTable(w, f, cur)
+	return writeRaceTables(w, f, races)
 }
 
 // regressionHead and regressionRow are the columns of the regression

@@ -171,6 +171,11 @@ func ladderPage(ctx context.Context, s *ladder.Store, ranks *rating.RankOptions)
 		{Name: "matches recorded", Value: strconv.Itoa(matches)},
 		{Name: "regression tests", Value: orNoneText(strings.Join(verdicts, ", "))},
 	}
+	races, err := s.Races(ctx)
+	if err != nil {
+		return pg, err
+	}
+	pg.Facts = append(pg.Facts, raceFacts(races)...)
 	if st.Night.ID != 0 {
 		if pg.Night, err = ladderNightPage(ctx, s, st.Night, tests); err != nil {
 			return pg, err
@@ -263,7 +268,7 @@ func ladderNightPage(ctx context.Context, s *ladder.Store, n ladder.Night, tests
 		{Name: "night", Value: fmt.Sprintf("%s (#%d, %s)", n.Label, n.ID, n.Kind)},
 		{Name: "started", Value: n.StartedAt},
 		{Name: "closed", Value: n.ClosedAt},
-		{Name: "matches", Value: fmt.Sprintf("%d recorded of %d planned: %d rated, %d games of regression tests", total, n.Planned, ln.Rated, ln.TestGames)},
+		{Name: "matches", Value: fmt.Sprintf("%d recorded of %d planned: %d rated, %d games of regression tests and races", total, n.Planned, ln.Rated, ln.TestGames)},
 		{Name: "playing time", Value: fmt.Sprintf("%s (budget %s)", n.Spent.Round(time.Millisecond), budget)},
 		{Name: "regression tests played", Value: orNoneText(strings.Join(played, "; "))},
 		{Name: "chunk size", Value: fmt.Sprintf("%d jobs", n.Config.ChunkSize)},
@@ -271,6 +276,27 @@ func ladderNightPage(ctx context.Context, s *ladder.Store, n ladder.Night, tests
 	}
 	if n.Note != "" {
 		ln.Facts = append(ln.Facts, reports.Fact{Name: "note", Value: n.Note})
+	}
+	if n.Config.Schedule != "" {
+		ln.Facts = append(ln.Facts, reports.Fact{Name: "schedule", Value: n.Config.Schedule})
+	}
+	if len(n.Config.Races) > 0 {
+		races, err := s.Races(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var tonight []ladder.CandidateRace
+		for _, r := range races {
+			for _, c := range n.Config.Races {
+				if c.Race == r.ID {
+					tonight = append(tonight, r)
+				}
+			}
+		}
+		for _, f := range raceFacts(tonight) {
+			f.Name += " played"
+			ln.Facts = append(ln.Facts, f)
+		}
 	}
 	return ln, nil
 }

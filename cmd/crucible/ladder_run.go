@@ -20,6 +20,10 @@ type ladderRunFlags struct {
 	workers, seeds, factor, chunk          int
 	sprt                                   sprtFlags
 	queue                                  string // ladder_queue.go
+	// Races and adaptive nights (ladder_race.go).
+	racePairs, top, maxMatches int
+	schedule                   string
+	confidence                 float64
 }
 
 func newLadderRunCmd(o *ladderOpts) *cobra.Command {
@@ -59,6 +63,10 @@ new version is not weaker; H0, it is weaker than its predecessor, a
 regression. A test keeps the bounds it started with; a newer version stops
 it and starts its own, against the version before it.
 
+%s
+
+%s
+
 Recording: the night's schedule is cut into chunks of --chunk jobs (by
 default about 150 ms of play), each written whole, with the arena's result
 lines, in one row when its last match ends; a kill loses at most the chunks
@@ -78,9 +86,10 @@ night stays open, the next run continues it).
 
   crucible ladder run --budget 20m
   crucible ladder run --night 2025-06-01 --seeds-per-night 8 --workers 2
-  crucible ladder run --sprt-pairs 500 --sprt-elo0 -5 --sprt-elo1 0`,
+  crucible ladder run --sprt-pairs 500 --sprt-elo0 -5 --sprt-elo1 0
+  crucible ladder run --schedule adaptive --top 3 --confidence 0.95 --max-matches 5000`,
 			d.Tau, d.Initial.Rating, d.Initial.RD, d.Initial.Volatility, d.Initial.RD, d.Initial.Volatility, d.Epsilon,
-			reg.Test.Elo0, reg.Test.Elo1, reg.Test.Model, reg.Test.Alpha, reg.Test.Beta, exitRegression),
+			reg.Test.Elo0, reg.Test.Elo1, reg.Test.Model, reg.Test.Alpha, reg.Test.Beta, ladderRaceHelp, ladderAdaptiveHelp, exitRegression),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLadderNight(cmd, o, f)
@@ -97,6 +106,11 @@ night stays open, the next run continues it).
 	fl.StringVar(&f.replays, "replays", "", "directory that keeps each match's replay as <night>/<job>.json (the directory is recorded with the night's chunks)")
 	fl.StringVar(&f.format, "format", "table", "standings format: "+strings.Join(reports.Formats, ", "))
 	fl.IntVar(&f.chunk, "chunk", 0, "jobs a recorded chunk holds, 0 to 1000000 (0: about 150 ms of play); a continued night keeps its own")
+	fl.IntVar(&f.racePairs, "race-pairs", ladder.DefaultRacePairs, "game pairs each race of candidate versions counts a night, 0 to 1000000 (0: no race tonight)")
+	fl.StringVar(&f.schedule, "schedule", ladder.ScheduleFixed, "rated matches: fixed (every pair's seeds planned at the start) or adaptive (chosen in batches to settle the top --top order, see above); a continued night keeps its own")
+	fl.IntVar(&f.top, "top", 3, "--schedule adaptive: the leading versions whose order is to be settled")
+	fl.Float64Var(&f.confidence, "confidence", 0.95, "--schedule adaptive: the probability at which the top order counts as settled, in (0, 1)")
+	fl.IntVar(&f.maxMatches, "max-matches", 0, "--schedule adaptive: most rated matches of the night (0: no cap but --budget); at least n(n-1) for n versions (every pair once in both seat orders)")
 	addSPRTFlags(cmd, &f.sprt)
 	addLadderQueueFlag(fl, &f)
 	return cmd
@@ -126,6 +140,17 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 		return err
 	}
 	regression, err := f.sprt.options()
+	if err != nil {
+		return err
+	}
+	if f.racePairs < 0 || f.racePairs > 1000000 {
+		return fmt.Errorf("--race-pairs %d is outside its range [0, 1000000]", f.racePairs)
+	}
+	racePairs := f.racePairs
+	if racePairs == 0 {
+		racePairs = -1
+	}
+	schedule, adaptive, err := adaptiveNightOptions(cmd, f)
 	if err != nil {
 		return err
 	}
@@ -159,7 +184,8 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	opt := ladder.NightOptions{Label: f.night, SeedsPerNight: f.seeds, NewVersionFactor: f.factor, Budget: f.budget,
-		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays, ChunkSize: f.chunk, Regression: &regression}
+		Workers: f.workers, GameConfig: cfg, ReplayDir: f.replays, ChunkSize: f.chunk, Regression: &regression,
+		RacePairs: racePairs, Schedule: schedule, Adaptive: adaptive}
 	play, closeQueue, err := ladderQueue(cmd, o, f)
 	if err != nil {
 		return err
@@ -193,6 +219,12 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 			tests = fmt.Sprintf(" (%d of them games of %d regression tests)", games, len(n.Config.Regression))
 		}
 		fmt.Fprintf(stderr, "%s night %s (#%d): %d matches planned%s, %d to play, %s\n", verb, n.Label, n.ID, n.Planned, tests, todo, budget)
+		if a := n.Config.Adaptive; a != nil {
+			fmt.Fprintf(stderr, "adaptive schedule: rated matches chosen in batches until the top %d order is settled at %g%% (max matches %d, 0: none)\n", a.Top, 100*a.Confidence, a.MaxMatches)
+		}
+		for _, r := range n.Config.Races {
+			fmt.Fprintf(stderr, "race %d: %d candidate versions against version %d, up to %d pairs tonight, after the planned matches\n", r.Race, len(r.Candidates), r.Baseline, r.Pairs)
+		}
 		if bar := newProgressBar(stderr, todo); bar != nil {
 			var last time.Time
 			progress = func(done, total int) {
@@ -232,6 +264,12 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	for _, t := range res.Regression {
 		fmt.Fprintf(stderr, "regression test of %s: %s\n", t.Label, t.Describe())
 	}
+	for _, r := range res.Races {
+		fmt.Fprintf(stderr, "race %d of %s: %s\n", r.ID, r.Entrant, raceSummary(r))
+	}
+	if res.Adaptive != nil {
+		fmt.Fprintln(stderr, res.Adaptive.Describe(*n.Config.Adaptive))
+	}
 	st, err := s.Standings(ctx)
 	if err != nil {
 		return err
@@ -240,7 +278,11 @@ func runLadderNight(cmd *cobra.Command, o *ladderOpts, f ladderRunFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := writeLadderStandings(cmd.OutOrStdout(), format, st, tests, reports.SummaryOptions{}); err != nil {
+	races, err := s.Races(ctx)
+	if err != nil {
+		return err
+	}
+	if err := writeLadderStandings(cmd.OutOrStdout(), format, st, tests, races, reports.SummaryOptions{}); err != nil {
 		return err
 	}
 	var regressed []ladder.RegressionTest

@@ -37,6 +37,14 @@ accepted H0 is marked` + regressionMark + ` in the leaderboard. JSON holds the
 tests as "regression_tests"; CSV is the leaderboard alone (with --ranks, the
 rank columns too).
 
+Then the races of candidate versions (see ladder add --help) running or ended
+by the last night: each candidate's status (active, H1, H0, eliminated,
+stopped), pairs, pentanomial counts, score and Elo over the baseline, LLR with
+its bounds (alpha already divided by the candidates), who eliminated it and
+its outcome (racing, winner: promoted, retired), under the race's verdict,
+pairs, matches played and the matches saved against testing every candidate
+alone on as many pairs as the longest-playing one. JSON: "races".
+
 --ranks adds each entrant's probability of each rank over the last night: the
 rank table of crucible rate --ranks on that night's matches between the current
 versions (their Bradley–Terry order, not the ladder's Glicko-2 over all nights).
@@ -73,7 +81,11 @@ versions (their Bradley–Terry order, not the ladder's Glicko-2 over all nights
 				}
 				fmt.Fprintln(cmd.OutOrStdout(), "Ladder standings", last)
 			}
-			return writeLadderStandings(cmd.OutOrStdout(), f, st, tests, reports.SummaryOptions{Matrix: matrix, Pairs: pairs})
+			races, err := s.Races(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return writeLadderStandings(cmd.OutOrStdout(), f, st, tests, races, reports.SummaryOptions{Matrix: matrix, Pairs: pairs})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output format: "+strings.Join(reports.Formats, ", "))
