@@ -14,10 +14,21 @@ import (
 )
 
 // matchSpans records, per match id, the first and last turn a served bot
-// answered.
+// answered. With holdAlone set, a turn of the only match seen so far waits
+// up to holdAlone (within the turn's budget) for a second match to begin,
+// so that slots which can play at once do so even on a loaded machine
+// whose first match would otherwise finish before the next one starts.
 type matchSpans struct {
-	mu    sync.Mutex
-	spans map[string][2]time.Time
+	mu        sync.Mutex
+	spans     map[string][2]time.Time
+	holdAlone time.Duration
+}
+
+// alone tells whether at most one match has been seen.
+func (m *matchSpans) alone() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.spans) < 2
 }
 
 func (m *matchSpans) wrap(h http.Handler) http.Handler {
@@ -32,6 +43,9 @@ func (m *matchSpans) wrap(h http.Handler) http.Handler {
 			s[1] = now
 			m.spans[id] = s
 			m.mu.Unlock()
+			for end := now.Add(m.holdAlone); m.alone() && time.Now().Before(end); {
+				time.Sleep(10 * time.Millisecond)
+			}
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -81,6 +95,11 @@ func TestBotConcurrencyOnServedBot(t *testing.T) {
 			t.Fatal(err)
 		}
 		spans := &matchSpans{spans: map[string][2]time.Time{}}
+		if limit == 0 {
+			// Each held turn stays within the 3 s turn budget, and the
+			// first match's 60 turns leave the other slots minutes to begin.
+			spans.holdAlone = 2 * time.Second
+		}
 		hs := httptest.NewServer(spans.wrap(srv))
 		bot, err := acb.Remote(hs.URL, secret)
 		if err != nil {
