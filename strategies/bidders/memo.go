@@ -47,6 +47,19 @@ var (
 	memoSeed  = maphash.MakeSeed()
 )
 
+func memoShardOf(key memoKey) *memoShard {
+	return &stageMemo[maphash.Comparable(memoSeed, key)%memoShards]
+}
+
+// stageMemoLookup returns the stored solution of the stage game key.
+func stageMemoLookup(key memoKey) ([]float64, bool) {
+	sh := memoShardOf(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sol, ok := sh.m[key]
+	return sol, ok
+}
+
 func seatKey(s *stageSeat) memoSeat {
 	return memoSeat{budget: s.budget, carry: s.carry, emb: s.emb, cap: s.cap, keep: math.Float64bits(s.keep)}
 }
@@ -64,10 +77,8 @@ func (g *stageGame) memoKey(iters int) memoKey {
 // kept on a hit: only g.a's average strategy may be read after it).
 func (g *stageGame) solveOwnMemo(iters int) {
 	key := g.memoKey(iters)
-	sh := &stageMemo[maphash.Comparable(memoSeed, key)%memoShards]
-	sh.mu.Lock()
-	sol, ok := sh.m[key]
-	sh.mu.Unlock()
+	sh := memoShardOf(key)
+	sol, ok := stageMemoLookup(key)
 	s := &g.a
 	if ok {
 		s.hi[0] = 0
