@@ -68,7 +68,7 @@ func (c *cfrBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		return
 	}
 	c.g.setup(v, perRival(c.price, v.Seats), c.ember, c.rivalPrice)
-	c.g.solveOwn(cfrIterations)
+	c.g.solveOwnMemo(cfrIterations)
 	c.g.a.sample(c.rng, out)
 	topUp(v, out, mustSpend(v, sum(out)))
 	fit(out, b)
