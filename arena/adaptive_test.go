@@ -60,13 +60,7 @@ func TestPlayAdaptiveSettles(t *testing.T) {
 		if a.Matches != b.Matches || a.Certainty.Prob != b.Certainty.Prob {
 			t.Fatalf("seed %d: 1 worker: %d matches P %v; 3 workers: %d matches P %v", seed, a.Matches, a.Certainty.Prob, b.Matches, b.Certainty.Prob)
 		}
-		var rr []arena.Record
-		if err := arena.Run(context.Background(), mapToy, es, arena.RoundRobin(n, arena.Seeds(seed, 120)), arena.Options{Workers: 2}, func(r arena.Record) error {
-			rr = append(rr, r)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
+		rr := mapToyRoundRobin(t, es, seed, 120)
 		rounds, matches, cert, err := arena.RoundRobinSettled(es, rr, 3, 0.95, 2000, seed)
 		if err != nil {
 			t.Fatal(err)
@@ -159,13 +153,7 @@ func TestAdaptiveSettledOrderIsRight(t *testing.T) {
 		if st.Settled && wrong(st.Certainty.Order) {
 			adaptiveWrong++
 		}
-		var rr []arena.Record
-		if err := arena.Run(context.Background(), mapToy, es, arena.RoundRobin(n, arena.Seeds(seed, 40)), arena.Options{Workers: 2}, func(r arena.Record) error {
-			rr = append(rr, r)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
+		rr := mapToyRoundRobin(t, es, seed, 40)
 		rounds, _, cert, err := arena.RoundRobinSettled(es, rr, 3, 0.9, 2000, seed)
 		if err != nil {
 			t.Fatal(err)
@@ -184,4 +172,18 @@ func TestAdaptiveSettledOrderIsRight(t *testing.T) {
 	if adaptiveWrong > 8 || rrWrong > 8 {
 		t.Fatalf("wrong orders called settled at 0.9: adaptive %d of %d, round robin %d of %d", adaptiveWrong, runs, rrWrong, rrSettled)
 	}
+}
+
+// mapToyRoundRobin plays rounds rounds of a round robin of es on mapToy
+// from seed and returns its records.
+func mapToyRoundRobin(t *testing.T, es []arena.Entrant, seed uint64, rounds int) []arena.Record {
+	t.Helper()
+	var rr []arena.Record
+	if err := arena.Run(context.Background(), mapToy, es, arena.RoundRobin(len(es), arena.Seeds(seed, rounds)), arena.Options{Workers: 2}, func(r arena.Record) error {
+		rr = append(rr, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return rr
 }

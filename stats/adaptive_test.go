@@ -136,18 +136,10 @@ func TestNextPairsLeastCertainFirst(t *testing.T) {
 	elo := []float64{0, -40, -50, -400}
 	for i := range 4 {
 		for j := i + 1; j < 4; j++ {
-			p := 1 / (1 + math.Pow(10, (elo[j]-elo[i])/400))
-			st = append(st, PairStat{A: i, B: j, Units: 20, Sum: 20 * p, SumSq: 20 * (p*p + p*(1-p)/2)})
+			st = append(st, eloPairStat(i, j, 20, elo))
 		}
 	}
-	bal, err := FitBalanced(names, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top, err := TopOrderCertainty(bal.Fit, 2, 100, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bal, top := fitTopOf(t, names, st, 2, 100)
 	pairs := bal.NextPairs(top, 2000)
 	if len(pairs) != 2000 || pairs[0] != [2]int{1, 2} {
 		t.Fatalf("first pair %v of %d, want [1 2] (b over c by 10, the least certain)", pairs[0], len(pairs))
@@ -180,18 +172,10 @@ func TestNextPairsReachesPairsPlayedOnce(t *testing.T) {
 				st = append(st, PairStat{A: i, B: j, Units: 1, Sum: 0, SumSq: 0})
 				continue
 			}
-			p := 1 / (1 + math.Pow(10, (elo[j]-elo[i])/400))
-			st = append(st, PairStat{A: i, B: j, Units: 2000, Sum: 2000 * p, SumSq: 2000 * (p*p + p*(1-p)/2)})
+			st = append(st, eloPairStat(i, j, 2000, elo))
 		}
 	}
-	bal, err := FitBalanced(names, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top, err := TopOrderCertainty(bal.Fit, 2, 1000, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bal, top := fitTopOf(t, names, st, 2, 1000)
 	pairs := bal.NextPairs(top, 32)
 	n := 0
 	for _, p := range pairs {
@@ -202,4 +186,26 @@ func TestNextPairsReachesPairsPlayedOnce(t *testing.T) {
 	if n == 0 {
 		t.Fatalf("batch %v: no unit went to c's pairs played once (c-d, c-e, c-f)", pairs)
 	}
+}
+
+// eloPairStat is pair (i, j) over units units at the expected score of
+// the Elo ratings elo, each unit's two games agreeing half the time.
+func eloPairStat(i, j, units int, elo []float64) PairStat {
+	p := 1 / (1 + math.Pow(10, (elo[j]-elo[i])/400))
+	u := float64(units)
+	return PairStat{A: i, B: j, Units: units, Sum: u * p, SumSq: u * (p*p + p*(1-p)/2)}
+}
+
+// fitTopOf fits the pairs and measures their top order (draws seeded 3).
+func fitTopOf(t *testing.T, names []string, st []PairStat, top, draws int) (*BalancedFit, TopOrder) {
+	t.Helper()
+	bal, err := FitBalanced(names, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := TopOrderCertainty(bal.Fit, top, draws, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bal, order
 }

@@ -51,9 +51,9 @@ func memoShardOf(key memoKey) *memoShard {
 	return &stageMemo[maphash.Comparable(memoSeed, key)%memoShards]
 }
 
-// stageMemoLookup returns the stored solution of the stage game key.
-func stageMemoLookup(key memoKey) ([]float64, bool) {
-	sh := memoShardOf(key)
+// lookup returns the stored solution of the stage game key, sh being its
+// shard (memoShardOf).
+func (sh *memoShard) lookup(key memoKey) ([]float64, bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sol, ok := sh.m[key]
@@ -78,7 +78,7 @@ func (g *stageGame) memoKey(iters int) memoKey {
 func (g *stageGame) solveOwnMemo(iters int) {
 	key := g.memoKey(iters)
 	sh := memoShardOf(key)
-	sol, ok := stageMemoLookup(key)
+	sol, ok := sh.lookup(key)
 	s := &g.a
 	if ok {
 		s.hi[0] = 0

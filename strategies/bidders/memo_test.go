@@ -26,7 +26,7 @@ func TestStageMemoSameBits(t *testing.T) {
 		miss.solveOwnMemo(cfrIterations)
 		hit.setup(&v, price, ember, rival)
 		key := hit.memoKey(cfrIterations)
-		if _, ok := stageMemoLookup(key); ok {
+		if _, ok := memoShardOf(key).lookup(key); ok {
 			hits++
 		}
 		hit.solveOwnMemo(cfrIterations)
