@@ -56,8 +56,8 @@ func (s *Store) RankedStandings(ctx context.Context, ranks *rating.RankOptions) 
 	}
 	// The last closed night's matches between current versions give the
 	// statistics beside the ratings: score rates and pairs with intervals
-	// over independent units (a pair's seat-swapped games on one seed),
-	// as every leaderboard of the lab computes them.
+	// clustered by seed (every match of the night on one seed is one
+	// independent unit), as every leaderboard of the lab computes them.
 	var matches []rating.Match
 	for i := len(nights) - 1; i >= 0; i-- {
 		if nights[i].ClosedAt == "" {

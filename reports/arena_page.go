@@ -182,11 +182,12 @@ func WriteArenaHTML(w io.Writer, pg ArenaPage) error {
 		facts = append(facts, Fact{"rated as", pg.Method})
 	}
 	if s := pg.Summary; s.Clustered {
-		u := strconv.Itoa(s.Units)
+		u := fmt.Sprintf("%d seeds (every match on a seed is one unit)", s.Seeds)
+		r := fmt.Sprintf("%d", s.Units)
 		if s.Distinct < s.Units {
-			u += fmt.Sprintf(" (%d distinct outcomes; %d of the %d pairings (groups of players) gave one outcome on every seed)", s.Distinct, s.Repeated, s.Groups)
+			r += fmt.Sprintf(" (%d distinct outcomes; %d of the %d pairings (groups of players) gave one outcome on every seed)", s.Distinct, s.Repeated, s.Groups)
 		}
-		facts = append(facts, Fact{"independent units", u})
+		facts = append(facts, Fact{"independent units", u}, Fact{"rounds of pairings", r})
 	}
 	field, err := newFieldView(pg.Summary)
 	if err != nil {

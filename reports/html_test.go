@@ -406,7 +406,7 @@ func TestArenaHTMLField(t *testing.T) {
 		}
 	}
 	for _, want := range []string{`<section id="field">`, "None: no three players beat one another", `<section id="method">`,
-		"Ordered by <strong>Bradley–Terry Elo (maximum likelihood)</strong>", "<dt>independent units</dt>", "(9 distinct outcomes; 1 of the 3 pairings (groups of players) gave one outcome on every seed)"} {
+		"Ordered by <strong>Bradley–Terry Elo (maximum likelihood)</strong>", "<dt>independent units</dt>", "<dd>4 seeds (every match on a seed is one unit)</dd>", "(9 distinct outcomes; 1 of the 3 pairings (groups of players) gave one outcome on every seed)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -460,7 +460,7 @@ func TestTablesNameTheirModel(t *testing.T) {
 				t.Errorf("%s: the table lacks the column %q", m, h)
 			}
 		}
-		if !strings.Contains(out, "Intervals: 95%, clustered over 12 independent units") {
+		if !strings.Contains(out, "Intervals: 95%, clustered by seed over 4 seeds") {
 			t.Errorf("%s: the table does not say how its intervals were computed:\n%s", m, out)
 		}
 	}

@@ -38,7 +38,7 @@ func TestRanksTable(t *testing.T) {
 	for _, want := range []string{
 		"Probability of each rank (% of resamples; columns are ranks), best first by the Bradley–Terry fit",
 		"│ # │  player  │  1   │  2   │  3   │ mean rank │ 95% rank interval │",
-		"Rank probabilities: stratified bootstrap of the independent units: 200 resamples (seed 1)",
+		"Rank probabilities: stratified bootstrap of the seeds (every match on a seed is one unit, whatever its players): 200 resamples (seed 1)",
 		first.Name, rankInterval(first),
 	} {
 		if !strings.Contains(out, want) {
@@ -70,7 +70,7 @@ func TestRanksTable(t *testing.T) {
 	}
 	buf.Reset()
 	WriteArenaHTML(&buf, ArenaPage{Source: "r.jsonl", Summary: s})
-	if !strings.Contains(buf.String(), "Not available: every pairing needs at least 3 rounds (seeds) to resample") {
+	if !strings.Contains(buf.String(), "Not available: seeds that hold the same pairings are resampled together and need at least 3 of them") {
 		t.Errorf("page of one round lacks the reason the ranks are not available")
 	}
 }

@@ -122,7 +122,7 @@ func WriteSummary(w io.Writer, f Format, s rating.Summary, opt SummaryOptions) e
 	if opt.Pairs && len(s.Pairs) > 0 {
 		title := "Pairs (score of the first, Wilson 95% interval over games)"
 		if s.Clustered {
-			title = "Pairs (score of the first, 95% interval over the rounds the pair met in)"
+			title = "Pairs (score of the first, 95% interval over the seeds the pair met on)"
 		}
 		if err := writeTable(w, f, title, []int{0, 1}, pairsHeader(s), pairsRows(s)); err != nil {
 			return err
@@ -142,9 +142,9 @@ func IntervalMethod(s rating.Summary) string {
 	if !s.Clustered {
 		return "Intervals: Wilson 95% over games, every game taken as independent evidence."
 	}
-	text := fmt.Sprintf("Intervals: 95%%, clustered over %d independent units (a unit is one round of a pairing: its matches on one seed, both seat orders or every rotation), never over games", s.Units)
+	text := fmt.Sprintf("Intervals: 95%%, clustered by seed over %d seeds (every match on a seed is one independent unit, whatever its players: the pairings of a round share its map or deal, so their results move together), never over games or pairings", s.Seeds)
 	if s.Distinct < s.Units {
-		text += fmt.Sprintf("; units that repeated another of their pairing exactly count once: %d distinct outcomes", s.Distinct)
+		text += fmt.Sprintf("; rounds that repeated another of their pairing exactly count once: %d distinct outcomes of %d rounds", s.Distinct, s.Units)
 		if s.Repeated > 0 {
 			text += fmt.Sprintf(", and %d of the %d pairings (groups of players) gave one outcome on every seed", s.Repeated, s.Groups)
 		}

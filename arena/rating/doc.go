@@ -6,8 +6,9 @@
 // Weng–Lin for free-for-all rankings, α-Rank or Nash averaging. Beside
 // the model's figures it gives each player's score against the field,
 // every pair's score and the Elo difference the score implies, all with
-// intervals over independent units (a round of a pairing: its matches on
-// one seed), exact repeats of one outcome counting once; the analysis of
+// intervals clustered by seed (every match on one seed is one unit,
+// whatever its players: a round's pairings share its map or deal), exact
+// repeats of one outcome counting once; the analysis of
 // a non-transitive field (α-Rank, Nash, 3-cycles of significant wins); and
 // the pairs the order ranks against their scores.
 //
@@ -21,7 +22,7 @@
 //
 // RankProbabilities (and Options.Ranks) gives each player's probability
 // of each rank and a rank interval, by a seeded stratified bootstrap of
-// the same units, each resample ranked by its Bradley–Terry fit.
+// the same seeds, each resample ranked by its Bradley–Terry fit.
 //
 // # Models
 //

@@ -45,9 +45,12 @@ func ExampleSummarize() {
 	// 3 cy  1245 ± 163  1-1-6  score 0.19 [0.04, 0.53]
 }
 
-// Ranking a batch by Bradley–Terry: three players, every pair on two
-// seeds in both seat orders. Each interval is over the rounds of the
-// pairings (units), not over games.
+// Ranking a batch by Bradley–Terry: three players, the pairs of a round
+// on one seed in both seat orders. Each interval is over the seeds
+// (independent units), not over games nor pairings: on each of seeds 1-3
+// bob lost both games to ada and won both against cy, so his three units
+// are each 1/2 (over the six pair-rounds, 0 and 1 alternating, the
+// interval was [0, 1]).
 func ExampleLeaderboard() {
 	var ms []rating.Match
 	win := func(a, b string, seed uint64) {
@@ -67,12 +70,12 @@ func ExampleLeaderboard() {
 	}
 	fmt.Println("ordered by", sum.Model.Title())
 	for _, s := range sum.Standings {
-		fmt.Printf("%d %-3s Elo %+4.0f  %d-%d-%d  score %.2f [%.2f, %.2f] over %d units\n",
+		fmt.Printf("%d %-3s Elo %+4.0f  %d-%d-%d  score %.2f [%.2f, %.2f] over %d seeds\n",
 			s.Rank, s.Name, s.BT.Elo, s.Wins, s.Draws, s.Losses, s.Score, s.ScoreLo, s.ScoreHi, s.Units)
 	}
 	// Output:
 	// ordered by Bradley–Terry Elo (maximum likelihood)
-	// 1 ada Elo +171  7-0-2  score 0.78 [0.17, 1.00] over 5 units
-	// 2 bob Elo   +0  6-0-6  score 0.50 [0.00, 1.00] over 6 units
-	// 3 cy  Elo -171  2-0-7  score 0.22 [0.00, 0.83] over 5 units
+	// 1 ada Elo +171  7-0-2  score 0.78 [0.17, 1.00] over 5 seeds
+	// 2 bob Elo   +0  6-0-6  score 0.50 [0.13, 0.87] over 3 seeds
+	// 3 cy  Elo -171  2-0-7  score 0.22 [0.00, 0.83] over 5 seeds
 }

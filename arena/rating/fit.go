@@ -15,7 +15,7 @@ import (
 func (b *batch) summary(opt Options) (Summary, error) {
 	n := len(b.names)
 	m := newTallies(b.names, b.games)
-	sum := Summary{Model: opt.Model, Clustered: true, Units: b.rawUnits, Distinct: len(b.copies), Groups: b.groups, Repeated: b.repeated}
+	sum := Summary{Model: opt.Model, Clustered: true, Seeds: b.clusters, Units: b.rawUnits, Distinct: len(b.copies), Groups: b.groups, Repeated: b.repeated}
 	// Each player's score against the field.
 	st := make([]Standing, n)
 	played := make([]bool, n)

@@ -20,10 +20,10 @@ type Match struct {
 	// Round is the schedule's round (a Glicko-2 rating period with
 	// RoundPeriods).
 	Round int
-	// Seed is the match seed. The matches of one group of players on one
-	// seed (both seat orders of a pair, every rotation of a free-for-all
-	// group) are one independent unit: they share the seed's map or deal,
-	// so they are not independent evidence of one another.
+	// Seed is the match seed. The matches on one seed (both seat orders
+	// of a pair, every rotation of a free-for-all group, every pairing of
+	// a round) are one independent unit: they share the seed's map or
+	// deal, so they are not independent evidence of one another.
 	Seed uint64
 	// Result fingerprints the match's full result apart from the seed
 	// (the scores, the length, how it ended): two units of the same
@@ -76,21 +76,27 @@ type Inversion struct {
 
 // Leaderboard ranks the players of a batch of matches by the model of
 // opt, with each player's score against the field and every pair's
-// head-to-head score, all with intervals over independent units:
+// head-to-head score, all with intervals clustered by seed:
 //
-//   - a unit is one round of a pairing: the matches of one group of
-//     players on one seed (a seat-swapped pair, a free-for-all group's
-//     rotations). Games inside a unit share the seed; units are
-//     independent;
-//   - units of the same group whose matches repeated each other exactly
+//   - a round of a pairing is the matches of one group of players on one
+//     seed (a seat-swapped pair, a free-for-all group's rotations);
+//   - rounds of the same group whose matches repeated each other exactly
 //     (Match.Result) are one unit, their games summed: a deterministic
 //     outcome repeated on fifty seeds is one observation, not fifty;
-//   - a score's interval is stats.ClusteredRateDistinct over the units:
-//     the cluster-robust standard error with a Student t quantile, or,
-//     when every unit gave the same rate, Wilson's over the number of
-//     distinct units;
+//   - the independent units are the seeds: every match on one seed is in
+//     one cluster, whatever its players, because the pairings of a round
+//     share the seed's map or deal and a map that suits a player lifts
+//     all its results of that round at once (a unit merged from exact
+//     repeats belongs to the seed of its first round). Where every pair
+//     meets on seeds of its own (the adaptive schedule) a cluster is one
+//     round of one pairing;
+//   - a score's interval is stats.SmallSampleRate over the player's
+//     results summed by seed: the cluster-robust standard error with a
+//     Student t quantile, Wilson's over the distinct outcomes when every
+//     seed gave the same rate, and the small-sample methods on one or
+//     two;
 //   - Bradley–Terry's intervals are the cluster-robust sandwich over the
-//     same units.
+//     same seeds.
 //
 // names lists the players in a preferred order (players of matches
 // missing from it are added after, sorted); players without a game are
@@ -167,7 +173,7 @@ type batch struct {
 	ms    *Matches
 	order []int32
 	at    []int32
-	// games are the pairwise games with Unit the merged unit.
+	// games are the pairwise games with Unit their cluster (the seed).
 	games []stats.PairGame
 	// copies[u] is the number of raw units merged into unit u and
 	// unitGroup[u] the group (pairing, free-for-all group) it belongs to.
@@ -179,6 +185,24 @@ type batch struct {
 	// groups and repeated count the groups and those whose every unit
 	// repeated one outcome.
 	groups, repeated, rawUnits int
+	// The seeds cluster the units: every match on one seed is in one
+	// cluster, whatever its players (the pairings of a round share the
+	// seed's map or deal, so their results move together). clusters is
+	// the number of seeds; unitCluster[u] is merged unit u's cluster (the
+	// seed of the first round merged into it); rawMerged[r] and
+	// rawCluster[r] are raw unit r's merged unit and cluster; and
+	// seedsOf(u) lists the clusters of the raw units merged into u.
+	clusters    int
+	unitCluster []int32
+	rawMerged   []int32
+	rawCluster  []int32
+	seedStart   []int32
+	seedList    []int32
+	// stamp, slot and seen are units' scratch: slot[c] is cluster c's
+	// place in the output when seen[c] == stamp.
+	stamp      int32
+	slot, seen []int32
+	seedSeen   []int32
 }
 
 // newBatch orders the matches canonically, finds their units and merges
@@ -212,6 +236,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 	n := len(b.names)
 	type unitInfo struct {
 		group   int32
+		seed    uint64
 		fp      uint64
 		count   int
 		unknown bool
@@ -257,7 +282,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 		if !ok {
 			uid = int32(len(units))
 			unitID[unitKey{gid, m.seed}] = uid
-			units = append(units, unitInfo{group: gid})
+			units = append(units, unitInfo{group: gid, seed: m.seed})
 		}
 		u := &units[uid]
 		u.count++
@@ -315,6 +340,11 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 			b.repeated++
 		}
 	}
+	seeds := make([]uint64, len(units))
+	for uid, u := range units {
+		seeds[uid] = u.seed
+	}
+	b.clusterSeeds(seeds, mergedOf)
 	// Each player's games by opponent and merged unit: the games grouped
 	// by merged unit (a stable counting sort), then each unit's summed by
 	// player and opponent, so the entries come sorted by unit, then
@@ -369,8 +399,59 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 			slices.SortFunc(b.entries[p][from[p]:], func(x, y entry) int { return cmp.Compare(x.opp, y.opp) })
 		}
 	}
+	// From here on a game's unit is its cluster, the seed: what the
+	// models' intervals are clustered over (the entries keep the merged
+	// units).
+	for k := range b.games {
+		b.games[k].Unit = int64(b.unitCluster[b.games[k].Unit])
+	}
 	return b, nil
 }
+
+// clusterSeeds numbers the seeds of the raw units (seeds[r] is raw unit
+// r's, in canonical order) by first appearance and sets the batch's
+// cluster tables: a merged unit belongs to the cluster of its first round,
+// and seedsOf lists the clusters of all its rounds.
+func (b *batch) clusterSeeds(seeds []uint64, mergedOf []int32) {
+	id := map[uint64]int32{}
+	b.rawMerged = mergedOf
+	b.rawCluster = make([]int32, len(seeds))
+	nm := len(b.copies)
+	b.unitCluster = make([]int32, nm)
+	for u := range b.unitCluster {
+		b.unitCluster[u] = -1
+	}
+	b.seedStart = make([]int32, nm+1)
+	for r, s := range seeds {
+		c, ok := id[s]
+		if !ok {
+			c = int32(len(id))
+			id[s] = c
+		}
+		b.rawCluster[r] = c
+		m := mergedOf[r]
+		if b.unitCluster[m] < 0 {
+			b.unitCluster[m] = c
+		}
+		b.seedStart[m+1]++
+	}
+	for u := range nm {
+		b.seedStart[u+1] += b.seedStart[u]
+	}
+	b.seedList = make([]int32, len(seeds))
+	fill := slices.Clone(b.seedStart[:nm])
+	for r, m := range mergedOf {
+		b.seedList[fill[m]] = b.rawCluster[r]
+		fill[m]++
+	}
+	b.clusters = len(id)
+	b.slot = make([]int32, b.clusters)
+	b.seen = make([]int32, b.clusters)
+	b.seedSeen = make([]int32, b.clusters)
+}
+
+// seedsOf lists the clusters of the rounds merged into unit u.
+func (b *batch) seedsOf(u int32) []int32 { return b.seedList[b.seedStart[u]:b.seedStart[u+1]] }
 
 // mix64 is the SplitMix64 finalizer: a fast, well-spread 64-bit hash step.
 func mix64(z uint64) uint64 {
@@ -380,29 +461,39 @@ func mix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// units sums player p's entries whose opponent keep accepts by unit, and
-// counts the raw units behind them.
-func (b *batch) units(p int, keep func(opp int32) bool) (out []stats.Unit, raw int) {
+// units sums player p's entries whose opponent keep accepts by cluster
+// (seed), in order of first appearance, and counts the seeds behind them
+// (the rounds of a merged unit each count their own).
+func (b *batch) units(p int, keep func(opp int32) bool) (out []stats.Unit, seeds int) {
+	b.stamp++
 	last := int32(-1)
 	for _, e := range b.entries[p] {
 		if !keep(e.opp) {
 			continue
 		}
-		if e.unit != last {
+		c := b.unitCluster[e.unit]
+		if b.seen[c] != b.stamp {
+			b.seen[c], b.slot[c] = b.stamp, int32(len(out))
 			out = append(out, stats.Unit{})
-			raw += b.copies[e.unit]
-			last = e.unit
 		}
-		u := &out[len(out)-1]
+		u := &out[b.slot[c]]
 		u.Points += e.pts
 		u.Games += e.games
+		if e.unit != last {
+			last = e.unit
+			for _, s := range b.seedsOf(e.unit) {
+				if b.seedSeen[s] != b.stamp {
+					b.seedSeen[s] = b.stamp
+					seeds++
+				}
+			}
+		}
 	}
-	return out, raw
+	return out, seeds
 }
 
-// interval is the clustered interval of units (honest on fewer than
-// stats.MinUnits: stats.SmallSampleRate), and ok false when there are
-// none.
+// interval is the score interval of the units (stats.SmallSampleRate);
+// false when there are none.
 func interval(units []stats.Unit, level float64) (stats.Interval, bool) {
 	if len(units) == 0 {
 		return stats.Interval{}, false

@@ -78,12 +78,16 @@ func TestLeaderboardUnits(t *testing.T) {
 	if bc.Units != 10 || bc.Distinct != 10 || math.Abs(bc.Lo-want.Lo) > 1e-12 || math.Abs(bc.Hi-want.Hi) > 1e-12 {
 		t.Fatalf("b-c alternating: %+v, want the t interval %+v", bc, want)
 	}
-	// a's field: the a-b pairing is one unit of 20 games, a-c ten of 2:
-	// all won, 11 distinct units, Wilson of 11 of 11.
+	// a's field is clustered by seed: the a-b pairing's one unit of 20
+	// games lies in its first seed's cluster with that seed's a-c round,
+	// and the other nine seeds hold an a-c round each: all won, 10 seeds,
+	// Wilson of 10 of 10 (over pair-rounds it was 11 of 11).
 	st := sum.Standings[0]
-	lo11, _ := stats.Wilson(11, 11, 0.95)
-	if st.Name != "a" || st.Units != 20 || st.Distinct != 11 || st.Score != 1 || math.Abs(st.ScoreLo-lo11) > 1e-12 {
-		t.Fatalf("a's standing %+v, want 20 units, 11 distinct, Wilson of 11 of 11", st)
+	if st.Name != "a" || st.Units != 10 || st.Distinct != 10 || st.Score != 1 || math.Abs(st.ScoreLo-lo10) > 1e-12 {
+		t.Fatalf("a's standing %+v, want 10 seeds, 10 distinct, Wilson of 10 of 10", st)
+	}
+	if sum.Seeds != 10 {
+		t.Fatalf("summary over %d seeds, want 10", sum.Seeds)
 	}
 	// A perfect record's Elo is taken half a game from the edge.
 	if want := EloDiff(39.5 / 40); math.Abs(st.Elo-want) > 1e-9 || math.IsInf(st.EloHi, 0) {
@@ -147,7 +151,8 @@ func TestLeaderboardOrderFollowsScores(t *testing.T) {
 			t.Fatalf("%s: inversions %+v", opt.Model, sum.Inversions)
 		}
 	}
-	// The BT figures are FitGames' over the merged units.
+	// The BT figures are FitGames' clustered by seed (every pairing of a
+	// round on one seed is one cluster).
 	sum, _ := Leaderboard(names, ms, Options{})
 	var games []stats.PairGame
 	for k, m := range ms {
@@ -159,7 +164,7 @@ func TestLeaderboardOrderFollowsScores(t *testing.T) {
 			s = 0
 		}
 		_ = k
-		games = append(games, stats.PairGame{A: a, B: b, Score: s, Unit: int64(m.Seed)*100 + int64(min(a, b))*10 + int64(max(a, b))})
+		games = append(games, stats.PairGame{A: a, B: b, Score: s, Unit: int64(m.Seed)})
 	}
 	fit, err := stats.BradleyTerry{MergedRepeats: true}.FitGames(names, games)
 	if err != nil {
@@ -426,13 +431,14 @@ func TestLeaderboardFreeForAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum.Units != 15 || sum.Groups != 5 {
-			t.Fatalf("%s: %d units in %d groups, want 15 in 5", m, sum.Units, sum.Groups)
+		if sum.Units != 15 || sum.Groups != 5 || sum.Seeds != 3 {
+			t.Fatalf("%s: %d rounds in %d groups on %d seeds, want 15 in 5 on 3", m, sum.Units, sum.Groups, sum.Seeds)
 		}
 		for _, st := range sum.Standings {
-			// 4 of the 5 groups, 4 rotations, 3 opponents, 3 seeds.
-			if st.Games != 4*4*3*3 || st.Units != 4*3 {
-				t.Fatalf("%s: %s has %d games in %d units, want 144 in 12", m, st.Name, st.Games, st.Units)
+			// 4 of the 5 groups, 4 rotations, 3 opponents, 3 seeds; the
+			// groups of a round share its seed, so 3 independent units.
+			if st.Games != 4*4*3*3 || st.Units != 3 {
+				t.Fatalf("%s: %s has %d games on %d seeds, want 144 on 3", m, st.Name, st.Games, st.Units)
 			}
 		}
 	}

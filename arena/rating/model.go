@@ -211,7 +211,10 @@ type Batch struct {
 	Names  []string
 	Played []bool
 	// Games are the pairwise games (A and B index Names), Unit the
-	// independent unit with exact repeats merged.
+	// independent cluster, a dense index of the seed: every match on one
+	// seed is in one cluster, whatever its players, since the pairings of
+	// a round share the seed's map or deal (a round merged with exact
+	// repeats on other seeds belongs to the first seed's).
 	Games []stats.PairGame
 	// Matrix tallies the pairwise games, players in Names order.
 	Matrix Matrix

@@ -23,8 +23,8 @@ type Elo struct {
 }
 
 // btSpec is the maximum-likelihood Bradley–Terry (Elo) fit of the whole
-// batch (stats.BradleyTerry.FitGames), with cluster-robust intervals over
-// the units; the default for a batch of results. On a round robin its
+// batch (stats.BradleyTerry.FitGames), with cluster-robust intervals
+// clustered by seed (Batch.Games' units); the default for a batch of results. On a round robin its
 // order is the order of the scores. Its figures are Standing.BT.
 var btSpec = &Spec{
 	Name:    ModelBT,
@@ -82,7 +82,7 @@ var btSpec = &Spec{
 // is fitted with one virtual draw per pair that met, and the note says
 // so.
 func rateBT(b *Batch, st []Standing, opt Options) (string, []string, error) {
-	const method = "maximum-likelihood Bradley–Terry fit of the batch's pairwise results (a draw is half a win), with cluster-robust (sandwich) intervals over the units"
+	const method = "maximum-likelihood Bradley–Terry fit of the batch's pairwise results (a draw is half a win), with cluster-robust (sandwich) intervals clustered by seed"
 	var sub []int
 	at := make([]int, len(b.Names))
 	var names []string
@@ -97,6 +97,8 @@ func rateBT(b *Batch, st []Standing, opt Options) (string, []string, error) {
 	if len(sub) < 2 {
 		return method, nil, nil
 	}
+	// The sandwich is clustered by seed (the games' units): the games of
+	// one seed, whatever their pairing, are one cluster.
 	games := b.Games // FitGames only reads them
 	if len(sub) < len(b.Names) {
 		games = make([]stats.PairGame, len(b.Games))

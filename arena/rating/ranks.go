@@ -2,6 +2,7 @@ package rating
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -19,9 +20,10 @@ const (
 	DefaultResamples = 1000
 	// DefaultRankSeed seeds the resampling when RankOptions.Seed is 0.
 	DefaultRankSeed = 1
-	// MinRankRounds is the fewest rounds (raw units) every pairing needs
-	// for rank probabilities by default: resampling one or two rounds of
-	// a pairing cannot show how its result varies.
+	// MinRankRounds is the fewest seeds every stratum of the bootstrap
+	// (the seeds that hold the same pairings) needs for rank
+	// probabilities by default: resampling one or two seeds cannot show
+	// how a result varies.
 	MinRankRounds = 3
 	// maxResamples bounds RankOptions.Resamples.
 	maxResamples = 1_000_000
@@ -40,9 +42,10 @@ type RankOptions struct {
 	// Level is the confidence level of the rank intervals; 0 means
 	// Confidence (0.95).
 	Level float64
-	// MinRounds is the fewest rounds every pairing must have for the
-	// table to be computed (RankTable.Unavailable says which pairing has
-	// fewer); 0 means MinRankRounds. 1 resamples whatever there is.
+	// MinRounds is the fewest seeds every stratum (the seeds that hold
+	// the same pairings) must have for the table to be computed
+	// (RankTable.Unavailable says which has fewer); 0 means
+	// MinRankRounds. 1 resamples whatever there is.
 	MinRounds int
 }
 
@@ -81,14 +84,18 @@ type PlayerRanks struct {
 // interval, by a stratified bootstrap of the batch's independent units,
 // the units every interval of the leaderboard is computed over:
 //
-//   - a unit is one round of a pairing (the matches of one group of
-//     players on one seed); in each resample every pairing draws as many
-//     rounds as it played, with replacement, from its own rounds, so the
-//     schedule keeps its shape (every player meets the same opponents as
-//     often) and only the outcomes vary;
+//   - a unit is a seed: every match on it, whatever its players (the
+//     pairings of a round share the seed's map or deal, so their results
+//     move together), as the leaderboard's intervals are clustered;
+//   - the seeds are stratified by the set of pairings they hold (a round
+//     robin's seeds form one stratum, an adaptive schedule's a stratum per
+//     pairing), and in each resample every stratum draws as many of its
+//     seeds as it has, with replacement, each bringing all its rounds, so
+//     the schedule keeps its shape (every player meets the same opponents
+//     as often) and only the outcomes vary;
 //   - rounds that repeated another of their pairing exactly (Match.Result)
-//     are drawn as the copies they are: a pairing that gave one outcome
-//     on every seed gives it in every resample;
+//     are drawn as the copies they are, each on its own seed: a pairing
+//     that gave one outcome on every seed gives it in every resample;
 //   - each resample is rated by the maximum-likelihood Bradley–Terry fit
 //     of its pairwise games, as the default leaderboard is (one virtual
 //     draw per pair that met when a resample has no finite maximum), and
@@ -99,8 +106,8 @@ type PlayerRanks struct {
 //
 // The table is deterministic: the resamples come from a PCG generator
 // seeded with opt.Seed, drawn in a canonical order of the matches. A
-// batch with fewer than two players with games, or a pairing with fewer
-// than opt.MinRounds rounds, gives a table with Unavailable set and no
+// batch with fewer than two players with games, or a stratum with fewer
+// than opt.MinRounds seeds, gives a table with Unavailable set and no
 // players (not an error). names is as for Leaderboard.
 //
 // The probabilities are those of the Bradley–Terry order whatever model a
@@ -128,7 +135,7 @@ func (ms *Matches) RankProbabilities(names []string, opt RankOptions) (RankTable
 
 // rankMethod describes the bootstrap, for RankTable.Method.
 func rankMethod(resamples int, seed uint64) string {
-	return fmt.Sprintf("stratified bootstrap of the independent units: %d resamples (seed %d), each pairing's rounds drawn with replacement as often as it played, each resample rated by the Bradley–Terry fit and ranked by Elo (ties share their ranks)", resamples, seed)
+	return fmt.Sprintf("stratified bootstrap of the seeds (every match on a seed is one unit, whatever its players): %d resamples (seed %d), the seeds that hold the same pairings drawn with replacement as often as they were played, each resample rated by the Bradley–Terry fit and ranked by Elo (ties share their ranks)", resamples, seed)
 }
 
 // checkRankOptions fills in opt's defaults and checks it.
@@ -184,25 +191,16 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 		return t, nil
 	}
 	n := len(rated)
-	// Each merged unit's pairs, per raw round (its games divided by its
-	// copies), and each group's rounds as merged unit ids, one per copy.
+	// Each merged unit's pairs (from the entries: i < j, i's points), per
+	// raw round (its games divided by its copies).
 	nm := len(b.copies)
 	pairs := make([][]unitPair, nm)
-	for _, g := range b.games {
-		i, j, s := at[g.A], at[g.B], g.Score
-		if i > j {
-			i, j, s = j, i, 1-s
+	for p, es := range b.entries {
+		for _, e := range es {
+			if int(e.opp) > p {
+				pairs[e.unit] = append(pairs[e.unit], unitPair{i: at[p], j: at[e.opp], pts: e.pts, games: e.games})
+			}
 		}
-		u := g.Unit
-		ps := pairs[u]
-		k := slices.IndexFunc(ps, func(p unitPair) bool { return p.i == i && p.j == j })
-		if k < 0 {
-			ps = append(ps, unitPair{i: i, j: j})
-			k = len(ps) - 1
-		}
-		ps[k].pts += s
-		ps[k].games++
-		pairs[u] = ps
 	}
 	for u, ps := range pairs {
 		c := float64(b.copies[u])
@@ -211,17 +209,17 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 			ps[k].games /= c
 		}
 	}
-	rounds := make([][]int32, b.groups)
-	for u, g := range b.unitGroup {
-		for range b.copies[u] {
-			rounds[g] = append(rounds[g], int32(u))
-		}
+	// Each seed's rounds (a merged unit once per round merged into it),
+	// and the strata: the seeds that hold the same set of pairings.
+	seedRounds := make([][]int32, b.clusters)
+	for r, m := range b.rawMerged {
+		c := b.rawCluster[r]
+		seedRounds[c] = append(seedRounds[c], m)
 	}
-	for _, rs := range rounds {
-		if len(rs) < opt.MinRounds {
-			t.Unavailable = fmt.Sprintf("every pairing needs at least %d rounds (seeds) to resample, and %s played %d", opt.MinRounds, b.groupName(pairs, rated, rs), len(rs))
-			return t, nil
-		}
+	strata, err := b.seedStrata(seedRounds, pairs, rated, opt.MinRounds)
+	if err != nil {
+		t.Unavailable = err.Error()
+		return t, nil
 	}
 	// The whole batch's fit orders the table.
 	pts := newMatrix(n)
@@ -238,9 +236,11 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 		for i := range n {
 			clear(pts[i])
 		}
-		for _, rs := range rounds {
-			for range rs {
-				addUnit(pts, pairs[rs[rng.IntN(len(rs))]], 1)
+		for _, seeds := range strata {
+			for range seeds {
+				for _, m := range seedRounds[seeds[rng.IntN(len(seeds))]] {
+					addUnit(pts, pairs[m], 1)
+				}
 			}
 		}
 		if samples[s], err = fitElo(rated, pts); err != nil {
@@ -267,10 +267,68 @@ func (b *batch) rankTable(opt RankOptions) (RankTable, error) {
 	return t, nil
 }
 
-// groupName names the players of a group's rounds, for messages.
-func (b *batch) groupName(pairs [][]unitPair, rated []string, rounds []int32) string {
+// seedStrata groups the seeds (clusters) by the set of pairings they
+// hold, in order of first appearance, so that a resample keeps the
+// schedule's shape: in a round robin every seed holds every pairing and
+// there is one stratum; in an adaptive schedule every pair meets on seeds
+// of its own and each pairing is a stratum. Every stratum needs minSeeds
+// seeds; the error names the first that has fewer.
+func (b *batch) seedStrata(seedRounds [][]int32, pairs [][]unitPair, rated []string, minSeeds int) ([][]int32, error) {
+	at := map[string]int{}
+	var strata [][]int32
+	var groups [][]int32
+	var key []byte
+	var gs []int32
+	for c, ms := range seedRounds {
+		gs = gs[:0]
+		for _, m := range ms {
+			gs = append(gs, b.unitGroup[m])
+		}
+		slices.Sort(gs)
+		gs = slices.Compact(gs)
+		key = key[:0]
+		for _, g := range gs {
+			key = binary.AppendUvarint(key, uint64(g))
+		}
+		k, ok := at[string(key)]
+		if !ok {
+			k = len(strata)
+			at[string(key)] = k
+			strata = append(strata, nil)
+			groups = append(groups, slices.Clone(gs))
+		}
+		strata[k] = append(strata[k], int32(c))
+	}
+	for k, seeds := range strata {
+		if len(seeds) >= minSeeds {
+			continue
+		}
+		// A merged unit of the stratum's first seed names each group.
+		first := map[int32]int32{}
+		for _, m := range seedRounds[seeds[0]] {
+			if _, ok := first[b.unitGroup[m]]; !ok {
+				first[b.unitGroup[m]] = m
+			}
+		}
+		var names []string
+		for _, g := range groups[k] {
+			names = append(names, groupName(pairs[first[g]], rated))
+		}
+		if len(names) == 1 {
+			return nil, fmt.Errorf("every pairing needs at least %d seeds to resample, and %s played on %d", minSeeds, names[0], len(seeds))
+		}
+		if len(names) > 4 {
+			names = append(names[:4], fmt.Sprintf("%d more", len(names)-4))
+		}
+		return nil, fmt.Errorf("seeds that hold the same pairings are resampled together and need at least %d of them, and %d seeds hold the %d pairings %s", minSeeds, len(seeds), len(groups[k]), strings.Join(names, ", "))
+	}
+	return strata, nil
+}
+
+// groupName names the players of a merged unit's pairs, for messages.
+func groupName(ps []unitPair, rated []string) string {
 	var who []int32
-	for _, p := range pairs[rounds[0]] {
+	for _, p := range ps {
 		who = append(who, p.i, p.j)
 	}
 	slices.Sort(who)

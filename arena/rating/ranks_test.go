@@ -96,22 +96,29 @@ func TestRankProbabilitiesIdenticalPlayers(t *testing.T) {
 	}
 }
 
+// seedRound is one round on a seed: the pair's first player scored pts
+// (0, 1 or 2) of its 2 games.
+type seedRound struct {
+	pair [2]int
+	pts  int
+}
+
 // exactRanks enumerates every resample of a round robin of three players
-// (every pairing the same number of rounds, so the Bradley–Terry order is
-// the order of the scores) and returns each player's exact probability of
-// each rank, ties sharing their ranks.
-func exactRanks(names []string, rounds map[[2]int][]int) [][]float64 {
-	n := len(names)
-	keys := [][2]int{{0, 1}, {0, 2}, {1, 2}}
+// whose seeds fall in strata (every stratum drawn with replacement as
+// often as it has seeds, each seed bringing all its rounds; every pairing
+// the same number of rounds in each resample, so the Bradley–Terry order
+// is the order of the scores) and returns each player's exact probability
+// of each rank, ties sharing their ranks.
+func exactRanks(n int, strata [][][]seedRound) [][]float64 {
 	p := make([][]float64, n)
 	for i := range p {
 		p[i] = make([]float64, n)
 	}
 	total := 0.0
-	var rec func(k int, pts []float64, weight float64)
-	rec = func(k int, pts []float64, weight float64) {
-		if k == len(keys) {
-			total += weight
+	var rec func(k int, pts []float64)
+	rec = func(k int, pts []float64) {
+		if k == len(strata) {
+			total++
 			for i := range n {
 				above, tied := 0, 0
 				for j := range n {
@@ -124,24 +131,25 @@ func exactRanks(names []string, rounds map[[2]int][]int) [][]float64 {
 					}
 				}
 				for r := above; r <= above+tied; r++ {
-					p[i][r] += weight / float64(tied+1)
+					p[i][r] += 1 / float64(tied+1)
 				}
 			}
 			return
 		}
-		pair := keys[k]
-		rs := rounds[pair]
-		// Every ordered draw of len(rs) rounds with replacement.
-		idx := make([]int, len(rs))
+		seeds := strata[k]
+		// Every ordered draw of len(seeds) seeds with replacement.
+		idx := make([]int, len(seeds))
 		for {
 			next := append([]float64(nil), pts...)
 			for _, x := range idx {
-				next[pair[0]] += float64(rs[x])
-				next[pair[1]] += float64(2 - rs[x])
+				for _, r := range seeds[x] {
+					next[r.pair[0]] += float64(r.pts)
+					next[r.pair[1]] += float64(2 - r.pts)
+				}
 			}
-			rec(k+1, next, weight)
+			rec(k+1, next)
 			d := 0
-			for d < len(idx) && idx[d] == len(rs)-1 {
+			for d < len(idx) && idx[d] == len(seeds)-1 {
 				idx[d] = 0
 				d++
 			}
@@ -151,7 +159,7 @@ func exactRanks(names []string, rounds map[[2]int][]int) [][]float64 {
 			idx[d]++
 		}
 	}
-	rec(0, make([]float64, n), 1)
+	rec(0, make([]float64, n))
 	for i := range p {
 		for r := range p[i] {
 			p[i][r] /= total
@@ -160,16 +168,16 @@ func exactRanks(names []string, rounds map[[2]int][]int) [][]float64 {
 	return p
 }
 
-// The bootstrap's probabilities agree with the exact enumeration of every
-// resample of a tiny round robin (27 resamples per pairing, 19,683 in
-// all), within the Monte Carlo error.
-func TestRankProbabilitiesExactEnumeration(t *testing.T) {
-	names := []string{"a", "b", "c"}
-	rounds := map[[2]int][]int{{0, 1}: {2, 1, 0}, {0, 2}: {2, 2, 0}, {1, 2}: {1, 2, 1}}
+// checkExact compares the bootstrap's table of the seeds with the exact
+// enumeration, within 4 Monte Carlo standard errors.
+func checkExact(t *testing.T, names []string, strata [][][]seedRound, seedOf func(stratum, seed int) uint64) {
+	t.Helper()
 	var ms []Match
-	for pair, rs := range rounds {
-		for k, pts := range rs {
-			ms = append(ms, round(names[pair[0]], names[pair[1]], uint64(k+1), pts)...)
+	for k, seeds := range strata {
+		for x, rs := range seeds {
+			for _, r := range rs {
+				ms = append(ms, round(names[r.pair[0]], names[r.pair[1]], seedOf(k, x), r.pts)...)
+			}
 		}
 	}
 	const resamples = 20000
@@ -177,7 +185,10 @@ func TestRankProbabilitiesExactEnumeration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := exactRanks(names, rounds)
+	if tab.Unavailable != "" {
+		t.Fatal(tab.Unavailable)
+	}
+	want := exactRanks(len(names), strata)
 	for i, name := range names {
 		got := playerRanks(t, tab, name)
 		for r := range names {
@@ -187,6 +198,52 @@ func TestRankProbabilitiesExactEnumeration(t *testing.T) {
 				t.Errorf("%s: P(rank %d) = %.4f, exact %.4f (tolerance %.4f)", name, r+1, got.P[r], q, tol)
 			}
 		}
+	}
+}
+
+// Where every pairing met on seeds of its own (as the adaptive schedule
+// plays), each pairing is a stratum: the bootstrap's probabilities agree
+// with the exact enumeration of every resample (27 per pairing, 19,683 in
+// all), within the Monte Carlo error.
+func TestRankProbabilitiesExactEnumeration(t *testing.T) {
+	rounds := map[[2]int][]int{{0, 1}: {2, 1, 0}, {0, 2}: {2, 2, 0}, {1, 2}: {1, 2, 1}}
+	var strata [][][]seedRound
+	for _, pair := range [][2]int{{0, 1}, {0, 2}, {1, 2}} {
+		var seeds [][]seedRound
+		for _, pts := range rounds[pair] {
+			seeds = append(seeds, []seedRound{{pair, pts}})
+		}
+		strata = append(strata, seeds)
+	}
+	checkExact(t, []string{"a", "b", "c"}, strata, func(k, x int) uint64 { return uint64(10*k + x + 1) })
+}
+
+// Where every pairing of a round played the round's seed (a round robin),
+// the seeds are the units: the bootstrap draws whole seeds, every pairing
+// of a drawn seed together, and agrees with the exact enumeration of the
+// 4^4 = 256 draws of four seeds. Resampling each pairing's rounds apart,
+// as the leaderboard once did, gives other probabilities: on these rounds
+// c's P(rank 1) is 0.170 over pairings and 0.234 over seeds (a seed that
+// suits c lifts all its results at once).
+func TestRankProbabilitiesSeedsTogether(t *testing.T) {
+	ab, ac, bc := [2]int{0, 1}, [2]int{0, 2}, [2]int{1, 2}
+	seeds := [][]seedRound{
+		{{ab, 2}, {ac, 2}, {bc, 2}},
+		{{ab, 1}, {ac, 0}, {bc, 0}},
+		{{ab, 2}, {ac, 2}, {bc, 1}},
+		{{ab, 0}, {ac, 1}, {bc, 1}},
+	}
+	checkExact(t, []string{"a", "b", "c"}, [][][]seedRound{seeds}, func(_, x int) uint64 { return uint64(x + 1) })
+	apart := make([][][]seedRound, 3)
+	for _, rs := range seeds {
+		for k, r := range rs {
+			apart[k] = append(apart[k], []seedRound{r})
+		}
+	}
+	together, split := exactRanks(3, [][][]seedRound{seeds}), exactRanks(3, apart)
+	t.Logf("c's P(rank 1): %.3f over seeds, %.3f over pairings", together[2][0], split[2][0])
+	if math.Abs(together[2][0]-split[2][0]) < 0.05 {
+		t.Fatalf("the example does not tell seeds from pairings: c's P(rank 1) %.3f and %.3f", together[2][0], split[2][0])
 	}
 }
 
@@ -232,8 +289,19 @@ func TestRankProbabilitiesTooFewRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "every pairing needs at least 3 rounds (seeds) to resample, and normal-sniper played 2"; !strings.Contains(tab.Unavailable, want) || len(tab.Players) != 0 {
+	if want := "every pairing needs at least 3 seeds to resample, and normal-sniper played on 2"; !strings.Contains(tab.Unavailable, want) || len(tab.Players) != 0 {
 		t.Errorf("Unavailable %q with %d players, want %q and none", tab.Unavailable, len(tab.Players), want)
+	}
+	// A round robin on two seeds: its seeds are one stratum of two.
+	var rr []Match
+	for s := uint64(1); s <= 2; s++ {
+		rr = append(rr, round("a", "b", s, 1)...)
+		rr = append(rr, round("a", "c", s, 2)...)
+		rr = append(rr, round("b", "c", s, 0)...)
+	}
+	tab, err = RankProbabilities(nil, rr, RankOptions{})
+	if want := "need at least 3 of them, and 2 seeds hold the 3 pairings a-b, a-c, b-c"; err != nil || !strings.Contains(tab.Unavailable, want) || len(tab.Players) != 0 {
+		t.Errorf("round robin on 2 seeds: Unavailable %q with %d players (%v), want %q and none", tab.Unavailable, len(tab.Players), err, want)
 	}
 	tab, err = RankProbabilities(nil, ms, RankOptions{MinRounds: 1})
 	if err != nil || tab.Unavailable != "" || len(tab.Players) != 2 {

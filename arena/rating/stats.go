@@ -121,14 +121,14 @@ type Pair struct {
 	Draws  int    `json:"draws"`
 	Losses int    `json:"losses"`
 	// Score is A's score rate against B; Lo and Hi bound its 95%
-	// interval: over the units the pair met in (Leaderboard), or Wilson's
+	// interval: over the seeds the pair met on (Leaderboard), or Wilson's
 	// over games (Summarize).
 	Score float64 `json:"score"`
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
-	// Units counts the independent units (rounds of the pairing) the
-	// pair met in, Distinct the distinct outcomes among them: units that
-	// repeated another exactly count once (Leaderboard only).
+	// Units counts the seeds the pair met on, Distinct the distinct
+	// outcomes among its independent units: rounds that repeated another
+	// exactly count once (Leaderboard only).
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// Method says how Lo and Hi were computed when the pair met in fewer
@@ -184,14 +184,15 @@ type Standing struct {
 	Draws  int `json:"draws"`
 	Losses int `json:"losses"`
 	// Score is the score rate against the field; ScoreLo and ScoreHi
-	// bound its 95% interval: over the player's independent units
-	// (Leaderboard), or Wilson's over games (Summarize).
+	// bound its 95% interval: over the player's independent units, one
+	// per seed it played on (Leaderboard), or Wilson's over games
+	// (Summarize).
 	Score   float64 `json:"score"`
 	ScoreLo float64 `json:"score_lo"`
 	ScoreHi float64 `json:"score_hi"`
-	// Units counts the player's independent units (rounds of its
-	// pairings), Distinct the distinct outcomes among them (Leaderboard
-	// only).
+	// Units counts the seeds the player played on, Distinct the distinct
+	// outcomes among its independent units (its results on one seed, all
+	// opponents together; Leaderboard only).
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// FewUnits marks a player with games in fewer than stats.MinUnits
@@ -221,17 +222,20 @@ type Summary struct {
 	// words.
 	Model  Model  `json:"model,omitempty"`
 	Method string `json:"method,omitempty"`
-	// Clustered tells that the intervals are over independent units (see
+	// Clustered tells that the intervals are clustered by seed (see
 	// Leaderboard); false means Wilson's over games (Summarize).
 	Clustered bool       `json:"clustered,omitempty"`
 	Standings []Standing `json:"standings"`
 	Pairs     []Pair     `json:"pairs"`
 	// Matrix holds the pairwise tallies with players in leaderboard order.
 	Matrix Matrix `json:"matrix"`
-	// Units counts the independent units (rounds of a pairing: its
-	// matches on one seed) and Distinct the distinct outcomes among them;
-	// Groups counts the pairings (or free-for-all groups), Repeated those
-	// whose every round repeated one outcome exactly (Leaderboard only).
+	// Seeds counts the independent clusters of the intervals: the seeds
+	// (every match on one seed is in one cluster, whatever its players).
+	// Units counts the rounds of the pairings (a pairing's matches on one
+	// seed) and Distinct the distinct outcomes among them; Groups counts
+	// the pairings (or free-for-all groups), Repeated those whose every
+	// round repeated one outcome exactly (Leaderboard only).
+	Seeds    int `json:"seeds,omitempty"`
 	Units    int `json:"units,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	Groups   int `json:"groups,omitempty"`

@@ -114,7 +114,7 @@ page of crucible replay: self-contained, it opens from disk); crucible report
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
 	fl.StringVar(&f.secret, "secret", "", "shared secret of http:// bots (default $ACB_SECRET, else $SHARED_SECRET; a flag shows in the process list)")
-	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
+	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the seeds the pair met on (table and markdown)")
 	fl.StringVar(&f.rating, "rating", string(rating.ModelBT), "model the leaderboard is ordered by: "+modelList(rating.RatingModels()))
 	fl.StringVar(&f.periods, "periods", string(rating.OnePeriod), `--rating glicko2: "one" rates the whole run as one period, "rounds" one period per round`)
 	addArenaDBFlags(fl, &f)

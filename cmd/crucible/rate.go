@@ -37,13 +37,15 @@ a player above another whose score against the same opponents (each other
 included) is significantly higher.
 
 Intervals: every interval (score %, Elo vs field, a pair's score, the
-Bradley–Terry Elo) is computed over independent units, never over games. A
-unit is one round of a pairing: its matches on one seed (both seat orders of a
-pair, every rotation of a free-for-all group), which share the seed's map or
-deal. Scores get the cluster-robust interval (Student t over the units);
-Bradley–Terry the cluster-robust (sandwich) covariance. Units of a pairing whose
-matches repeated another's exactly (same scores, length and end) count once: the
-"units" columns say how many distinct outcomes there were, and a deterministic
+Bradley–Terry Elo) is computed over independent units, never over games or
+pairings. A unit is a seed: every match on it, whatever its players (both seat
+orders of a pair, every rotation of a free-for-all group, every pairing of a
+round), which share the seed's map or deal, so their results move together.
+Scores get the cluster-robust interval (Student t over the seeds); Bradley–Terry
+the cluster-robust (sandwich) covariance clustered by seed. Rounds of a pairing
+whose matches repeated another's exactly (same scores, length and end) count
+once: the "units" columns give the seeds and how many distinct outcomes there
+were, and a deterministic
 result repeated on many seeds does not narrow an interval; when every unit gave
 the same score the interval is Wilson's over the distinct outcomes.
 Small samples: with games in fewer than 3 distinct units a player's (or a
@@ -55,12 +57,13 @@ interval are n/a, so no difference is called significant on one or two units.`
 // rankHelp documents --ranks, for the help of the leaderboard commands.
 const rankHelp = `Rank uncertainty (--ranks): each player's probability of each rank, its
 expected rank and a 95% rank interval, by a stratified bootstrap of the same
-independent units: every pairing's rounds (seeds) drawn with replacement as often
-as it played (exact repeats as the copies they are), each of --resamples
+independent units: the seeds that hold the same pairings drawn with replacement
+as often as they were played, each with all its matches (exact repeats as the
+copies they are), each of --resamples
 resamples rated by the Bradley–Terry fit and ranked by Elo (ties share their
-ranks). The resampling is seeded, so the same results give the same table. A
-pairing with fewer than 3 rounds makes the table "not available": resampling one
-or two rounds cannot show how a result varies.`
+ranks). The resampling is seeded, so the same results give the same table.
+Fewer than 3 seeds holding the same pairings make the table "not available":
+resampling one or two seeds cannot show how a result varies.`
 
 // rankFlags are the --ranks options of the leaderboard commands.
 type rankFlags struct {
@@ -187,7 +190,7 @@ state:
 	fl.StringVar(&f.out, "out", "", "write the new Glicko-2 ratings to this file (replaced atomically; may be the --prior file)")
 	fl.StringVar(&f.format, "format", "table", "leaderboard format: "+strings.Join(reports.Formats, ", "))
 	fl.BoolVar(&f.matrix, "matrix", true, "print the pairwise score matrix (table and markdown)")
-	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the rounds the pair met in (table and markdown)")
+	fl.BoolVar(&f.pairs, "pairs", false, "print every pair's W-D-L with its 95% interval over the seeds the pair met on (table and markdown)")
 	fl.BoolVar(&f.field, "field", false, "print the non-transitive field (α-Rank and Nash masses, cycles) beside a rating (table and markdown)")
 	addRankFlags(fl, &f.rank)
 	addExploitFlag(fl, &f.exploit)
