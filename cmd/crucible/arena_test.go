@@ -115,7 +115,7 @@ func TestArenaTableOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Leaderboard, ordered by Bradley–Terry Elo (maximum likelihood)", "Elo (BT)", "units", "W-D-L", "normal", "easy",
-		"Score % of row against column", "Pairs", "rounds", "Intervals: 95%, clustered over"} {
+		"Score % of row against column", "Pairs", "rounds", "Intervals: 95%, clustered by seed over 2 seeds"} {
 		if !strings.Contains(stdout, want) {
 			t.Fatalf("table lacks %q:\n%s", want, stdout)
 		}

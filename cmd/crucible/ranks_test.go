@@ -21,7 +21,7 @@ func TestRateRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Probability of each rank", "stratified bootstrap of the independent units: 200 resamples (seed 1)", "95% rank interval"} {
+	for _, want := range []string{"Probability of each rank", "stratified bootstrap of the seeds (every match on a seed is one unit, whatever its players): 200 resamples (seed 1)", "95% rank interval"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
@@ -77,7 +77,7 @@ func TestArenaSmallSample(t *testing.T) {
 	if !strings.Contains(row, "+140") || strings.Contains(row, "±") || strings.Count(row, "n/a") != 2 || !strings.Contains(row, "2.5-100.0") {
 		t.Errorf("normal's row %q: want +140 with its interval and Elo vs field n/a and the exact score bound 2.5-100.0", row)
 	}
-	if !strings.Contains(stdout, "Rank probabilities: not available (every pairing needs at least 3 rounds (seeds) to resample, and normal-easy played 1)") {
+	if !strings.Contains(stdout, "Rank probabilities: not available (every pairing needs at least 3 seeds to resample, and normal-easy played on 1)") {
 		t.Errorf("ranks on one round:\n%s", stdout)
 	}
 }
