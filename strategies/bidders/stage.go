@@ -48,6 +48,9 @@ type stageGame struct {
 
 // reset prepares s for solving: a uniform current strategy, no regrets.
 func (s *stageSeat) reset() {
+	for t := 0; t <= s.budget; t++ {
+		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
+	}
 	s.hi[0] = 0
 	for k := 0; k < nb; k++ {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
@@ -125,52 +128,66 @@ func (g *stageGame) payoffs(me, rival *stageSeat) {
 
 // update runs one CFR+ step for s against the payoffs in s.w: node values
 // backwards, regrets, the new current strategy, and the weighted sums.
+// (The node values past the last beacon, s.val[nb], are set by reset.)
 func (s *stageSeat) update(weight float64) {
-	for t := 0; t <= s.budget; t++ {
-		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
-	}
 	var buf [levels]float64
+	avg := !s.noAverage
 	for k := nb - 1; k >= 0; k-- {
+		capk, room := s.cap[k], s.budget
+		wk, valk, nextk, reachk := &s.w[k], &s.val[k], &s.val[k+1], &s.reach[k]
 		for t := 0; t <= s.hi[k]; t++ {
 			// Slices of exactly the node's moves, so the loops below need
 			// no bounds checks.
-			n := min(s.cap[k], s.budget-t) + 1
+			n := min(capk, room-t) + 1
 			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
-			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
+			w, next, q := wk[:n], nextk[t:t+n], buf[:n]
 			if n == 1 { // one move only: bid nothing
-				s.val[k][t] = w[0] + next[0]
-				if !s.noAverage {
-					cum[0] += weight * s.reach[k][t]
+				valk[t] = w[0] + next[0]
+				if avg {
+					cum[0] += weight * reachk[t]
 				}
 				continue
 			}
 			v := 0.0
 			for x := range q {
-				q[x] = w[x] + next[x]
-				v += sig[x] * q[x]
+				qx := w[x] + next[x]
+				q[x] = qx
+				v += sig[x] * qx
 			}
-			s.val[k][t] = v
-			if cw := weight * s.reach[k][t]; cw != 0 && !s.noAverage {
-				// cw == 0 would add nothing.
-				for x := range sig {
-					cum[x] += cw * sig[x]
-				}
-			}
+			valk[t] = v
 			total := 0.0
 			for x := range q {
-				r := max(0, reg[x]+q[x]-v)
+				qx := q[x]
+				r := pos(reg[x] + qx - v)
 				reg[x] = r
 				// Predictive RM+: the next strategy leans on the regret
 				// just observed as a forecast of the next one.
-				q[x] = max(0, r+q[x]-v)
-				total += q[x]
+				p := pos(r + qx - v)
+				q[x] = p
+				total += p
 			}
+			// The weighted sum adds the strategy before this step (cw == 0
+			// would add nothing).
+			cw := weight * reachk[t]
+			addCum := cw != 0 && avg
 			if total > 0 {
 				inv := 1 / total
-				for x := range sig {
-					sig[x] = q[x] * inv
+				if addCum {
+					for x := range sig {
+						cum[x] += cw * sig[x]
+						sig[x] = q[x] * inv
+					}
+				} else {
+					for x := range sig {
+						sig[x] = q[x] * inv
+					}
 				}
 			} else {
+				if addCum {
+					for x := range sig {
+						cum[x] += cw * sig[x]
+					}
+				}
 				u := 1 / float64(n)
 				for x := range sig {
 					sig[x] = u
@@ -179,6 +196,15 @@ func (s *stageSeat) update(weight float64) {
 		}
 	}
 	s.forward()
+}
+
+// pos returns max(0, a) for a not NaN, without the branches of max: a
+// with its sign bit set (negative, or -0) gives +0.
+func pos(a float64) float64 {
+	if a > 0 {
+		return a
+	}
+	return 0
 }
 
 // solve runs iters iterations of CFR+ with alternating updates, the
