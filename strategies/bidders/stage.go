@@ -12,6 +12,7 @@ package bidders
 // unlike the per-beacon relaxation of lotto.
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"crucible/engine/kindling"
@@ -99,29 +100,32 @@ func (s *stageSeat) forward() {
 // beacon against the rival's current marginals (the game is zero-sum, so
 // the rival's payoff is the same formula from its side).
 func (g *stageGame) payoffs(me, rival *stageSeat) {
+	// Strengths (bid plus embers) are tallied up to strengths-1.
+	const strengths = 2*levels + 1
 	for k := 0; k < nb; k++ {
-		// lt[s] = P(rival strength < s), half[s] = E[floor(strength/2); strength < s].
-		var lt, half [2*levels + 1]float64
+		// At strength s: P(rival strength < s) is lt[j] and
+		// E[floor(strength/2); strength < s] is half[j], j = s-er clamped
+		// to [0, top]: the sums over the rival's bids y < j in order
+		// (bids up to one past the most it bids, whose marginal is 0,
+		// and strengths below strengths).
+		er := rival.emb[k]
+		top := min(min(rival.cap[k], rival.budget)+1, levels-1, strengths-1-er) + 1
+		var lt, half [levels + 1]float64
 		acc, hacc := 0.0, 0.0
-		top := rival.emb[k] + min(rival.cap[k], rival.budget)
-		for s := 0; s <= top+1 && s < len(lt); s++ {
-			lt[s], half[s] = acc, hacc
-			if y := s - rival.emb[k]; y >= 0 && y < levels {
-				acc += rival.marg[k][y]
-				hacc += rival.marg[k][y] * float64(s/2)
-			}
+		marg := &rival.marg[k]
+		for y := 0; y < top; y++ {
+			acc += marg[y]
+			hacc += marg[y] * float64((y+er)/2)
+			lt[y+1], half[y+1] = acc, hacc
 		}
-		for s := top + 2; s < len(lt); s++ {
-			lt[s], half[s] = acc, hacc
-		}
+		top = max(top, 0)
 		v := g.values[k]
+		em := me.emb[k]
 		for x := 0; x <= min(me.cap[k], me.budget); x++ {
-			sa := min(x+me.emb[k], len(lt)-2)
-			pLess, pMore := lt[sa], acc-lt[sa+1]
-			if sa == 0 {
-				pLess = 0
-			}
-			me.w[k][x] = v*(pLess-pMore) - g.ember*half[sa] + g.ember*float64(sa/2)*pMore
+			sa := min(x+em, strengths-2)
+			j := min(max(sa-er, 0), top)
+			pLess, pMore := lt[j], acc-lt[min(max(sa+1-er, 0), top)]
+			me.w[k][x] = v*(pLess-pMore) - g.ember*half[j] + g.ember*float64(sa/2)*pMore
 		}
 	}
 }
@@ -201,10 +205,8 @@ func (s *stageSeat) update(weight float64) {
 // pos returns max(0, a) for a not NaN, without the branches of max: a
 // with its sign bit set (negative, or -0) gives +0.
 func pos(a float64) float64 {
-	if a > 0 {
-		return a
-	}
-	return 0
+	b := math.Float64bits(a)
+	return math.Float64frombits(b &^ uint64(int64(b)>>63))
 }
 
 // solve runs iters iterations of CFR+ with alternating updates, the
@@ -216,8 +218,9 @@ func (g *stageGame) solve(iters int) {
 }
 
 // solveOwn is solve for a bidder that reads only seat A's average
-// strategy: it keeps no average for seat B and skips the last iteration's
-// updates whose results nobody reads (the new current strategies), so
+// strategy: it keeps no average for seat B and skips the updates whose
+// results nobody reads (the last iteration's new current strategies, and
+// B's of the one before, read only by them), so
 // seat A's average comes out exactly as solve leaves it.
 func (g *stageGame) solveOwn(iters int) {
 	g.a.noAverage, g.b.noAverage = false, true
@@ -235,6 +238,11 @@ func (g *stageGame) run(iters int, own bool) {
 		}
 		g.payoffs(&g.a, &g.b)
 		g.a.update(w)
+		if own && it == iters-1 {
+			// B's next strategy would be read only by the last
+			// iteration's payoffs of A, which solveOwn skips.
+			continue
+		}
 		g.payoffs(&g.b, &g.a)
 		g.b.update(w)
 	}
