@@ -81,10 +81,7 @@ func (s *stageSeat) forward() {
 			s.marg[k][x] = 0
 		}
 		for t := 0; t <= s.hi[k]; t++ {
-			r := s.reach[k][t]
-			if r == 0 {
-				continue
-			}
+			r := s.reach[k][t] // (of reach 0, the node adds +0)
 			n := min(s.cap[k], s.budget-t) + 1
 			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
 			for x, p := range sig {
@@ -170,13 +167,12 @@ func (s *stageSeat) update(weight float64) {
 				q[x] = p
 				total += p
 			}
-			// The weighted sum adds the strategy before this step (cw == 0
-			// would add nothing).
+			// The weighted sum adds the strategy before this step (at a
+			// node of reach 0, +0: nothing, but no branch to mispredict).
 			cw := weight * reachk[t]
-			addCum := cw != 0 && avg
 			if total > 0 {
 				inv := 1 / total
-				if addCum {
+				if avg {
 					for x := range sig {
 						cum[x] += cw * sig[x]
 						sig[x] = q[x] * inv
@@ -187,7 +183,7 @@ func (s *stageSeat) update(weight float64) {
 					}
 				}
 			} else {
-				if addCum {
+				if avg {
 					for x := range sig {
 						cum[x] += cw * sig[x]
 					}
