@@ -70,16 +70,12 @@ func (s *stageSeat) reset() {
 // forward recomputes the reach of every node and the bid marginals under
 // the current strategy.
 func (s *stageSeat) forward() {
-	for k := 0; k <= nb; k++ {
-		for t := 0; t <= s.budget; t++ {
-			s.reach[k][t] = 0
-		}
-	}
+	// Whole arrays cleared (a few hundred bytes) cost less than loops over
+	// the entries the budget can reach.
+	s.reach = [nb + 1][levels]float64{}
+	s.marg = [nb][levels]float64{}
 	s.reach[0][0] = 1
 	for k := 0; k < nb; k++ {
-		for x := 0; x <= s.budget; x++ {
-			s.marg[k][x] = 0
-		}
 		for t := 0; t <= s.hi[k]; t++ {
 			r := s.reach[k][t] // (of reach 0, the node adds +0)
 			n := min(s.cap[k], s.budget-t) + 1
@@ -201,8 +197,7 @@ func (s *stageSeat) update(weight float64) {
 // pos returns max(0, a) for a not NaN, without the branches of max: a
 // with its sign bit set (negative, or -0) gives +0.
 func pos(a float64) float64 {
-	b := math.Float64bits(a)
-	return math.Float64frombits(b &^ uint64(int64(b)>>63))
+	return (a + math.Abs(a)) * 0.5
 }
 
 // solve runs iters iterations of CFR+ with alternating updates, the
