@@ -57,10 +57,12 @@ func (s *stageSeat) reset() {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			for x := 0; x < n; x++ {
-				s.reg[k][t][x] = 0
-				s.cum[k][t][x] = 0
-				s.sigma[k][t][x] = 1 / float64(n)
+			u := 1 / float64(n)
+			clear(s.reg[k][t][:n])
+			clear(s.cum[k][t][:n])
+			sig := s.sigma[k][t][:n]
+			for x := range sig {
+				sig[x] = u
 			}
 		}
 	}
