@@ -114,13 +114,13 @@ func (g *stageGame) payoffs(me, rival *stageSeat) {
 			lt[y+1], half[y+1] = acc, hacc
 		}
 		top = max(top, 0)
-		v := g.values[k]
-		em := me.emb[k]
-		for x := 0; x <= min(me.cap[k], me.budget); x++ {
+		v, ember, em := g.values[k], g.ember, me.emb[k]
+		w := me.w[k][:min(me.cap[k], me.budget)+1]
+		for x := range w {
 			sa := min(x+em, strengths-2)
-			j := min(max(sa-er, 0), top)
-			pLess, pMore := lt[j], acc-lt[min(max(sa+1-er, 0), top)]
-			me.w[k][x] = v*(pLess-pMore) - g.ember*half[j] + g.ember*float64(sa/2)*pMore
+			j, j1 := min(max(sa-er, 0), top), min(max(sa+1-er, 0), top)
+			pLess, pMore := lt[j], acc-lt[j1]
+			w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64(sa/2)*pMore
 		}
 	}
 }
