@@ -53,7 +53,10 @@ type rivalLog struct {
 	beta  [features]float64 // the linear model's weights
 	// gram holds the sums of f f' and f y over rows, kept as rows come and go.
 	gram  [features][features + 1]float64
-	resid []float64 // its errors on rows, in residBuf
+	resid []float64 // its errors on rows, in residBuf (when residFit)
+	// residFit says resid holds the errors of the current fit: they are
+	// worked out only when a scenario first draws one (residuals).
+	residFit bool
 	// err is the running error of each way of predicting, scored on every
 	// move before it was added.
 	err [ways]float64
@@ -154,18 +157,30 @@ func (lg *rivalLog) fit() {
 		}
 		lg.beta[c] = x / a[c][c]
 	}
-	lg.resid = lg.resid[:0]
-	for _, r := range lg.rows {
-		lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+	lg.residFit = false
+}
+
+// residuals returns the model's errors on lg.rows.
+func (lg *rivalLog) residuals() []float64 {
+	if !lg.residFit {
+		lg.resid = lg.resid[:0]
+		for _, r := range lg.rows {
+			lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+		}
+		lg.residFit = true
 	}
+	return lg.resid
 }
 
 // tally adds row r to the sums of the normal equations (sign 1) or takes
 // it out (sign -1).
 func (lg *rivalLog) tally(r *row, sign float64) {
+	// The sums of f f' are symmetric to the bit (the same products, in
+	// the same order), so the lower half is copied from the upper.
 	for j := 0; j < features; j++ {
-		for k := 0; k < features; k++ {
+		for k := j; k < features; k++ {
 			lg.gram[j][k] += sign * r.f[j] * r.f[k]
+			lg.gram[k][j] = lg.gram[j][k]
 		}
 		lg.gram[j][features] += sign * r.f[j] * r.y
 	}
@@ -225,10 +240,14 @@ func (lg *rivalLog) predictAll(f *[nb][features]float64) (y [nb]float64) {
 // random, and the total scaled down to the rival's sparks.
 func (lg *rivalLog) fromModel(rng *rand.Rand, pred *[nb]float64, budget int, out *kindling.Bid) {
 	y := *pred
+	var resid []float64
+	if rng != nil {
+		resid = lg.residuals()
+	}
 	total := 0.0
 	for i := 0; i < nb; i++ {
-		if rng != nil && len(lg.resid) > 0 {
-			y[i] += lg.resid[rng.IntN(len(lg.resid))]
+		if len(resid) > 0 {
+			y[i] += resid[rng.IntN(len(resid))]
 		}
 		y[i] = max(0, y[i])
 		total += y[i]
