@@ -196,8 +196,9 @@ func (s *stageSeat) update(weight float64) {
 	s.forward()
 }
 
-// pos returns max(0, a) for a not NaN, without the branches of max: a
-// with its sign bit set (negative, or -0) gives +0.
+// pos returns max(0, a) for a finite, exactly and without max's sequence
+// of branch-free steps: a+|a| is 2a (exact) or +0 (for a <= 0, -0 too),
+// and halving is exact.
 func pos(a float64) float64 {
 	return (a + math.Abs(a)) * 0.5
 }
