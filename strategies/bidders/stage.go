@@ -81,7 +81,14 @@ func (s *stageSeat) forward() {
 		for t := 0; t <= s.hi[k]; t++ {
 			r := s.reach[k][t] // (of reach 0, the node adds +0)
 			n := min(s.cap[k], s.budget-t) + 1
-			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
+			sig, marg := s.sigma[k][t][:n], s.marg[k][:n]
+			if k == nb-1 { // the reach past the last beacon is never read
+				for x, p := range sig {
+					marg[x] += r * p
+				}
+				continue
+			}
+			reach := s.reach[k+1][t : t+len(sig)]
 			for x, p := range sig {
 				f := r * p
 				marg[x] += f
