@@ -117,17 +117,30 @@ func (g *stageGame) payoffs(me, rival *stageSeat) {
 		marg := &rival.marg[k]
 		for y := 0; y < top; y++ {
 			acc += marg[y]
-			hacc += marg[y] * float64((y+er)/2)
+			hacc += marg[y] * float64((y+er)>>1) // (y+er)/2, y+er >= 0
 			lt[y+1], half[y+1] = acc, hacc
 		}
 		top = max(top, 0)
 		v, ember, em := g.values[k], g.ember, me.emb[k]
 		w := me.w[k][:min(me.cap[k], me.budget)+1]
+		if em+len(w)-1 > strengths-2 { // strengths past the tally: capped
+			for x := range w {
+				sa := min(x+em, strengths-2)
+				j, j1 := min(max(sa-er, 0), top), min(max(sa+1-er, 0), top)
+				pLess, pMore := lt[j], acc-lt[j1]
+				w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64(sa/2)*pMore
+			}
+			continue
+		}
+		// Strength sa = x+em: the clamped index of sa+1 is the next
+		// bid's of sa.
+		d := em - er
+		j1 := min(max(d, 0), top)
 		for x := range w {
-			sa := min(x+em, strengths-2)
-			j, j1 := min(max(sa-er, 0), top), min(max(sa+1-er, 0), top)
+			j := j1
+			j1 = min(max(x+1+d, 0), top)
 			pLess, pMore := lt[j], acc-lt[j1]
-			w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64(sa/2)*pMore
+			w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64((x+em)>>1)*pMore
 		}
 	}
 }
