@@ -72,15 +72,15 @@ func situationOf(v *kindling.View, me int) situation {
 	return s
 }
 
-// spends returns the expected bids of the seat (at price level la) and of
-// its rival (at lb), summed over the beacons.
-func (s *situation) spends(la, lb int) (ea, eb float64) {
+// spend returns the expected bids of the seat (b false, at price level la
+// against its rival at lb) or of its rival (b true), summed over the
+// beacons.
+func (s *situation) spend(la, lb int, b bool) float64 {
+	e := 0.0
 	for i := 0; i < nb; i++ {
-		ka, kb := la-s.lv[i], lb-s.lv[i]
-		ea += s.table.Mean(s.lead[i], ka, kb, false)
-		eb += s.table.Mean(s.lead[i], ka, kb, true)
+		e += s.table.Mean(s.lead[i], la-s.lv[i], lb-s.lv[i], b)
 	}
-	return ea, eb
+	return e
 }
 
 // fitLevel moves level l until spend(l) is at most budget (raising the
@@ -110,8 +110,8 @@ func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int
 	la, lb = wantA, wantB
 	for round := 0; round < 3; round++ {
 		from := lb
-		la = fitLevel(wantA, func(l int) float64 { e, _ := s.spends(l, lb); return e }, float64(s.budget), floorA)
-		lb = fitLevel(wantB, func(l int) float64 { _, e := s.spends(la, l); return e }, float64(s.rivalBudget), floorB)
+		la = fitLevel(wantA, func(l int) float64 { return s.spend(l, lb, false) }, float64(s.budget), floorA)
+		lb = fitLevel(wantB, func(l int) float64 { return s.spend(la, l, true) }, float64(s.rivalBudget), floorB)
 		if lb == from {
 			break // settled: a round from the same lb gives the same la and lb
 		}
@@ -184,10 +184,9 @@ func (d *lottoDraw) draw(rng *rand.Rand, out *kindling.Bid) int {
 	}
 	left := want
 	for k := 0; k < nb; k++ {
-		norm := 0.0
-		for x := 0; x <= min(left, d.cap[k]); x++ {
-			norm += d.p[k][x] * d.f[k+1][left-x]
-		}
+		// The sum over x <= min(left, cap) of p[k][x] f[k+1][left-x], the
+		// very sum prepare left in f[k][left].
+		norm := d.f[k][left]
 		x := 0
 		if norm > 0 {
 			r := rng.Float64() * norm

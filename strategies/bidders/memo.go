@@ -93,13 +93,20 @@ func (g *stageGame) solveOwnMemo(iters int) {
 		return
 	}
 	g.solveOwn(iters)
+	size := 0
+	for k := 0; k < nb; k++ {
+		for t := 0; t <= s.hi[k]; t++ {
+			size += min(s.cap[k], s.budget-t) + 1
+		}
+	}
+	sol = make([]float64, 0, size)
 	for k := 0; k < nb; k++ {
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
 			sol = append(sol, s.cum[k][t][:n]...)
 		}
 	}
-	size := 8*len(sol) + 200
+	size = 8*len(sol) + 200
 	sh.mu.Lock()
 	if sh.m == nil || sh.bytes+size > memoShardBytes {
 		sh.m, sh.bytes = make(map[memoKey][]float64), 0

@@ -53,7 +53,10 @@ type rivalLog struct {
 	beta  [features]float64 // the linear model's weights
 	// gram holds the sums of f f' and f y over rows, kept as rows come and go.
 	gram  [features][features + 1]float64
-	resid []float64 // its errors on rows, in residBuf
+	resid []float64 // its errors on rows, in residBuf (when residFit)
+	// residFit says resid holds the errors of the current fit: they are
+	// worked out only when a scenario first draws one (residuals).
+	residFit bool
 	// err is the running error of each way of predicting, scored on every
 	// move before it was added.
 	err [ways]float64
@@ -154,18 +157,30 @@ func (lg *rivalLog) fit() {
 		}
 		lg.beta[c] = x / a[c][c]
 	}
-	lg.resid = lg.resid[:0]
-	for _, r := range lg.rows {
-		lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+	lg.residFit = false
+}
+
+// residuals returns the model's errors on lg.rows.
+func (lg *rivalLog) residuals() []float64 {
+	if !lg.residFit {
+		lg.resid = lg.resid[:0]
+		for _, r := range lg.rows {
+			lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
+		}
+		lg.residFit = true
 	}
+	return lg.resid
 }
 
 // tally adds row r to the sums of the normal equations (sign 1) or takes
 // it out (sign -1).
 func (lg *rivalLog) tally(r *row, sign float64) {
+	// The sums of f f' are symmetric to the bit (the same products, in
+	// the same order), so the lower half is copied from the upper.
 	for j := 0; j < features; j++ {
-		for k := 0; k < features; k++ {
+		for k := j; k < features; k++ {
 			lg.gram[j][k] += sign * r.f[j] * r.f[k]
+			lg.gram[k][j] = lg.gram[j][k]
 		}
 		lg.gram[j][features] += sign * r.f[j] * r.y
 	}
@@ -210,17 +225,29 @@ func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *ki
 	}
 }
 
-// fromModel draws rival p's move from its linear model in view v:
-// each bid is the model's plus one of its past errors drawn at random
-// (none without rng), rounded at random, and the total scaled down to the
-// rival's sparks.
-func (lg *rivalLog) fromModel(rng *rand.Rand, f *[nb][features]float64, budget int, out *kindling.Bid) {
-	var y [nb]float64
+// predictAll returns the model's bid at every beacon, given the features
+// f of each.
+func (lg *rivalLog) predictAll(f *[nb][features]float64) (y [nb]float64) {
+	for i := range y {
+		y[i] = lg.predict(&f[i])
+	}
+	return y
+}
+
+// fromModel draws rival p's move from its linear model in view v, pred
+// being the model's bids (predictAll): each bid is the model's plus one
+// of its past errors drawn at random (none without rng), rounded at
+// random, and the total scaled down to the rival's sparks.
+func (lg *rivalLog) fromModel(rng *rand.Rand, pred *[nb]float64, budget int, out *kindling.Bid) {
+	y := *pred
+	var resid []float64
+	if rng != nil {
+		resid = lg.residuals()
+	}
 	total := 0.0
 	for i := 0; i < nb; i++ {
-		y[i] = lg.predict(&f[i])
-		if rng != nil && len(lg.resid) > 0 {
-			y[i] += lg.resid[rng.IntN(len(lg.resid))]
+		if len(resid) > 0 {
+			y[i] += resid[rng.IntN(len(resid))]
 		}
 		y[i] = max(0, y[i])
 		total += y[i]
@@ -266,7 +293,8 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			var guess [ways]kindling.Bid
 			carry(nil, &lg.moves[n-1], true, rank, mv.budget, &guess[bySame])
 			carry(nil, &lg.moves[n-1], false, rank, mv.budget, &guess[byRank])
-			lg.fromModel(nil, &f, mv.budget, &guess[byModel])
+			pred := lg.predictAll(&f)
+			lg.fromModel(nil, &pred, mv.budget, &guess[byModel])
 			for w := range guess {
 				lg.err[w] = 0.7*lg.err[w] + l1(guess[w], mv.bids)
 			}
@@ -296,10 +324,30 @@ func l1(a, b kindling.Bid) float64 {
 	return float64(d)
 }
 
+// rivalTurn is what the scenarios of one rival read, worked out once a
+// turn: the model's bids and the weight of each way of predicting.
+type rivalTurn struct {
+	pred  [nb]float64
+	wt    [ways]float64
+	total float64 // the sum of wt
+}
+
+// turnOf returns lg's rivalTurn for features f: the ways' weights fall
+// with their running errors.
+func (lg *rivalLog) turnOf(f *[nb][features]float64) (rt rivalTurn) {
+	rt.pred = lg.predictAll(f)
+	for w := range rt.wt {
+		e := 1 + lg.err[w]
+		rt.wt[w] = 1 / (e * e)
+		rt.total += rt.wt[w]
+	}
+	return rt
+}
+
 // scenario draws one move of rival p for this turn into out: from the
 // equilibrium prior, or by one of the ways of predicting, chosen with
-// weights that fall with its running error.
-func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb][features]float64, eq *lottoDraw, out *kindling.Bid) {
+// weights that fall with its running error (rt, turnOf).
+func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, rt *rivalTurn, eq *lottoDraw, out *kindling.Bid) {
 	lg := &m.log[p]
 	n := len(lg.moves)
 	budget := v.Sparks[p]
@@ -307,13 +355,7 @@ func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb]
 		eq.draw(m.rng, out)
 		return
 	}
-	var wt [ways]float64
-	total := 0.0
-	for w := range wt {
-		e := 1 + lg.err[w]
-		wt[w] = 1 / (e * e)
-		total += wt[w]
-	}
+	wt, total := &rt.wt, rt.total
 	r := m.rng.Float64() * total
 	way := 0
 	for ; way < ways-1; way++ {
@@ -322,7 +364,7 @@ func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, f *[nb]
 		}
 	}
 	if way == byModel {
-		lg.fromModel(m.rng, f, budget, out)
+		lg.fromModel(m.rng, &rt.pred, budget, out)
 		return
 	}
 	// A recorded move, the latest most likely.
@@ -345,12 +387,13 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	// strongest rival reaches strength s at beacon i.
 	var cnt [nb][maxStrength + 1]int
 	eq := &m.eq
-	var f [kindling.MaxSeats][nb][features]float64
+	var rt [kindling.MaxSeats]rivalTurn
 	for p := 0; p < v.Seats; p++ {
 		if p == v.You {
 			continue
 		}
-		f[p] = featuresOf(v, p)
+		f := featuresOf(v, p)
+		rt[p] = m.log[p].turnOf(&f)
 		if m.prior == 0 && len(m.log[p].moves) > 0 {
 			continue // the prior is never drawn
 		}
@@ -372,7 +415,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 				continue
 			}
 			var bid kindling.Bid
-			m.scenario(v, p, rank, &f[p], &eq[p], &bid)
+			m.scenario(v, p, rank, &rt[p], &eq[p], &bid)
 			for i := 0; i < nb; i++ {
 				top[i] = max(top[i], bid[i]+v.Embers[p][i])
 			}

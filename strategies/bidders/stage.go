@@ -12,6 +12,7 @@ package bidders
 // unlike the per-beacon relaxation of lotto.
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"crucible/engine/kindling"
@@ -48,15 +49,20 @@ type stageGame struct {
 
 // reset prepares s for solving: a uniform current strategy, no regrets.
 func (s *stageSeat) reset() {
+	for t := 0; t <= s.budget; t++ {
+		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
+	}
 	s.hi[0] = 0
 	for k := 0; k < nb; k++ {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			for x := 0; x < n; x++ {
-				s.reg[k][t][x] = 0
-				s.cum[k][t][x] = 0
-				s.sigma[k][t][x] = 1 / float64(n)
+			u := 1 / float64(n)
+			clear(s.reg[k][t][:n])
+			clear(s.cum[k][t][:n])
+			sig := s.sigma[k][t][:n]
+			for x := range sig {
+				sig[x] = u
 			}
 		}
 	}
@@ -66,23 +72,23 @@ func (s *stageSeat) reset() {
 // forward recomputes the reach of every node and the bid marginals under
 // the current strategy.
 func (s *stageSeat) forward() {
-	for k := 0; k <= nb; k++ {
-		for t := 0; t <= s.budget; t++ {
-			s.reach[k][t] = 0
-		}
-	}
+	// Whole arrays cleared (a few hundred bytes) cost less than loops over
+	// the entries the budget can reach.
+	s.reach = [nb + 1][levels]float64{}
+	s.marg = [nb][levels]float64{}
 	s.reach[0][0] = 1
 	for k := 0; k < nb; k++ {
-		for x := 0; x <= s.budget; x++ {
-			s.marg[k][x] = 0
-		}
 		for t := 0; t <= s.hi[k]; t++ {
-			r := s.reach[k][t]
-			if r == 0 {
+			r := s.reach[k][t] // (of reach 0, the node adds +0)
+			n := min(s.cap[k], s.budget-t) + 1
+			sig, marg := s.sigma[k][t][:n], s.marg[k][:n]
+			if k == nb-1 { // the reach past the last beacon is never read
+				for x, p := range sig {
+					marg[x] += r * p
+				}
 				continue
 			}
-			n := min(s.cap[k], s.budget-t) + 1
-			sig, marg, reach := s.sigma[k][t][:n], s.marg[k][:n], s.reach[k+1][t:t+n]
+			reach := s.reach[k+1][t : t+len(sig)]
 			for x, p := range sig {
 				f := r * p
 				marg[x] += f
@@ -96,81 +102,110 @@ func (s *stageSeat) forward() {
 // beacon against the rival's current marginals (the game is zero-sum, so
 // the rival's payoff is the same formula from its side).
 func (g *stageGame) payoffs(me, rival *stageSeat) {
+	// Strengths (bid plus embers) are tallied up to strengths-1.
+	const strengths = 2*levels + 1
 	for k := 0; k < nb; k++ {
-		// lt[s] = P(rival strength < s), half[s] = E[floor(strength/2); strength < s].
-		var lt, half [2*levels + 1]float64
+		// At strength s: P(rival strength < s) is lt[j] and
+		// E[floor(strength/2); strength < s] is half[j], j = s-er clamped
+		// to [0, top]: the sums over the rival's bids y < j in order
+		// (bids up to one past the most it bids, whose marginal is 0,
+		// and strengths below strengths).
+		er := rival.emb[k]
+		top := min(min(rival.cap[k], rival.budget)+1, levels-1, strengths-1-er) + 1
+		var lt, half [levels + 1]float64
 		acc, hacc := 0.0, 0.0
-		top := rival.emb[k] + min(rival.cap[k], rival.budget)
-		for s := 0; s <= top+1 && s < len(lt); s++ {
-			lt[s], half[s] = acc, hacc
-			if y := s - rival.emb[k]; y >= 0 && y < levels {
-				acc += rival.marg[k][y]
-				hacc += rival.marg[k][y] * float64(s/2)
-			}
+		marg := &rival.marg[k]
+		for y := 0; y < top; y++ {
+			acc += marg[y]
+			hacc += marg[y] * float64((y+er)>>1) // (y+er)/2, y+er >= 0
+			lt[y+1], half[y+1] = acc, hacc
 		}
-		for s := top + 2; s < len(lt); s++ {
-			lt[s], half[s] = acc, hacc
-		}
-		v := g.values[k]
-		for x := 0; x <= min(me.cap[k], me.budget); x++ {
-			sa := min(x+me.emb[k], len(lt)-2)
-			pLess, pMore := lt[sa], acc-lt[sa+1]
-			if sa == 0 {
-				pLess = 0
+		top = max(top, 0)
+		v, ember, em := g.values[k], g.ember, me.emb[k]
+		w := me.w[k][:min(me.cap[k], me.budget)+1]
+		if em+len(w)-1 > strengths-2 { // strengths past the tally: capped
+			for x := range w {
+				sa := min(x+em, strengths-2)
+				j, j1 := min(max(sa-er, 0), top), min(max(sa+1-er, 0), top)
+				pLess, pMore := lt[j], acc-lt[j1]
+				w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64(sa/2)*pMore
 			}
-			me.w[k][x] = v*(pLess-pMore) - g.ember*half[sa] + g.ember*float64(sa/2)*pMore
+			continue
+		}
+		// Strength sa = x+em: the clamped index of sa+1 is the next
+		// bid's of sa.
+		d := em - er
+		j1 := min(max(d, 0), top)
+		for x := range w {
+			j := j1
+			j1 = min(max(x+1+d, 0), top)
+			pLess, pMore := lt[j], acc-lt[j1]
+			w[x] = v*(pLess-pMore) - ember*half[j] + ember*float64((x+em)>>1)*pMore
 		}
 	}
 }
 
 // update runs one CFR+ step for s against the payoffs in s.w: node values
 // backwards, regrets, the new current strategy, and the weighted sums.
+// (The node values past the last beacon, s.val[nb], are set by reset.)
 func (s *stageSeat) update(weight float64) {
-	for t := 0; t <= s.budget; t++ {
-		s.val[nb][t] = s.keep * float64(min(s.budget-t, s.carry))
-	}
 	var buf [levels]float64
+	avg := !s.noAverage
 	for k := nb - 1; k >= 0; k-- {
+		capk, room := s.cap[k], s.budget
+		wk, valk, nextk, reachk := &s.w[k], &s.val[k], &s.val[k+1], &s.reach[k]
 		for t := 0; t <= s.hi[k]; t++ {
 			// Slices of exactly the node's moves, so the loops below need
 			// no bounds checks.
-			n := min(s.cap[k], s.budget-t) + 1
+			n := min(capk, room-t) + 1
 			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
-			w, next, q := s.w[k][:n], s.val[k+1][t:t+n], buf[:n]
+			w, next, q := wk[:n], nextk[t:t+n], buf[:n]
 			if n == 1 { // one move only: bid nothing
-				s.val[k][t] = w[0] + next[0]
-				if !s.noAverage {
-					cum[0] += weight * s.reach[k][t]
+				valk[t] = w[0] + next[0]
+				if avg {
+					cum[0] += weight * reachk[t]
 				}
 				continue
 			}
 			v := 0.0
 			for x := range q {
-				q[x] = w[x] + next[x]
-				v += sig[x] * q[x]
+				qx := w[x] + next[x]
+				q[x] = qx
+				v += sig[x] * qx
 			}
-			s.val[k][t] = v
-			if cw := weight * s.reach[k][t]; cw != 0 && !s.noAverage {
-				// cw == 0 would add nothing.
-				for x := range sig {
-					cum[x] += cw * sig[x]
-				}
-			}
+			valk[t] = v
 			total := 0.0
 			for x := range q {
-				r := max(0, reg[x]+q[x]-v)
+				qx := q[x]
+				r := pos(reg[x] + qx - v)
 				reg[x] = r
 				// Predictive RM+: the next strategy leans on the regret
 				// just observed as a forecast of the next one.
-				q[x] = max(0, r+q[x]-v)
-				total += q[x]
+				p := pos(r + qx - v)
+				q[x] = p
+				total += p
 			}
+			// The weighted sum adds the strategy before this step (at a
+			// node of reach 0, +0: nothing, but no branch to mispredict).
+			cw := weight * reachk[t]
 			if total > 0 {
 				inv := 1 / total
-				for x := range sig {
-					sig[x] = q[x] * inv
+				if avg {
+					for x := range sig {
+						cum[x] += cw * sig[x]
+						sig[x] = q[x] * inv
+					}
+				} else {
+					for x := range sig {
+						sig[x] = q[x] * inv
+					}
 				}
 			} else {
+				if avg {
+					for x := range sig {
+						cum[x] += cw * sig[x]
+					}
+				}
 				u := 1 / float64(n)
 				for x := range sig {
 					sig[x] = u
@@ -179,6 +214,13 @@ func (s *stageSeat) update(weight float64) {
 		}
 	}
 	s.forward()
+}
+
+// pos returns max(0, a) for a finite, exactly and without max's sequence
+// of branch-free steps: a+|a| is 2a (exact) or +0 (for a <= 0, -0 too),
+// and halving is exact.
+func pos(a float64) float64 {
+	return (a + math.Abs(a)) * 0.5
 }
 
 // solve runs iters iterations of CFR+ with alternating updates, the
@@ -190,8 +232,9 @@ func (g *stageGame) solve(iters int) {
 }
 
 // solveOwn is solve for a bidder that reads only seat A's average
-// strategy: it keeps no average for seat B and skips the last iteration's
-// updates whose results nobody reads (the new current strategies), so
+// strategy: it keeps no average for seat B and skips the updates whose
+// results nobody reads (the last iteration's new current strategies, and
+// B's of the one before, read only by them), so
 // seat A's average comes out exactly as solve leaves it.
 func (g *stageGame) solveOwn(iters int) {
 	g.a.noAverage, g.b.noAverage = false, true
@@ -209,6 +252,11 @@ func (g *stageGame) run(iters int, own bool) {
 		}
 		g.payoffs(&g.a, &g.b)
 		g.a.update(w)
+		if own && it == iters-1 {
+			// B's next strategy would be read only by the last
+			// iteration's payoffs of A, which solveOwn skips.
+			continue
+		}
 		g.payoffs(&g.b, &g.a)
 		g.b.update(w)
 	}
