@@ -1,6 +1,7 @@
 package evolver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -20,9 +21,11 @@ import (
 type duelGame struct {
 	delay time.Duration
 	// slow, when set, makes every match after the first slowAfter take
-	// five times delay (a game that slows down in the final stages).
+	// slowBy times delay, 5 when 0 (a game that slows down in the final
+	// stages).
 	slow      *atomic.Int64
 	slowAfter int64
+	slowBy    time.Duration
 }
 
 // duelist is a player: its strategy's name, strength and hunting flag.
@@ -41,7 +44,7 @@ func (g duelGame) Play(ctx context.Context, spec engine.MatchSpec) (engine.Resul
 	if g.delay > 0 {
 		d := g.delay
 		if g.slow != nil && g.slow.Add(1) > g.slowAfter {
-			d *= 5
+			d *= cmp.Or(g.slowBy, 5)
 		}
 		select {
 		case <-time.After(d):

@@ -2,6 +2,7 @@ package evolver
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -107,13 +108,16 @@ func TestSelectPrefersCloserWithinNoise(t *testing.T) {
 // 3 ms of wall time (sleep, so the machine's load hardly matters); also
 // when the matches turn five times slower once the search is over, so that
 // the final stages planned from the search's pace must be cut at the
-// deadline.
+// deadline; and when they stall in the held-out comparison (a loaded
+// machine once ended it before two seeds were done, and the run failed
+// with "held-out comparison: context deadline exceeded"): the run ends in
+// its budget with its champion, warning that it was not compared.
 func TestEvolveRespectsBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays for the budget's length")
 	}
-	for _, slow := range []bool{false, true} {
-		t.Run(map[bool]string{false: "steady", true: "slower-finals"}[slow], func(t *testing.T) {
+	for _, mode := range []string{"steady", "slower-finals", "stalled-holdout"} {
+		t.Run(mode, func(t *testing.T) {
 			reg, _, _ := duelSetup(t)
 			budget := 6 * time.Second
 			g := duelGame{delay: 3 * time.Millisecond}
@@ -122,11 +126,24 @@ func TestEvolveRespectsBudget(t *testing.T) {
 				Pool: []string{"weak", "mid", "strong"}, Population: 8, Seeds: 4, Seed: 5, Budget: budget,
 				Workers: 2, Top: 3, TournamentSeeds: 8, Holdout: 32, Out: t.TempDir() + "/run",
 			}
-			if slow {
+			var warnings []string
+			if mode != "steady" {
 				g.slow, g.slowAfter = new(atomic.Int64), 1<<40
+				if mode == "stalled-holdout" {
+					g.slowBy = 10_000 // 30 s a match: no seed ends in the budget
+				}
 				cfg.Progress = func(e Event) {
-					if _, ok := e.(SelectionStarted); ok {
-						g.slow.Store(1 << 41) // every later match is slow
+					switch e := e.(type) {
+					case SelectionStarted:
+						if mode == "slower-finals" {
+							g.slow.Store(1 << 41) // every later match is slow
+						}
+					case HoldoutStarted:
+						if mode == "stalled-holdout" {
+							g.slow.Store(1 << 41)
+						}
+					case Warning:
+						warnings = append(warnings, e.Message)
 					}
 				}
 				cfg.Game = g
@@ -143,6 +160,11 @@ func TestEvolveRespectsBudget(t *testing.T) {
 			}
 			if rep.Stopped != "budget" || rep.Selection == nil {
 				t.Errorf("stopped by %s, selection %v; want the budget to stop the search and the selection to run", rep.Stopped, rep.Selection)
+			}
+			if mode == "stalled-holdout" && (rep.Holdout != nil || !slices.ContainsFunc(warnings, func(w string) bool {
+				return strings.Contains(w, "the budget stopped the held-out comparison")
+			})) {
+				t.Errorf("held-out %+v, warnings %q: want no comparison and a warning saying the budget stopped it", rep.Holdout, warnings)
 			}
 		})
 	}
