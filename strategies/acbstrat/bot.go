@@ -41,6 +41,8 @@ type bot struct {
 	lazies  []*lazy
 	mask    field
 	wishBuf [5]int32
+	// pairCost is assign's table of the costs of its pairs.
+	pairCost []int32
 
 	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
 	// (kept across turns); a unit that stands still keeps its value.

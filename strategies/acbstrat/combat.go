@@ -76,6 +76,10 @@ type proximity struct {
 	// near[b]: units in the buckets any query from bucket b looks at; 0
 	// answers such queries at once.
 	near []int32
+	// For a set of fewUnits or less: rowBand[r] (colBand[c]) is stamp when
+	// some unit's row (column) is within the neighbourhood's radius of r
+	// (c); a tile outside either band counts none.
+	rowBand, colBand []int32
 }
 
 // hood is the immutable part of a proximity: the neighbourhood and its
@@ -127,12 +131,39 @@ func newHood(g *grid, offs []offset) *hood {
 
 func newProximity(h *hood, p *bufs) *proximity {
 	return &proximity{
-		hood:   h,
-		head:   p.int32s(h.nbr*h.nbc + 1),
-		fill:   p.int32s(h.nbr * h.nbc),
-		cache:  p.uint16s(h.g.n),
-		cstamp: p.int32s(h.g.n),
-		near:   p.int32s(h.nbr * h.nbc),
+		hood:    h,
+		head:    p.int32s(h.nbr*h.nbc + 1),
+		fill:    p.int32s(h.nbr * h.nbc),
+		cache:   p.uint16s(h.g.n),
+		cstamp:  p.int32s(h.g.n),
+		near:    p.int32s(h.nbr * h.nbc),
+		rowBand: p.int32s(h.g.rows),
+		colBand: p.int32s(h.g.cols),
+	}
+}
+
+// band stamps, for each tile, the coordinates within rad of its own on an
+// axis of len(band) cells (coord gives a tile's), all of them when 2rad+1
+// covers the axis.
+func band(band []int32, stamp int32, tiles []int32, coord []int16, rad int) {
+	n := len(band)
+	if 2*rad+1 >= n {
+		for i := range band {
+			band[i] = stamp
+		}
+		return
+	}
+	for _, t := range tiles {
+		x := int(coord[t]) - rad
+		if x < 0 {
+			x += n
+		}
+		for k := 0; k <= 2*rad; k++ {
+			band[x] = stamp
+			if x++; x == n {
+				x = 0
+			}
+		}
 	}
 }
 
@@ -186,6 +217,8 @@ func (p *proximity) build(tiles []int32) {
 	p.list = resizeI32(p.list, len(tiles))
 	if len(tiles) <= fewUnits {
 		copy(p.list, tiles) // count scans the list; no buckets needed
+		band(p.rowBand, p.stamp, tiles, p.g.row, p.rad)
+		band(p.colBand, p.stamp, tiles, p.g.col, p.rad)
 		return
 	}
 	clear(p.head)
@@ -221,7 +254,10 @@ func (p *proximity) count(t int32) int {
 		return int(p.cache[t])
 	}
 	if len(p.list) <= fewUnits {
-		n := p.countIn(t, p.list)
+		n := 0
+		if p.rowBand[p.g.row[t]] == p.stamp && p.colBand[p.g.col[t]] == p.stamp {
+			n = p.countIn(t, p.list)
+		}
 		p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
 		return n
 	}

@@ -146,8 +146,8 @@ func (m *memory) update(v *acb.View, own, ownCores []int32) {
 	}
 	for k := range m.energy {
 		e := &m.energy[k]
-		if m.listed[k] == int32(turn) {
-			continue
+		if m.listed[k] == int32(turn) || !e.full && turn < e.eta {
+			continue // listed full, or still refilling in sight or not
 		}
 		if m.visible(e.tile) {
 			if e.full || turn >= e.eta {
