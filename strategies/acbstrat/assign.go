@@ -60,26 +60,45 @@ func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32,
 		}
 		a.bestUnit[j], a.bestCost[j] = a.cheapestFree(j, maxCost)
 	}
+	// The targets still open (not matched, with a unit within maxCost),
+	// in order: a pass over them recounts those whose cheapest unit was
+	// just taken, drops those left without one, and picks the cheapest
+	// pair (the first on a tie) to make next.
+	open := b.pairOpen[:0]
+	for j := 0; j < nt; j++ {
+		if a.bestUnit[j] >= 0 {
+			open = append(open, int32(j))
+		}
+	}
+	u := int32(-1)
 	for {
-		j := -1
-		for k := 0; k < nt; k++ {
-			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestCost[k] < a.bestCost[j]) {
+		j, n := int32(-1), 0
+		for _, k := range open {
+			if a.done[k] {
+				continue
+			}
+			if a.bestUnit[k] == u {
+				a.bestUnit[k], a.bestCost[k] = a.cheapestFree(int(k), maxCost)
+			}
+			if a.bestUnit[k] < 0 {
+				continue
+			}
+			open[n] = k
+			n++
+			if j < 0 || a.bestCost[k] < a.bestCost[j] {
 				j = k
 			}
 		}
+		open = open[:n]
 		if j < 0 {
+			b.pairOpen = open
 			return
 		}
-		u := a.bestUnit[j]
+		u = a.bestUnit[j]
 		a.done[j] = true
 		a.taken[u] = true
-		a.unitTarget[u] = int32(j)
+		a.unitTarget[u] = j
 		a.unitCost[u] = a.bestCost[j]
-		for k := 0; k < nt; k++ {
-			if !a.done[k] && a.bestUnit[k] == u {
-				a.bestUnit[k], a.bestCost[k] = a.cheapestFree(k, maxCost)
-			}
-		}
 	}
 }
 

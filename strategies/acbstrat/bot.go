@@ -41,8 +41,9 @@ type bot struct {
 	lazies  []*lazy
 	mask    field
 	wishBuf [5]int32
-	// pairCost is assign's table of the costs of its pairs.
-	pairCost []int32
+	// pairCost is assign's table of the costs of its pairs, pairOpen its
+	// list of the targets still open.
+	pairCost, pairOpen []int32
 
 	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
 	// (kept across turns); a unit that stands still keeps its value.
@@ -92,6 +93,11 @@ func (b *bot) build(v *acb.View) {
 	b.arrived = p.int32s(g.n)
 	b.eClaim = p.int32s(g.n)
 	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
+	if b.pairCost == nil {
+		// Room for most matches' assignments, so that a turn seldom
+		// allocates (they grow when it is not).
+		b.pairCost, b.pairOpen = make([]int32, 0, 4096), make([]int32, 0, 256)
+	}
 	b.built = true
 }
 
