@@ -76,10 +76,10 @@ type proximity struct {
 	// near[b]: units in the buckets any query from bucket b looks at; 0
 	// answers such queries at once.
 	near []int32
-	// For a set of fewUnits or less: rowBand[r] (colBand[c]) is stamp when
-	// some unit's row (column) is within the neighbourhood's radius of r
-	// (c); a tile outside either band counts none.
-	rowBand, colBand []int32
+	// For a set of fewUnits or less: bit r of rowBand (c of colBand) is
+	// set when some unit's row (column) is within the neighbourhood's
+	// radius of r (c); a tile outside either band counts none.
+	rowBand, colBand []uint64
 }
 
 // hood is the immutable part of a proximity: the neighbourhood and its
@@ -137,35 +137,46 @@ func newProximity(h *hood, p *bufs) *proximity {
 		cache:   p.uint16s(h.g.n),
 		cstamp:  p.int32s(h.g.n),
 		near:    p.int32s(h.nbr * h.nbc),
-		rowBand: p.int32s(h.g.rows),
-		colBand: p.int32s(h.g.cols),
+		rowBand: p.uint64s((h.g.rows + 63) / 64),
+		colBand: p.uint64s((h.g.cols + 63) / 64),
 	}
 }
 
-// band stamps, for each tile, the coordinates within rad of its own on an
-// axis of len(band) cells (coord gives a tile's), all of them when 2rad+1
+// band sets in bits, for each tile, the coordinates within rad of its own
+// on an axis of n cells (coord gives a tile's), all of them when 2rad+1
 // covers the axis.
-func band(band []int32, stamp int32, tiles []int32, coord []int16, rad int) {
-	n := len(band)
+func band(bits []uint64, n int, tiles []int32, coord []int16, rad int) {
+	clear(bits)
 	if 2*rad+1 >= n {
-		for i := range band {
-			band[i] = stamp
-		}
+		setBits(bits, 0, n)
 		return
 	}
 	for _, t := range tiles {
-		x := int(coord[t]) - rad
-		if x < 0 {
-			x += n
+		lo := int(coord[t]) - rad
+		if lo < 0 {
+			lo += n
 		}
-		for k := 0; k <= 2*rad; k++ {
-			band[x] = stamp
-			if x++; x == n {
-				x = 0
-			}
+		if hi := lo + 2*rad + 1; hi <= n {
+			setBits(bits, lo, hi)
+		} else {
+			setBits(bits, lo, n)
+			setBits(bits, 0, hi-n)
 		}
 	}
 }
+
+// setBits sets bits lo..hi-1 of bits.
+func setBits(bits []uint64, lo, hi int) {
+	for lo < hi {
+		w, b := lo>>6, uint(lo&63)
+		k := min(hi-lo, 64-int(b))
+		bits[w] |= (1<<uint(k) - 1) << b
+		lo += k
+	}
+}
+
+// inBand reports bit x of bits.
+func inBand(bits []uint64, x int16) bool { return bits[x>>6]>>uint(x&63)&1 != 0 }
 
 // spans tabulates, for every coordinate of an axis of n cells, the buckets
 // its span covers, and for every bucket the union of its cells' spans.
@@ -217,8 +228,8 @@ func (p *proximity) build(tiles []int32) {
 	p.list = resizeI32(p.list, len(tiles))
 	if len(tiles) <= fewUnits {
 		copy(p.list, tiles) // count scans the list; no buckets needed
-		band(p.rowBand, p.stamp, tiles, p.g.row, p.rad)
-		band(p.colBand, p.stamp, tiles, p.g.col, p.rad)
+		band(p.rowBand, p.g.rows, tiles, p.g.row, p.rad)
+		band(p.colBand, p.g.cols, tiles, p.g.col, p.rad)
 		return
 	}
 	clear(p.head)
@@ -255,7 +266,7 @@ func (p *proximity) count(t int32) int {
 	}
 	if len(p.list) <= fewUnits {
 		n := 0
-		if p.rowBand[p.g.row[t]] == p.stamp && p.colBand[p.g.col[t]] == p.stamp {
+		if inBand(p.rowBand, p.g.row[t]) && inBand(p.colBand, p.g.col[t]) {
 			n = p.countIn(t, p.list)
 		}
 		p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
