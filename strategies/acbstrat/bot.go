@@ -44,6 +44,8 @@ type bot struct {
 	// pairCost is assign's table of the costs of its pairs, pairOpen its
 	// list of the targets still open.
 	pairCost, pairOpen []int32
+	// staleSeen is staleSectorsOf's scratch.
+	staleSeen []int32
 
 	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
 	// (kept across turns); a unit that stands still keeps its value.
@@ -97,6 +99,7 @@ func (b *bot) build(v *acb.View) {
 		// Room for most matches' assignments, so that a turn seldom
 		// allocates (they grow when it is not).
 		b.pairCost, b.pairOpen = make([]int32, 0, 4096), make([]int32, 0, 256)
+		b.staleSeen = make([]int32, 0, 64)
 	}
 	b.built = true
 }

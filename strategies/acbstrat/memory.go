@@ -34,6 +34,7 @@ type memory struct {
 	// an own unit stood in each (-1: never).
 	secRows, secCols int
 	secSeen          []int32
+	centres          []int32 // sector -> the tile at its middle
 
 	hyps, ruledOut int // bit n: suspects for n seats added / ruled out
 	maxOwner       int
@@ -74,8 +75,10 @@ func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
 	m.secSeen = p.int32s(m.secRows * m.secCols)
+	m.centres = p.int32s(m.secRows * m.secCols)
 	for i := range m.secSeen {
 		m.secSeen[i] = -1
+		m.centres[i] = m.sectorCentre(i)
 	}
 	return m
 }
