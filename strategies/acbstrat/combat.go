@@ -146,7 +146,6 @@ func newProximity(h *hood, p *bufs) *proximity {
 // on an axis of n cells (coord gives a tile's), all of them when 2rad+1
 // covers the axis.
 func band(bits []uint64, n int, tiles []int32, coord []int16, rad int) {
-	clear(bits)
 	if 2*rad+1 >= n {
 		setBits(bits, 0, n)
 		return
@@ -228,6 +227,8 @@ func (p *proximity) build(tiles []int32) {
 	p.list = resizeI32(p.list, len(tiles))
 	if len(tiles) <= fewUnits {
 		copy(p.list, tiles) // count scans the list; no buckets needed
+		clear(p.rowBand)
+		clear(p.colBand)
 		band(p.rowBand, p.g.rows, tiles, p.g.row, p.rad)
 		band(p.colBand, p.g.cols, tiles, p.g.col, p.rad)
 		return
