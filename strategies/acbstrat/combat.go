@@ -150,6 +150,20 @@ func band(bits []uint64, n int, tiles []int32, coord []int16, rad int) {
 		setBits(bits, 0, n)
 		return
 	}
+	if n <= 64 {
+		// One word: the band is 2rad+1 bits rotated to start at lo.
+		w, full := uint64(1)<<uint(2*rad+1)-1, uint64(1)<<uint(n)-1
+		acc := bits[0]
+		for _, t := range tiles {
+			lo := int(coord[t]) - rad
+			if lo < 0 {
+				lo += n
+			}
+			acc |= (w<<uint(lo) | w>>uint(n-lo)) & full
+		}
+		bits[0] = acc
+		return
+	}
 	for _, t := range tiles {
 		lo := int(coord[t]) - rad
 		if lo < 0 {
