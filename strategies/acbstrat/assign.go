@@ -50,15 +50,21 @@ func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32,
 		if ready != nil {
 			r = ready[j]
 		}
+		// No unit is taken yet: the cheapest pair is found as the row is
+		// filled (as cheapestFree would).
 		row := a.cost[j*nu : j*nu+nu]
+		best, bc := int32(-1), int32(maxCost+1)
 		for k, i := range idx {
 			c := int32(f.at(b.own[i]))
 			if c < r {
 				c = r
 			}
 			row[k] = c
+			if c < bc {
+				best, bc = int32(k), c
+			}
 		}
-		a.bestUnit[j], a.bestCost[j] = a.cheapestFree(j, maxCost)
+		a.bestUnit[j], a.bestCost[j] = best, bc
 	}
 	// The targets still open (not matched, with a unit within maxCost),
 	// in order: a pass over them recounts those whose cheapest unit was
