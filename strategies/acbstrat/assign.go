@@ -17,6 +17,9 @@ type assignment struct {
 	done       []bool
 	fields     []field
 	targets    []int32
+	// cost[j*len(units)+k] is the cost of the pair of target j and unit k,
+	// during assign (the bot's scratch, b.pairCost).
+	cost []int32
 }
 
 // assign fills a for the units idx (indices into b.own) and targets, with
@@ -32,6 +35,8 @@ func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32,
 	a.done = resizeBool(a.done, nt)
 	a.fields = a.fields[:0]
 	a.targets = append(a.targets[:0], targets...)
+	b.pairCost = resizeI32(b.pairCost, nt*nu)
+	a.cost = b.pairCost
 	for k := range idx {
 		a.unitTarget[k] = -1
 		a.unitCost[k] = far
@@ -41,28 +46,65 @@ func (b *bot) assign(a *assignment, idx []int32, targets []int32, ready []int32,
 		f := b.fieldTo(t)
 		a.fields = append(a.fields, f)
 		a.done[j] = false
-		a.bestUnit[j], a.bestCost[j] = b.cheapestFree(a, j, ready, idx, maxCost)
+		r := int32(0)
+		if ready != nil {
+			r = ready[j]
+		}
+		// No unit is taken yet: the cheapest pair is found as the row is
+		// filled (as cheapestFree would).
+		row := a.cost[j*nu : j*nu+nu]
+		best, bc := int32(-1), int32(maxCost+1)
+		for k, i := range idx {
+			c := int32(f.at(b.own[i]))
+			if c < r {
+				c = r
+			}
+			row[k] = c
+			if c < bc {
+				best, bc = int32(k), c
+			}
+		}
+		a.bestUnit[j], a.bestCost[j] = best, bc
 	}
+	// The targets still open (not matched, with a unit within maxCost),
+	// in order: a pass over them recounts those whose cheapest unit was
+	// just taken, drops those left without one, and picks the cheapest
+	// pair (the first on a tie) to make next.
+	open := b.pairOpen[:0]
+	for j := 0; j < nt; j++ {
+		if a.bestUnit[j] >= 0 {
+			open = append(open, int32(j))
+		}
+	}
+	u := int32(-1)
 	for {
-		j := -1
-		for k := 0; k < nt; k++ {
-			if !a.done[k] && a.bestUnit[k] >= 0 && (j < 0 || a.bestCost[k] < a.bestCost[j]) {
+		j, n := int32(-1), 0
+		for _, k := range open {
+			if a.done[k] {
+				continue
+			}
+			if a.bestUnit[k] == u {
+				a.bestUnit[k], a.bestCost[k] = a.cheapestFree(int(k), maxCost)
+			}
+			if a.bestUnit[k] < 0 {
+				continue
+			}
+			open[n] = k
+			n++
+			if j < 0 || a.bestCost[k] < a.bestCost[j] {
 				j = k
 			}
 		}
+		open = open[:n]
 		if j < 0 {
+			b.pairOpen = open
 			return
 		}
-		u := a.bestUnit[j]
+		u = a.bestUnit[j]
 		a.done[j] = true
 		a.taken[u] = true
-		a.unitTarget[u] = int32(j)
+		a.unitTarget[u] = j
 		a.unitCost[u] = a.bestCost[j]
-		for k := 0; k < nt; k++ {
-			if !a.done[k] && a.bestUnit[k] == u {
-				a.bestUnit[k], a.bestCost[k] = b.cheapestFree(a, k, ready, idx, maxCost)
-			}
-		}
 	}
 }
 
@@ -96,22 +138,15 @@ func (b *bot) assignManyField(a *assignment, idx []int32, f field, n int) {
 	}
 }
 
-func (b *bot) cheapestFree(a *assignment, j int, ready []int32, idx []int32, maxCost int) (int32, int32) {
-	f := a.fields[j]
-	r := int32(0)
-	if ready != nil {
-		r = ready[j]
-	}
+// cheapestFree returns the unit not yet taken of the cheapest pair with
+// target j (the first such unit on a tie) and its cost, or -1 when every
+// pair costs more than maxCost.
+func (a *assignment) cheapestFree(j int, maxCost int) (int32, int32) {
+	nu := len(a.taken)
+	row := a.cost[j*nu : j*nu+nu]
 	best, bc := int32(-1), int32(maxCost+1)
-	for k, i := range idx {
-		if a.taken[k] {
-			continue
-		}
-		c := int32(f.at(b.own[i]))
-		if c < r {
-			c = r
-		}
-		if c < bc {
+	for k, c := range row {
+		if c < bc && !a.taken[k] {
 			best, bc = int32(k), c
 		}
 	}

@@ -105,28 +105,32 @@ func (b *bot) staleSectors(dst []int32, age, max int) []int32 {
 // sector was seen (-1: never).
 func (b *bot) staleSectorsOf(dst []int32, secSeen []int32, age, max int) []int32 {
 	start := len(dst)
+	// kept[k] is the last turn the sector of dst[start+k] was seen.
+	kept := b.staleSeen[:0]
 	for s, seen := range secSeen {
 		if seen >= 0 && b.turn-int(seen) < age {
 			continue
 		}
-		c := b.mem.sectorCentre(s)
+		c := b.mem.centres[s]
 		if b.mem.wall[c] {
 			continue
 		}
 		// Insert by staleness into the kept list of at most max.
-		k := len(dst)
-		if k-start < max {
+		k := len(kept)
+		if k < max {
 			dst = append(dst, c)
-		} else if secSeen[b.mem.sector(dst[k-1])] <= seen {
+			kept = append(kept, seen)
+		} else if kept[k-1] <= seen {
 			continue
 		} else {
 			k--
 		}
-		for ; k > start && secSeen[b.mem.sector(dst[k-1])] > seen; k-- {
-			dst[k] = dst[k-1]
+		for ; k > 0 && kept[k-1] > seen; k-- {
+			dst[start+k], kept[k] = dst[start+k-1], kept[k-1]
 		}
-		dst[k] = c
+		dst[start+k], kept[k] = c, seen
 	}
+	b.staleSeen = kept
 	return dst
 }
 

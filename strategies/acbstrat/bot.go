@@ -41,6 +41,11 @@ type bot struct {
 	lazies  []*lazy
 	mask    field
 	wishBuf [5]int32
+	// pairCost is assign's table of the costs of its pairs, pairOpen its
+	// list of the targets still open.
+	pairCost, pairOpen []int32
+	// staleSeen is staleSectorsOf's scratch.
+	staleSeen []int32
 
 	// arrived[t] is 1 + the turn the unit now on tile t stepped onto it
 	// (kept across turns); a unit that stands still keeps its value.
@@ -90,6 +95,12 @@ func (b *bot) build(v *acb.View) {
 	b.arrived = p.int32s(g.n)
 	b.eClaim = p.int32s(g.n)
 	b.scratch, b.mask, b.lazies = b.scratch[:0], nil, b.lazies[:0]
+	if b.pairCost == nil {
+		// Room for most matches' assignments, so that a turn seldom
+		// allocates (they grow when it is not).
+		b.pairCost, b.pairOpen = make([]int32, 0, 4096), make([]int32, 0, 256)
+		b.staleSeen = make([]int32, 0, 64)
+	}
 	b.built = true
 }
 
@@ -214,30 +225,34 @@ func (b *bot) stay(i int) {
 // units do not all favour one direction.
 func (b *bot) rank(i int, sc *[5]float64) {
 	u := b.own[i]
-	var order [5]int
+	nb := b.g.nbr[int(u)*4 : int(u)*4+4 : int(u)*4+4]
+	wall := b.mem.wall
+	jitter := b.jitter
+	// Insertion sort of at most five options, best first, each put in
+	// as it is scored: wish holds the tiles, val their scores.
+	wish := &b.wishBuf
+	var val [5]float64
 	n := 0
 	r := b.rng.Uint64() // 12 random bits per option
 	for k := 0; k < 5; k++ {
-		if k > 0 && b.wall(b.opt(u, k)) {
-			continue
+		t := u
+		if k > 0 {
+			if t = nb[k-1]; wall[t] {
+				continue
+			}
 		}
 		if b.storm.on {
-			sc[k] += b.stormTerm(b.opt(u, k))
+			sc[k] += b.stormTerm(t)
 		}
-		sc[k] += b.jitter * float64((r>>(12*k))&0xfff) / 4096
-		order[n] = k
+		sc[k] += jitter * float64((r>>(12*k))&0xfff) / 4096
+		v, y := sc[k], n
+		for ; y > 0 && v > val[y-1]; y-- {
+			val[y], wish[y] = val[y-1], wish[y-1]
+		}
+		val[y], wish[y] = v, t
 		n++
 	}
-	// Insertion sort of at most five entries, best first.
-	for x := 1; x < n; x++ {
-		for y := x; y > 0 && sc[order[y]] > sc[order[y-1]]; y-- {
-			order[y], order[y-1] = order[y-1], order[y]
-		}
-	}
-	for k := 0; k < n; k++ {
-		b.wishBuf[k] = b.opt(u, order[k])
-	}
-	b.res.setWishes(i, b.wishBuf[:n])
+	b.res.setWishes(i, wish[:n])
 }
 
 // toward adds -w times the field distance of each option to sc: positive w

@@ -76,6 +76,10 @@ type proximity struct {
 	// near[b]: units in the buckets any query from bucket b looks at; 0
 	// answers such queries at once.
 	near []int32
+	// For a set of fewUnits or less: bit r of rowBand (c of colBand) is
+	// set when some unit's row (column) is within the neighbourhood's
+	// radius of r (c); a tile outside either band counts none.
+	rowBand, colBand []uint64
 }
 
 // hood is the immutable part of a proximity: the neighbourhood and its
@@ -127,14 +131,65 @@ func newHood(g *grid, offs []offset) *hood {
 
 func newProximity(h *hood, p *bufs) *proximity {
 	return &proximity{
-		hood:   h,
-		head:   p.int32s(h.nbr*h.nbc + 1),
-		fill:   p.int32s(h.nbr * h.nbc),
-		cache:  p.uint16s(h.g.n),
-		cstamp: p.int32s(h.g.n),
-		near:   p.int32s(h.nbr * h.nbc),
+		hood:    h,
+		head:    p.int32s(h.nbr*h.nbc + 1),
+		fill:    p.int32s(h.nbr * h.nbc),
+		cache:   p.uint16s(h.g.n),
+		cstamp:  p.int32s(h.g.n),
+		near:    p.int32s(h.nbr * h.nbc),
+		rowBand: p.uint64s((h.g.rows + 63) / 64),
+		colBand: p.uint64s((h.g.cols + 63) / 64),
 	}
 }
+
+// band sets in bits, for each tile, the coordinates within rad of its own
+// on an axis of n cells (coord gives a tile's), all of them when 2rad+1
+// covers the axis.
+func band(bits []uint64, n int, tiles []int32, coord []int16, rad int) {
+	if 2*rad+1 >= n {
+		setBits(bits, 0, n)
+		return
+	}
+	if n <= 64 {
+		// One word: the band is 2rad+1 bits rotated to start at lo.
+		w, full := uint64(1)<<uint(2*rad+1)-1, uint64(1)<<uint(n)-1
+		acc := bits[0]
+		for _, t := range tiles {
+			lo := int(coord[t]) - rad
+			if lo < 0 {
+				lo += n
+			}
+			acc |= (w<<uint(lo) | w>>uint(n-lo)) & full
+		}
+		bits[0] = acc
+		return
+	}
+	for _, t := range tiles {
+		lo := int(coord[t]) - rad
+		if lo < 0 {
+			lo += n
+		}
+		if hi := lo + 2*rad + 1; hi <= n {
+			setBits(bits, lo, hi)
+		} else {
+			setBits(bits, lo, n)
+			setBits(bits, 0, hi-n)
+		}
+	}
+}
+
+// setBits sets bits lo..hi-1 of bits.
+func setBits(bits []uint64, lo, hi int) {
+	for lo < hi {
+		w, b := lo>>6, uint(lo&63)
+		k := min(hi-lo, 64-int(b))
+		bits[w] |= (1<<uint(k) - 1) << b
+		lo += k
+	}
+}
+
+// inBand reports bit x of bits.
+func inBand(bits []uint64, x int16) bool { return bits[x>>6]>>uint(x&63)&1 != 0 }
 
 // spans tabulates, for every coordinate of an axis of n cells, the buckets
 // its span covers, and for every bucket the union of its cells' spans.
@@ -186,6 +241,10 @@ func (p *proximity) build(tiles []int32) {
 	p.list = resizeI32(p.list, len(tiles))
 	if len(tiles) <= fewUnits {
 		copy(p.list, tiles) // count scans the list; no buckets needed
+		clear(p.rowBand)
+		clear(p.colBand)
+		band(p.rowBand, p.g.rows, tiles, p.g.row, p.rad)
+		band(p.colBand, p.g.cols, tiles, p.g.col, p.rad)
 		return
 	}
 	clear(p.head)
@@ -221,7 +280,10 @@ func (p *proximity) count(t int32) int {
 		return int(p.cache[t])
 	}
 	if len(p.list) <= fewUnits {
-		n := p.countIn(t, p.list)
+		n := 0
+		if inBand(p.rowBand, p.g.row[t]) && inBand(p.colBand, p.g.col[t]) {
+			n = p.countIn(t, p.list)
+		}
 		p.cstamp[t], p.cache[t] = p.stamp, uint16(n)
 		return n
 	}

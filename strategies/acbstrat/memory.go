@@ -34,12 +34,21 @@ type memory struct {
 	// an own unit stood in each (-1: never).
 	secRows, secCols int
 	secSeen          []int32
+	centres          []int32 // sector -> the tile at its middle
 
 	hyps, ruledOut int // bit n: suspects for n seats added / ruled out
 	maxOwner       int
 	listed         []int32 // energy slot -> last turn it was listed full
 	ownUnits       []int32 // this turn's own units (for visibility checks)
 	ownCores       []int32 // this turn's own active cores
+
+	// The rows (columns) within the vision radius of a unit or core are
+	// the bits of rowSight (colSight), drawn on the turn's first visible
+	// (sightOK); a tile outside either is out of sight. sightR and sightC
+	// are the vision disc's reach along the rows and the columns.
+	rowSight, colSight []uint64
+	sightR, sightC     int
+	sightOK            bool
 }
 
 const sectorSize = 5
@@ -71,11 +80,22 @@ func newMemory(g *grid, cfg acb.Config, p *bufs) *memory {
 		eslot:   p.int16s(g.n),
 		cslot:   p.int16s(g.n),
 	}
+	for dr := 0; dr < g.rows; dr++ {
+		for dc := 0; dc < g.cols; dc++ {
+			if int(g.d2[dr*g.cols+dc]) <= m.vision2 {
+				m.sightR = max(m.sightR, min(dr, g.rows-dr))
+				m.sightC = max(m.sightC, min(dc, g.cols-dc))
+			}
+		}
+	}
+	m.rowSight, m.colSight = p.uint64s((g.rows+63)/64), p.uint64s((g.cols+63)/64)
 	m.secRows = (g.rows + sectorSize - 1) / sectorSize
 	m.secCols = (g.cols + sectorSize - 1) / sectorSize
 	m.secSeen = p.int32s(m.secRows * m.secCols)
+	m.centres = p.int32s(m.secRows * m.secCols)
 	for i := range m.secSeen {
 		m.secSeen[i] = -1
+		m.centres[i] = m.sectorCentre(i)
 	}
 	return m
 }
@@ -98,9 +118,27 @@ func (m *memory) sectorCentre(s int) int32 {
 	return int32(r*m.g.cols + c)
 }
 
+// sight sets the units and active cores the player sees with this turn.
+func (m *memory) sight(own, ownCores []int32) {
+	m.ownUnits, m.ownCores = own, ownCores
+	m.sightOK = false
+}
+
 // visible reports whether tile t is in sight this turn: within the vision
 // radius of an own unit or an own active core.
 func (m *memory) visible(t int32) bool {
+	if !m.sightOK {
+		clear(m.rowSight)
+		clear(m.colSight)
+		for _, set := range [2][]int32{m.ownUnits, m.ownCores} {
+			band(m.rowSight, m.g.rows, set, m.g.row, m.sightR)
+			band(m.colSight, m.g.cols, set, m.g.col, m.sightC)
+		}
+		m.sightOK = true
+	}
+	if !inBand(m.rowSight, m.g.row[t]) || !inBand(m.colSight, m.g.col[t]) {
+		return false
+	}
 	for _, u := range m.ownUnits {
 		if m.g.dist2(u, t) <= m.vision2 {
 			return true
@@ -119,7 +157,7 @@ func (m *memory) visible(t int32) bool {
 func (m *memory) update(v *acb.View, own, ownCores []int32) {
 	g := m.g
 	turn := v.Turn
-	m.ownUnits, m.ownCores = own, ownCores
+	m.sight(own, ownCores)
 	for _, w := range v.Walls {
 		i := g.idx(w)
 		if !m.wall[i] {
@@ -146,8 +184,8 @@ func (m *memory) update(v *acb.View, own, ownCores []int32) {
 	}
 	for k := range m.energy {
 		e := &m.energy[k]
-		if m.listed[k] == int32(turn) {
-			continue
+		if m.listed[k] == int32(turn) || !e.full && turn < e.eta {
+			continue // listed full, or still refilling in sight or not
 		}
 		if m.visible(e.tile) {
 			if e.full || turn >= e.eta {

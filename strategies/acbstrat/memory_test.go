@@ -13,7 +13,7 @@ import (
 // (some reaching across the whole grid), few units and many.
 func TestVisibleMatchesDistances(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct{ rows, cols, r2 int }{{40, 40, 49}, {40, 40, 2}, {63, 63, 100}, {17, 23, 49}, {8, 8, 200}, {30, 12, 0}} {
+	for _, c := range []struct{ rows, cols, r2 int }{{40, 40, 49}, {40, 40, 2}, {63, 63, 100}, {17, 23, 49}, {8, 8, 200}, {30, 12, 0}, {70, 130, 49}, {9, 100, 30}} {
 		g := newGrid(c.rows, c.cols)
 		cfg := acb.DefaultConfig()
 		cfg.Rows, cfg.Cols, cfg.VisionRadius2 = c.rows, c.cols, c.r2
@@ -24,7 +24,7 @@ func TestVisibleMatchesDistances(t *testing.T) {
 				own[i] = int32(rng.IntN(g.n))
 			}
 			cores := []int32{int32(rng.IntN(g.n))}
-			m.ownUnits, m.ownCores = own, cores
+			m.sight(own, cores)
 			for ti := int32(0); ti < int32(g.n); ti++ {
 				want := false
 				for _, u := range append(append([]int32(nil), own...), cores...) {

@@ -641,6 +641,7 @@ func TestProximityAgreesWithStamping(t *testing.T) {
 		{"radius wider than half the map", 16, 18, 100},
 		{"tiny radius", 20, 20, 1},
 		{"small map: a query wraps into the bucket it started in", 16, 16, 25},
+		{"large map: the few units' bands span several words", 70, 130, 25},
 	}
 	for _, tc := range tests {
 		g := newGrid(tc.rows, tc.cols)
