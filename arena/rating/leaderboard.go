@@ -198,8 +198,9 @@ type batch struct {
 	rawCluster  []int32
 	seedStart   []int32
 	seedList    []int32
-	// stamp, slot and seen are units' scratch: slot[c] is cluster c's
-	// place in the output when seen[c] == stamp.
+	// stamp, slot, seen and seedSeen are units' scratch: slot[c] is
+	// cluster c's place in its output when seen[c] == stamp, and
+	// seedSeen[c] == stamp once seed c is counted.
 	stamp      int32
 	slot, seen []int32
 	seedSeen   []int32
@@ -492,8 +493,9 @@ func (b *batch) units(p int, keep func(opp int32) bool) (out []stats.Unit, seeds
 	return out, seeds
 }
 
-// interval is the score interval of the units (stats.SmallSampleRate);
-// false when there are none.
+// interval is the clustered score interval of the units, honest on
+// fewer than stats.MinUnits (stats.SmallSampleRate), and ok false when
+// there are none.
 func interval(units []stats.Unit, level float64) (stats.Interval, bool) {
 	if len(units) == 0 {
 		return stats.Interval{}, false
