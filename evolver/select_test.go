@@ -161,8 +161,10 @@ func TestEvolveRespectsBudget(t *testing.T) {
 			if rep.Stopped != "budget" || rep.Selection == nil {
 				t.Errorf("stopped by %s, selection %v; want the budget to stop the search and the selection to run", rep.Stopped, rep.Selection)
 			}
+			// A loaded machine may leave the selection no time for the
+			// held-out stage at all: either warning says why there is none.
 			if mode == "stalled-holdout" && (rep.Holdout != nil || !slices.ContainsFunc(warnings, func(w string) bool {
-				return strings.Contains(w, "the budget stopped the held-out comparison")
+				return strings.Contains(w, "the budget stopped the held-out comparison") || strings.Contains(w, "no time for the held-out comparison")
 			})) {
 				t.Errorf("held-out %+v, warnings %q: want no comparison and a warning saying the budget stopped it", rep.Holdout, warnings)
 			}

@@ -267,13 +267,7 @@ func newBatch(names []string, ms *Matches) (*batch, error) {
 		for _, p := range ms.seats[m.off : m.off+m.n] {
 			seats = append(seats, b.at[p])
 		}
-		group = append(group[:0], seats...)
-		slices.Sort(group)
-		group = slices.Compact(group)
-		key = key[:0]
-		for _, p := range group {
-			key = binary.AppendUvarint(key, uint64(p))
-		}
+		key, group = setKey(key, append(group[:0], seats...))
 		gid, ok := groupID[string(key)]
 		if !ok {
 			gid = int32(len(groupID))
@@ -453,6 +447,19 @@ func (b *batch) clusterSeeds(seeds []uint64, mergedOf []int32) {
 
 // seedsOf lists the clusters of the rounds merged into unit u.
 func (b *batch) seedsOf(u int32) []int32 { return b.seedList[b.seedStart[u]:b.seedStart[u+1]] }
+
+// setKey sorts and compacts xs in place and returns its members as
+// uvarints in key's storage, with the set: the same key for the same set
+// in any order and with any repeats.
+func setKey(key []byte, xs []int32) ([]byte, []int32) {
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	key = key[:0]
+	for _, x := range xs {
+		key = binary.AppendUvarint(key, uint64(x))
+	}
+	return key, xs
+}
 
 // mix64 is the SplitMix64 finalizer: a fast, well-spread 64-bit hash step.
 func mix64(z uint64) uint64 {

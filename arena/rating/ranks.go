@@ -2,7 +2,6 @@ package rating
 
 import (
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -284,12 +283,7 @@ func (b *batch) seedStrata(seedRounds [][]int32, pairs [][]unitPair, rated []str
 		for _, m := range ms {
 			gs = append(gs, b.unitGroup[m])
 		}
-		slices.Sort(gs)
-		gs = slices.Compact(gs)
-		key = key[:0]
-		for _, g := range gs {
-			key = binary.AppendUvarint(key, uint64(g))
-		}
+		key, gs = setKey(key, gs)
 		k, ok := at[string(key)]
 		if !ok {
 			k = len(strata)
