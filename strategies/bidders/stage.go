@@ -31,10 +31,16 @@ type stageSeat struct {
 	// current strategy.
 	noAverage bool
 
-	w     [nb][levels]float64         // expected payoff of each bid at each beacon
-	reg   [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
-	cum   [nb][levels][levels]float64 // reach-weighted strategy sums
-	sigma [nb][levels][levels]float64 // current strategy
+	w   [nb][levels]float64         // expected payoff of each bid at each beacon
+	reg [nb][levels][levels]float64 // regret[k][t][x]: node (k, t), bid x
+	cum [nb][levels][levels]float64 // reach-weighted strategy sums
+	// The current strategy at node (k, t) is num[k][t][x]*scale[k][t]:
+	// twice the node's positive part of the predicted regret and one over
+	// their sum (so the product is the normalised strategy, rounded once,
+	// as a division would be followed by a product), or 1 and 1/n for the
+	// uniform strategy of n moves (see update).
+	num   [nb][levels][levels]float64
+	scale [nb][levels]float64
 	reach [nb + 1][levels]float64
 	marg  [nb][levels]float64 // current marginal of each beacon's bid
 	val   [nb + 1][levels]float64
@@ -57,13 +63,13 @@ func (s *stageSeat) reset() {
 		s.hi[k+1] = min(s.budget, s.hi[k]+s.cap[k])
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			u := 1 / float64(n)
 			clear(s.reg[k][t][:n])
 			clear(s.cum[k][t][:n])
-			sig := s.sigma[k][t][:n]
-			for x := range sig {
-				sig[x] = u
+			num := s.num[k][t][:n]
+			for x := range num {
+				num[x] = 1
 			}
+			s.scale[k][t] = 1 / float64(n)
 		}
 	}
 	s.forward()
@@ -79,18 +85,18 @@ func (s *stageSeat) forward() {
 	s.reach[0][0] = 1
 	for k := 0; k < nb; k++ {
 		for t := 0; t <= s.hi[k]; t++ {
-			r := s.reach[k][t] // (of reach 0, the node adds +0)
+			r, sc := s.reach[k][t], s.scale[k][t] // (of reach 0, the node adds +0)
 			n := min(s.cap[k], s.budget-t) + 1
-			sig, marg := s.sigma[k][t][:n], s.marg[k][:n]
+			num, marg := s.num[k][t][:n], s.marg[k][:n]
 			if k == nb-1 { // the reach past the last beacon is never read
-				for x, p := range sig {
-					marg[x] += r * p
+				for x, m := range num {
+					marg[x] += r * (m * sc)
 				}
 				continue
 			}
-			reach := s.reach[k+1][t : t+len(sig)]
-			for x, p := range sig {
-				f := r * p
+			reach := s.reach[k+1][t : t+len(num)]
+			for x, m := range num {
+				f := r * (m * sc)
 				marg[x] += f
 				reach[x] += f
 			}
@@ -148,6 +154,14 @@ func (g *stageGame) payoffs(me, rival *stageSeat) {
 // update runs one CFR+ step for s against the payoffs in s.w: node values
 // backwards, regrets, the new current strategy, and the weighted sums.
 // (The node values past the last beacon, s.val[nb], are set by reset.)
+//
+// The new strategy is left as numerators and a scale (num, scale): with p
+// the positive part of the predicted regret and total their sum, the
+// strategy p*(1/total) is num*scale with num = 2p (a+|a|, pos without its
+// halving) and scale = 1/(2 total): the same real product, so the same
+// bits (doubling and halving are exact: regrets and payoffs are far from
+// the ends of the float range). Its normalisation is left to its readers,
+// which fuse it with the products they need.
 func (s *stageSeat) update(weight float64) {
 	var buf [levels]float64
 	avg := !s.noAverage
@@ -158,20 +172,35 @@ func (s *stageSeat) update(weight float64) {
 			// Slices of exactly the node's moves, so the loops below need
 			// no bounds checks.
 			n := min(capk, room-t) + 1
-			sig, reg, cum := s.sigma[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
+			num, reg, cum := s.num[k][t][:n], s.reg[k][t][:n], s.cum[k][t][:n]
 			w, next, q := wk[:n], nextk[t:t+n], buf[:n]
-			if n == 1 { // one move only: bid nothing
+			if n == 1 { // one move only: bid nothing (num 1, scale 1)
 				valk[t] = w[0] + next[0]
 				if avg {
 					cum[0] += weight * reachk[t]
 				}
 				continue
 			}
+			// The value under the strategy before this step, and the
+			// weighted sum of that strategy (at a node of reach 0, +0:
+			// nothing, but no branch to mispredict).
+			sc := s.scale[k][t]
 			v := 0.0
-			for x := range q {
-				qx := w[x] + next[x]
-				q[x] = qx
-				v += sig[x] * qx
+			if avg {
+				cw := weight * reachk[t]
+				for x := range q {
+					qx := w[x] + next[x]
+					q[x] = qx
+					sx := num[x] * sc
+					v += sx * qx
+					cum[x] += cw * sx
+				}
+			} else {
+				for x := range q {
+					qx := w[x] + next[x]
+					q[x] = qx
+					v += num[x] * sc * qx
+				}
 			}
 			valk[t] = v
 			total := 0.0
@@ -181,36 +210,19 @@ func (s *stageSeat) update(weight float64) {
 				reg[x] = r
 				// Predictive RM+: the next strategy leans on the regret
 				// just observed as a forecast of the next one.
-				p := pos(r + qx - v)
-				q[x] = p
+				p := r + qx - v
+				p += math.Abs(p) // 2*pos(p)
+				num[x] = p
 				total += p
 			}
-			// The weighted sum adds the strategy before this step (at a
-			// node of reach 0, +0: nothing, but no branch to mispredict).
-			cw := weight * reachk[t]
 			if total > 0 {
-				inv := 1 / total
-				if avg {
-					for x := range sig {
-						cum[x] += cw * sig[x]
-						sig[x] = q[x] * inv
-					}
-				} else {
-					for x := range sig {
-						sig[x] = q[x] * inv
-					}
-				}
-			} else {
-				if avg {
-					for x := range sig {
-						cum[x] += cw * sig[x]
-					}
-				}
-				u := 1 / float64(n)
-				for x := range sig {
-					sig[x] = u
-				}
+				s.scale[k][t] = 1 / total
+				continue
 			}
+			for x := range num {
+				num[x] = 1
+			}
+			s.scale[k][t] = 1 / float64(n)
 		}
 	}
 	s.forward()
@@ -269,14 +281,15 @@ func (s *stageSeat) accumulate(weight float64) {
 	for k := nb - 1; k >= 0; k-- {
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
-			sig, cum := s.sigma[k][t][:n], s.cum[k][t][:n]
+			num, cum := s.num[k][t][:n], s.cum[k][t][:n]
 			if n == 1 {
 				cum[0] += weight * s.reach[k][t]
 				continue
 			}
 			if cw := weight * s.reach[k][t]; cw != 0 {
-				for x := range sig {
-					cum[x] += cw * sig[x]
+				sc := s.scale[k][t]
+				for x := range num {
+					cum[x] += cw * (num[x] * sc)
 				}
 			}
 		}

@@ -18,7 +18,7 @@ func (s *stageSeat) refForward() {
 		for t := 0; t <= s.hi[k]; t++ {
 			n := min(s.cap[k], s.budget-t) + 1
 			for x := 0; x < n; x++ {
-				f := s.reach[k][t] * s.sigma[k][t][x]
+				f := s.reach[k][t] * s.strategy(k, t, x)
 				s.marg[k][x] += f
 				if k < nb-1 {
 					s.reach[k+1][t+x] += f
@@ -36,7 +36,7 @@ func (s *stageSeat) refUpdate(weight float64) {
 			v := 0.0
 			for x := 0; x < n; x++ {
 				q[x] = s.w[k][x] + s.val[k+1][t+x]
-				v += s.sigma[k][t][x] * q[x]
+				v += s.strategy(k, t, x) * q[x]
 			}
 			s.val[k][t] = v
 			total := 0.0
@@ -46,19 +46,32 @@ func (s *stageSeat) refUpdate(weight float64) {
 				p[x] = math.Max(0, s.reg[k][t][x]+q[x]-v)
 				total += p[x]
 			}
+			var sig [levels]float64
 			for x := 0; x < n; x++ {
 				if !s.noAverage {
-					s.cum[k][t][x] += weight * s.reach[k][t] * s.sigma[k][t][x]
+					s.cum[k][t][x] += weight * s.reach[k][t] * s.strategy(k, t, x)
 				}
 				if total > 0 {
-					s.sigma[k][t][x] = p[x] * (1 / total)
+					sig[x] = p[x] * (1 / total)
 				} else {
-					s.sigma[k][t][x] = 1 / float64(n)
+					sig[x] = 1 / float64(n)
 				}
 			}
+			s.setStrategy(k, t, sig[:n])
 		}
 	}
 	s.refForward()
+}
+
+// strategy returns the current strategy of bid x at node (k, t).
+func (s *stageSeat) strategy(k, t, x int) float64 { return s.num[k][t][x] * s.scale[k][t] }
+
+// setStrategy sets the current strategy at node (k, t) to sig (n moves).
+func (s *stageSeat) setStrategy(k, t int, sig []float64) {
+	for x, p := range sig {
+		s.num[k][t][x] = p
+	}
+	s.scale[k][t] = 1
 }
 
 // refSolve is solve (own false) or solveOwn (own true) on the reference
@@ -94,9 +107,9 @@ func sameSeat(t *testing.T, what string, s, r *stageSeat, avgOnly bool) bool {
 				if avgOnly {
 					continue
 				}
-				if bits(s.sigma[k][tt][x]) != bits(r.sigma[k][tt][x]) || bits(s.reg[k][tt][x]) != bits(r.reg[k][tt][x]) {
-					t.Errorf("%s: node (%d,%d) bid %d: sigma %v reg %v, reference %v %v", what, k, tt, x,
-						s.sigma[k][tt][x], s.reg[k][tt][x], r.sigma[k][tt][x], r.reg[k][tt][x])
+				if bits(s.strategy(k, tt, x)) != bits(r.strategy(k, tt, x)) || bits(s.reg[k][tt][x]) != bits(r.reg[k][tt][x]) {
+					t.Errorf("%s: node (%d,%d) bid %d: strategy %v regret %v, reference %v %v", what, k, tt, x,
+						s.strategy(k, tt, x), s.reg[k][tt][x], r.strategy(k, tt, x), r.reg[k][tt][x])
 					return false
 				}
 			}
