@@ -1,0 +1,97 @@
+package bidders
+
+import (
+	"context"
+	"encoding/gob"
+	"os"
+	"testing"
+
+	"crucible/engine"
+	"crucible/engine/kindling"
+)
+
+// allViews keeps a copy of every view its bidder is asked to bid from.
+type allViews struct {
+	kindling.Bidder
+	views []kindling.View
+}
+
+func (r *allViews) Bid(v *kindling.View, out *kindling.Bid) {
+	r.views = append(r.views, *v)
+	r.Bidder.Bid(v, out)
+}
+
+// modellerField plays n 4-seat matches with modeller in seat 0 and the
+// rest drawn from the field as BenchmarkSeatInField draws them, and
+// returns the views modeller bid from in each.
+func modellerField(tb testing.TB, field []string, n int) [][]kindling.View {
+	m := mustLookup(tb, "modeller")
+	var out [][]kindling.View
+	seats := make([]engine.Seat, 4)
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		rec := &allViews{Bidder: m.New(m.Schema.Defaults(), engine.SeatSeed(seed, 0), 0).(kindling.Bidder)}
+		seats[0] = engine.Seat{Name: "modeller", Player: rec}
+		for k := 1; k < 4; k++ {
+			o := mustLookup(tb, field[(int(seed)*3+k)%len(field)])
+			seats[k] = engine.Seat{Name: o.Name, Player: o.New(o.Schema.Defaults(), engine.SeatSeed(seed, k), k)}
+		}
+		if _, err := (kindling.Game{}).Play(context.Background(), engine.MatchSpec{Seed: seed, Seats: seats}); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, rec.views)
+	}
+	return out
+}
+
+// BenchmarkModellerReplay: one op replays, to a fresh modeller, every view
+// modeller bid from in one of 32 matches of BenchmarkSeatInField (seat 0
+// modeller, the rest drawn from the field): its seat's cost without the
+// rest of the match. cpu-ns/seat is the process CPU time per match.
+// With MODELLER_VIEWS set, the views are read from that file (and written
+// to it first if it does not exist), so that trees with other fields, or
+// an older modeller, replay the same turns.
+func BenchmarkModellerReplay(b *testing.B) {
+	matches := replayViews(b)
+	m := mustLookup(b, "modeller")
+	g := m.Schema.Defaults()
+	b.ReportAllocs()
+	start := cpuNanos(b)
+	n := 0
+	for b.Loop() {
+		k := n % len(matches)
+		n++
+		bd := m.New(g, engine.SeatSeed(uint64(k+1), 0), 0).(kindling.Bidder)
+		for i := range matches[k] {
+			var out kindling.Bid
+			bd.Bid(&matches[k][i], &out)
+		}
+	}
+	b.ReportMetric(float64(cpuNanos(b)-start)/float64(b.N), "cpu-ns/seat")
+}
+
+// replayViews returns the views of BenchmarkModellerReplay.
+func replayViews(b *testing.B) [][]kindling.View {
+	path := os.Getenv("MODELLER_VIEWS")
+	if path != "" {
+		if f, err := os.Open(path); err == nil {
+			defer f.Close()
+			var m [][]kindling.View
+			if err := gob.NewDecoder(f).Decode(&m); err != nil {
+				b.Fatal(err)
+			}
+			return m
+		}
+	}
+	m := modellerField(b, fieldNames(b), 32)
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := gob.NewEncoder(f).Encode(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return m
+}
