@@ -12,35 +12,41 @@ import (
 	"crucible/internal/cpuclock"
 )
 
-// allViews keeps a copy of every view its bidder is asked to bid from.
+// allViews keeps a copy of every view its bidder is asked to bid from,
+// and of every bid it makes.
 type allViews struct {
 	kindling.Bidder
 	views []kindling.View
+	bids  []kindling.Bid
 }
 
 func (r *allViews) Bid(v *kindling.View, out *kindling.Bid) {
 	r.views = append(r.views, *v)
 	r.Bidder.Bid(v, out)
+	r.bids = append(r.bids, *out)
 }
 
-// modellerField plays n 4-seat matches with modeller in seat 0 and the
-// rest drawn from the field as BenchmarkSeatInField draws them, and
-// returns the views modeller bid from in each.
-func modellerField(tb testing.TB, field []string, n int) [][]kindling.View {
+// modellerField plays n matches with modeller in seat 0 and the rest
+// drawn from the field as BenchmarkSeatInField draws them (4 seats, or
+// with mixed, 2, 3 and 4 in turn), and returns its record of each.
+func modellerField(tb testing.TB, field []string, n int, mixed bool) []*allViews {
 	m := mustLookup(tb, "modeller")
-	var out [][]kindling.View
-	seats := make([]engine.Seat, 4)
+	var out []*allViews
 	for seed := uint64(1); seed <= uint64(n); seed++ {
+		seats := make([]engine.Seat, 4)
+		if mixed {
+			seats = seats[:2+seed%3]
+		}
 		rec := &allViews{Bidder: m.New(m.Schema.Defaults(), engine.SeatSeed(seed, 0), 0).(kindling.Bidder)}
 		seats[0] = engine.Seat{Name: "modeller", Player: rec}
-		for k := 1; k < 4; k++ {
+		for k := 1; k < len(seats); k++ {
 			o := mustLookup(tb, field[(int(seed)*3+k)%len(field)])
 			seats[k] = engine.Seat{Name: o.Name, Player: o.New(o.Schema.Defaults(), engine.SeatSeed(seed, k), k)}
 		}
 		if _, err := (kindling.Game{}).Play(context.Background(), engine.MatchSpec{Seed: seed, Seats: seats}); err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, rec.views)
+		out = append(out, rec)
 	}
 	return out
 }
@@ -92,7 +98,10 @@ func replayViews(b *testing.B) [][]kindling.View {
 			return m
 		}
 	}
-	m := modellerField(b, fieldNames(b), 32)
+	var m [][]kindling.View
+	for _, r := range modellerField(b, fieldNames(b), 32, false) {
+		m = append(m, r.views)
+	}
 	if path != "" {
 		f, err := os.Create(path)
 		if err != nil {
