@@ -133,9 +133,12 @@ func fitLevel(l int, sp *spendAt, budget, floor float64) int {
 func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int) {
 	la, lb = wantA, wantB
 	for round := 0; round < 3; round++ {
-		from := lb
+		from, fromA := lb, la
 		spA := s.spendOf(lb, false)
 		la = fitLevel(wantA, &spA, float64(s.budget), floorA)
+		if round > 0 && la == fromA {
+			break // the same la as the last round's gives the same lb: settled
+		}
 		spB := s.spendOf(la, true)
 		lb = fitLevel(wantB, &spB, float64(s.rivalBudget), floorB)
 		if lb == from {
@@ -182,13 +185,10 @@ func (s *situation) prepare(la, lb, floor int, d *lottoDraw) {
 	for i := 0; i < nb; i++ {
 		c := min(budget, max(0, s.rivalEmb[i]+s.rivalBudget+1-s.own[i]))
 		d.cap[i] = c
-		q := s.table.Probs(s.lead[i], la-s.lv[i], lb-s.lv[i], false)
+		q, bids := s.table.Support(s.lead[i], la-s.lv[i], lb-s.lv[i])
 		n := 0
-		for x := 0; x < lotto.Bids; x++ {
-			if q[x] == 0 {
-				continue
-			}
-			pr, at := by255[q[x]], min(x, c)
+		for _, x := range bids {
+			pr, at := by255[q[x]], min(int(x), c)
 			if n > 0 && int(d.sup[i][n-1]) == at {
 				d.p[i][at] += pr // more mass above the cap
 				continue

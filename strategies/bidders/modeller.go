@@ -51,7 +51,8 @@ type rivalLog struct {
 	moves []move            // up to a match's worth, in moveBuf
 	rows  []row             // in rowBuf
 	beta  [features]float64 // the linear model's weights
-	// gram holds the sums of f f' and f y over rows, kept as rows come and go.
+	// gram holds the sums of f f' (its upper half: the sums are symmetric)
+	// and f y over rows, kept as rows come and go.
 	gram [features][features + 1]float64
 	// resid holds its errors on rows, in residBuf: resid[i] is the current
 	// fit's when residAt[i] is fits (the count of fits so far); each is
@@ -119,9 +120,8 @@ func valueRank(values [nb]int) [nb]int {
 }
 
 // featuresOf returns the features of seat p's bid at every beacon in view
-// w (w.Last is the turn before it).
-func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
-	rank := valueRank(w.Values)
+// w (w.Last is the turn before it), rank being valueRank(w.Values).
+func featuresOf(w *kindling.View, rank *[nb]int, p int) (f [nb][features]float64) {
 	sumV := 0
 	for _, x := range w.Values {
 		sumV += x
@@ -157,7 +157,7 @@ func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
 // records its errors.
 func (lg *rivalLog) fit() {
 	const ridge = 2.0
-	a := lg.gram
+	a := lg.sums()
 	for j := 0; j < features; j++ {
 		a[j][j] += ridge
 	}
@@ -202,17 +202,27 @@ func (lg *rivalLog) residual(i int) float64 {
 }
 
 // tally adds row r to the sums of the normal equations (sign 1) or takes
-// it out (sign -1).
+// it out (sign -1), the upper half of f f'.
 func (lg *rivalLog) tally(r *row, sign float64) {
-	// The sums of f f' are symmetric to the bit (the same products, in
-	// the same order), so the lower half is copied from the upper.
 	for j := 0; j < features; j++ {
 		for k := j; k < features; k++ {
 			lg.gram[j][k] += sign * r.f[j] * r.f[k]
-			lg.gram[k][j] = lg.gram[j][k]
 		}
 		lg.gram[j][features] += sign * r.f[j] * r.y
 	}
+}
+
+// sums returns the normal equations' sums: the sums of f f' are symmetric
+// to the bit (the same products, in the same order), so the lower half
+// is the upper's.
+func (lg *rivalLog) sums() (a [features][features + 1]float64) {
+	a = lg.gram
+	for j := 0; j < features; j++ {
+		for k := j + 1; k < features; k++ {
+			a[k][j] = a[j][k]
+		}
+	}
+	return a
 }
 
 // predict returns the model's bid for features f.
@@ -329,7 +339,7 @@ func (m *modellerBidder) observe(v *kindling.View) {
 		mv := move{bids: last.Bids[p], budget: m.prev.Sparks[p], rank: rank}
 		seen := &m.seen[p]
 		if seen.turn != m.prev.Turn { // the latest Bid did not get as far
-			seen.f = featuresOf(&m.prev, p)
+			seen.f = featuresOf(&m.prev, &rank, p)
 			seen.pred = lg.predictAll(&seen.f)
 		}
 		f := &seen.f
@@ -351,9 +361,8 @@ func (m *modellerBidder) observe(v *kindling.View) {
 		}
 		lg.moves = append(lg.moves, mv)
 		for i := 0; i < nb; i++ {
-			r := row{f: f[i], y: float64(mv.bids[i])}
-			lg.rows = append(lg.rows, r)
-			lg.tally(&r, 1)
+			lg.rows = append(lg.rows, row{f: f[i], y: float64(mv.bids[i])})
+			lg.tally(&lg.rows[len(lg.rows)-1], 1)
 		}
 		lg.fit()
 	}
@@ -442,7 +451,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 			continue
 		}
 		seen := &m.seen[p]
-		seen.turn, seen.f = v.Turn, featuresOf(v, p)
+		seen.turn, seen.f = v.Turn, featuresOf(v, &rank, p)
 		seen.pred = m.log[p].predictAll(&seen.f)
 		rt[p] = m.log[p].turnOf(&seen.pred)
 		if m.prior == 0 && len(m.log[p].moves) > 0 {

@@ -265,6 +265,13 @@ var tableBin []byte
 type Table struct {
 	prob [Entries][Bids]uint8
 	mean [Entries]float32
+	sup  [Entries]support
+}
+
+// support is the bids a strategy gives any chance, ascending.
+type support struct {
+	n   uint8
+	bid [Bids]uint8
 }
 
 var (
@@ -304,6 +311,11 @@ func Decode(data []byte) (*Table, error) {
 			t.prob[e][b] = p
 			sum += int(p)
 			mean += b * int(p)
+			if p > 0 {
+				sp := &t.sup[e]
+				sp.bid[sp.n] = uint8(b)
+				sp.n++
+			}
 		}
 		if sum != 255 {
 			return nil, fmt.Errorf("lotto table: entry %d sums to %d/255", e, sum)
@@ -341,6 +353,14 @@ func (t *Table) Probs(lead, ka, kb int, b bool) *[Bids]uint8 {
 		lead, ka, kb = -lead, kb, ka
 	}
 	return &t.prob[Entry(ClampLead(lead), ClampLevel(ka), ClampLevel(kb))]
+}
+
+// Support returns Probs(lead, ka, kb, false) and the bids it gives any
+// chance, ascending (most strategies of the table are pure).
+func (t *Table) Support(lead, ka, kb int) (p *[Bids]uint8, bids []uint8) {
+	e := Entry(ClampLead(lead), ClampLevel(ka), ClampLevel(kb))
+	sp := &t.sup[e]
+	return &t.prob[e], sp.bid[:sp.n]
 }
 
 // Sample draws a bid from p (in 255ths) with u uniform in [0, 1), capped at
