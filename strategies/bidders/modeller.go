@@ -46,27 +46,26 @@ const (
 	ways
 )
 
-// rivalLog is what the modeller knows of one rival.
+// rivalLog is what the modeller knows of one rival. It holds no pointers
+// (its moves and rows are counted in fixed arrays), so that the
+// collector need not scan the modeller's logs.
 type rivalLog struct {
-	moves []move            // up to a match's worth, in moveBuf
-	rows  []row             // in rowBuf
-	beta  [features]float64 // the linear model's weights
+	n     int                      // moves held (up to a match's worth)
+	moves [kindling.Turns]move     // the first n
+	rows  [kindling.Turns * nb]row // the first n*nb: each move's beacons
+	beta  [features]float64        // the linear model's weights
 	// gram holds the sums of f f' (its upper half: the sums are symmetric)
 	// and f y over rows, kept as rows come and go.
 	gram [features][features + 1]float64
-	// resid holds its errors on rows, in residBuf: resid[i] is the current
-	// fit's when residAt[i] is fits (the count of fits so far); each is
-	// worked out only when a scenario first draws it (residual).
-	resid   []float64
+	// resid holds its errors on rows: resid[i] is the current fit's when
+	// residAt[i] is fits (the count of fits so far); each is worked out
+	// only when a scenario first draws it (residual).
+	resid   [kindling.Turns * nb]float64
 	residAt [kindling.Turns * nb]int
 	fits    int
 	// err is the running error of each way of predicting, scored on every
 	// move before it was added.
 	err [ways]float64
-
-	moveBuf  [kindling.Turns]move
-	rowBuf   [kindling.Turns * nb]row
-	residBuf [kindling.Turns * nb]float64
 }
 
 // gen is the modeller's generator: src, whose floats it draws directly
@@ -171,7 +170,11 @@ func (lg *rivalLog) fit() {
 				p = r
 			}
 		}
-		a[c], a[p] = a[p], a[c]
+		if p != c { // columns left of c are dead in both rows: swap the rest
+			for k := c; k <= features; k++ {
+				a[c][k], a[p][k] = a[p][k], a[c][k]
+			}
+		}
 		for r := c + 1; r < features; r++ {
 			m := a[r][c] / a[c][c]
 			// Column c below the pivot is never read again: left as is.
@@ -188,7 +191,6 @@ func (lg *rivalLog) fit() {
 		lg.beta[c] = x / a[c][c]
 	}
 	lg.fits++
-	lg.resid = lg.residBuf[:len(lg.rows)]
 }
 
 // residual returns the model's error on row i of lg.rows.
@@ -295,8 +297,8 @@ func (lg *rivalLog) fromModel(g *gen, pred *[nb]float64, budget int, out *kindli
 	y := *pred
 	total := 0.0
 	for i := 0; i < nb; i++ {
-		if g != nil && len(lg.rows) > 0 {
-			y[i] += lg.residual(g.rng.IntN(len(lg.rows)))
+		if g != nil && lg.n > 0 {
+			y[i] += lg.residual(g.rng.IntN(lg.n * nb))
 		}
 		y[i] = max(0, y[i])
 		total += y[i]
@@ -333,9 +335,6 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			continue
 		}
 		lg := &m.log[p]
-		if lg.moves == nil {
-			lg.moves, lg.rows = lg.moveBuf[:0], lg.rowBuf[:0]
-		}
 		mv := move{bids: last.Bids[p], budget: m.prev.Sparks[p], rank: rank}
 		seen := &m.seen[p]
 		if seen.turn != m.prev.Turn { // the latest Bid did not get as far
@@ -343,7 +342,7 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			seen.pred = lg.predictAll(&seen.f)
 		}
 		f := &seen.f
-		if n := len(lg.moves); n > 0 {
+		if n := lg.n; n > 0 {
 			var guess [ways]kindling.Bid
 			carryBy(nil, &lg.moves[n-1], true, rank, mv.budget, &guess[bySame])
 			carryBy(nil, &lg.moves[n-1], false, rank, mv.budget, &guess[byRank])
@@ -352,18 +351,21 @@ func (m *modellerBidder) observe(v *kindling.View) {
 				lg.err[w] = 0.7*lg.err[w] + l1(guess[w], mv.bids)
 			}
 		}
-		if len(lg.moves) == kindling.Turns { // a match has no more; drop the oldest
+		if lg.n == kindling.Turns { // a match has no more; drop the oldest
 			for _, r := range lg.rows[:nb] {
 				lg.tally(&r, -1)
 			}
-			lg.moves = lg.moves[:copy(lg.moves, lg.moves[1:])]
-			lg.rows = lg.rows[:copy(lg.rows, lg.rows[nb:])]
+			copy(lg.moves[:], lg.moves[1:])
+			copy(lg.rows[:], lg.rows[nb:])
+			lg.n--
 		}
-		lg.moves = append(lg.moves, mv)
+		lg.moves[lg.n] = mv
 		for i := 0; i < nb; i++ {
-			lg.rows = append(lg.rows, row{f: f[i], y: float64(mv.bids[i])})
-			lg.tally(&lg.rows[len(lg.rows)-1], 1)
+			r := &lg.rows[lg.n*nb+i]
+			*r = row{f: f[i], y: float64(mv.bids[i])}
+			lg.tally(r, 1)
 		}
+		lg.n++
 		lg.fit()
 	}
 }
@@ -401,7 +403,7 @@ func (lg *rivalLog) turnOf(pred *[nb]float64) (rt rivalTurn) {
 // weights that fall with its running error (rt, turnOf).
 func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, rt *rivalTurn, eq *lottoDraw, out *kindling.Bid) {
 	lg := &m.log[p]
-	n := len(lg.moves)
+	n := lg.n
 	budget := v.Sparks[p]
 	if n == 0 || uniform(m.src)*(m.prior+float64(n)) < m.prior {
 		eq.draw(m.src, out)
@@ -454,7 +456,7 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 		seen.turn, seen.f = v.Turn, featuresOf(v, &rank, p)
 		seen.pred = m.log[p].predictAll(&seen.f)
 		rt[p] = m.log[p].turnOf(&seen.pred)
-		if m.prior == 0 && len(m.log[p].moves) > 0 {
+		if m.prior == 0 && m.log[p].n > 0 {
 			continue // the prior is never drawn
 		}
 		sit := situationOf(v, p)
