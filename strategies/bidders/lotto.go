@@ -72,28 +72,52 @@ func situationOf(v *kindling.View, me int) situation {
 	return s
 }
 
-// spend returns the expected bids of the seat (b false, at price level la
-// against its rival at lb) or of its rival (b true), summed over the
-// beacons.
-func (s *situation) spend(la, lb int, b bool) float64 {
+// spendAt is one seat's expected spend as a function of its own price
+// level, the other seat's held fixed: beacon i's mean bid is the table's
+// entry base[i] plus Prices for each level of its own (clamped), so a
+// level's spend is five loads summed in beacon order.
+type spendAt struct {
+	means *[lotto.Entries]float32
+	base  [nb]int
+	lv    [nb]int
+}
+
+// spendOf returns the spend of the seat (b false, at level l against its
+// rival at level other) or of its rival (b true, at level l against the
+// seat at other): in either the table reads the contest of the bidder
+// whose level moves, its lead negated for the rival.
+func (s *situation) spendOf(other int, b bool) spendAt {
+	sp := spendAt{means: s.table.Means(), lv: s.lv}
+	for i := 0; i < nb; i++ {
+		lead := s.lead[i]
+		if b {
+			lead = -lead
+		}
+		sp.base[i] = lotto.Entry(lotto.ClampLead(lead), 0, lotto.ClampLevel(other-s.lv[i]))
+	}
+	return sp
+}
+
+// at returns the spend at level l, the beacons' means summed in order.
+func (sp *spendAt) at(l int) float64 {
 	e := 0.0
 	for i := 0; i < nb; i++ {
-		e += s.table.Mean(s.lead[i], la-s.lv[i], lb-s.lv[i], b)
+		e += float64(sp.means[sp.base[i]+lotto.ClampLevel(l-sp.lv[i])*lotto.Prices])
 	}
 	return e
 }
 
-// fitLevel moves level l until spend(l) is at most budget (raising the
+// fitLevel moves level l until sp.at(l) is at most budget (raising the
 // price) or, when it is below floor, at least floor (lowering it), within
 // levelLo..levelHi.
-func fitLevel(l int, spend func(int) float64, budget, floor float64) int {
-	e := spend(l) // spend(l), each level's spend worked out once
+func fitLevel(l int, sp *spendAt, budget, floor float64) int {
+	e := sp.at(l) // each level's spend worked out once
 	for l < levelHi && e > budget {
 		l++
-		e = spend(l)
+		e = sp.at(l)
 	}
 	for l > levelLo && e < floor {
-		down := spend(l - 1)
+		down := sp.at(l - 1)
 		if !(down <= budget) {
 			break
 		}
@@ -109,9 +133,14 @@ func fitLevel(l int, spend func(int) float64, budget, floor float64) int {
 func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int) {
 	la, lb = wantA, wantB
 	for round := 0; round < 3; round++ {
-		from := lb
-		la = fitLevel(wantA, func(l int) float64 { return s.spend(l, lb, false) }, float64(s.budget), floorA)
-		lb = fitLevel(wantB, func(l int) float64 { return s.spend(la, l, true) }, float64(s.rivalBudget), floorB)
+		from, fromA := lb, la
+		spA := s.spendOf(lb, false)
+		la = fitLevel(wantA, &spA, float64(s.budget), floorA)
+		if round > 0 && la == fromA {
+			break // the same la as the last round's gives the same lb: settled
+		}
+		spB := s.spendOf(la, true)
+		lb = fitLevel(wantB, &spB, float64(s.rivalBudget), floorB)
 		if lb == from {
 			break // settled: a round from the same lb gives the same la and lb
 		}
@@ -125,13 +154,28 @@ func (s *situation) prices(wantA, wantB int, floorA, floorB float64) (la, lb int
 // relaxation keeps the budget only in expectation; this puts it back).
 // Each beacon's bid is first capped by what surely wins there (one more
 // than the rival's embers and all its sparks).
+//
+// The table's strategies are sparse (most are pure), so each beacon keeps
+// the bids it gives any chance (sup, ascending) and every sum runs over
+// those alone: the terms it skips are exact zeros, which leave a sum, or
+// a remainder being counted down, as they were.
 type lottoDraw struct {
-	p             [nb][levels]float64 // each beacon's distribution, mass above the cap moved to it
+	p             [nb][levels]float64 // each beacon's distribution, mass above the cap moved to it (set at sup only)
+	sup           [nb][levels]int8    // the bids of p's support, ascending
+	n             [nb]int             // the size of each support
 	cap           [nb]int
-	f             [nb + 1][levels]float64 // f[k][t]: the chance that beacons k..4 sum to t
+	f             [nb + 1][levels]float64 // f[k][t]: the chance that beacons k..4 sum to t (t up to budget)
 	floor, budget int
 	total         float64 // the chance that the sum lies in floor..budget
 }
+
+// by255[q] is q/255, a probability of the table.
+var by255 = func() (t [256]float64) {
+	for q := range t {
+		t[q] = float64(q) / 255
+	}
+	return t
+}()
 
 // prepare sets d to the seat's move at levels la, lb, its sum at least
 // floor (when it can be).
@@ -139,19 +183,33 @@ func (s *situation) prepare(la, lb, floor int, d *lottoDraw) {
 	budget := s.budget
 	d.budget, d.floor = budget, min(floor, budget)
 	for i := 0; i < nb; i++ {
-		d.cap[i] = min(budget, max(0, s.rivalEmb[i]+s.rivalBudget+1-s.own[i]))
-		d.p[i] = [levels]float64{}
-		q := s.table.Probs(s.lead[i], la-s.lv[i], lb-s.lv[i], false)
-		for x := 0; x < lotto.Bids; x++ {
-			d.p[i][min(x, d.cap[i])] += float64(q[x]) / 255
+		c := min(budget, max(0, s.rivalEmb[i]+s.rivalBudget+1-s.own[i]))
+		d.cap[i] = c
+		q, bids := s.table.Support(s.lead[i], la-s.lv[i], lb-s.lv[i])
+		n := 0
+		for _, x := range bids {
+			pr, at := by255[q[x]], min(int(x), c)
+			if n > 0 && int(d.sup[i][n-1]) == at {
+				d.p[i][at] += pr // more mass above the cap
+				continue
+			}
+			d.p[i][at] = pr
+			d.sup[i][n] = int8(at)
+			n++
 		}
+		d.n[i] = n
 	}
 	d.f[nb] = [levels]float64{0: 1}
 	for k := nb - 1; k >= 0; k-- {
+		sup, pk, next := &d.sup[k], &d.p[k], &d.f[k+1]
 		for t := 0; t <= budget; t++ {
 			acc := 0.0
-			for x := 0; x <= min(t, d.cap[k]); x++ {
-				acc += d.p[k][x] * d.f[k+1][t-x]
+			for j := 0; j < d.n[k]; j++ {
+				x := int(sup[j])
+				if x > t {
+					break
+				}
+				acc += pk[x] * next[t-x]
 			}
 			d.f[k][t] = acc
 		}
@@ -162,12 +220,12 @@ func (s *situation) prepare(la, lb, floor int, d *lottoDraw) {
 	}
 }
 
-// draw sets out to a move drawn from d with rng and returns the sparks it
-// bids.
-func (d *lottoDraw) draw(rng *rand.Rand, out *kindling.Bid) int {
+// draw sets out to a move drawn from d with src (uniform) and returns the
+// sparks it bids.
+func (d *lottoDraw) draw(src *rand.PCG, out *kindling.Bid) int {
 	want := d.budget
 	if d.total > 0 {
-		r := rng.Float64() * d.total
+		r := uniform(src) * d.total
 		for t := d.floor; t <= d.budget; t++ {
 			if r -= d.f[0][t]; r < 0 {
 				want = t
@@ -187,16 +245,19 @@ func (d *lottoDraw) draw(rng *rand.Rand, out *kindling.Bid) int {
 		// The sum over x <= min(left, cap) of p[k][x] f[k+1][left-x], the
 		// very sum prepare left in f[k][left].
 		norm := d.f[k][left]
-		x := 0
+		x := min(left, d.cap[k]) // the fallback: fill the caps in order
 		if norm > 0 {
-			r := rng.Float64() * norm
-			for x = 0; x < min(left, d.cap[k]); x++ {
-				if r -= d.p[k][x] * d.f[k+1][left-x]; r < 0 {
+			r := uniform(src) * norm
+			for j := 0; j < d.n[k]; j++ {
+				y := int(d.sup[k][j])
+				if y >= x {
+					break
+				}
+				if r -= d.p[k][y] * d.f[k+1][left-y]; r < 0 {
+					x = y
 					break
 				}
 			}
-		} else {
-			x = min(left, d.cap[k]) // the fallback: fill the caps in order
 		}
 		out[k] = x
 		left -= x
@@ -205,10 +266,10 @@ func (d *lottoDraw) draw(rng *rand.Rand, out *kindling.Bid) int {
 }
 
 type lottoBidder struct {
-	rng        *rand.Rand
-	price      float64 // points a spark is worth to the seat
-	rivalPrice float64 // the rivals' price as a multiple of the seat's
-	crowd      float64 // how much each extra rival cheapens the rival's sparks
+	src        *rand.PCG // newRNG's source (uniform)
+	price      float64   // points a spark is worth to the seat
+	rivalPrice float64   // the rivals' price as a multiple of the seat's
+	crowd      float64   // how much each extra rival cheapens the rival's sparks
 }
 
 func (l *lottoBidder) Bid(v *kindling.View, out *kindling.Bid) {
@@ -228,7 +289,7 @@ func (l *lottoBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	la, lb := s.prices(wantA, wantB, floorA, floorB)
 	var d lottoDraw
 	s.prepare(la, lb, overflow(v), &d)
-	spent := d.draw(l.rng, out)
+	spent := d.draw(l.src, out)
 	topUp(v, out, mustSpend(v, spent))
 	fit(out, v.Budget())
 }
@@ -242,6 +303,6 @@ func lottoDef() def {
 	return def{name: "lotto", schema: schema,
 		desc: "equilibrium bidder: draws each beacon's bid from the mixed equilibrium of its one-beacon contest (General Lotto, solved offline by regret matching), priced so its expected spend fits its sparks",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &lottoBidder{rng: newRNG(seed), price: d.Float("price"), rivalPrice: d.Float("rivalPrice"), crowd: d.Float("crowd")}
+			return &lottoBidder{src: newSource(seed), price: d.Float("price"), rivalPrice: d.Float("rivalPrice"), crowd: d.Float("crowd")}
 		}}
 }

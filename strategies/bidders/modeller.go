@@ -46,29 +46,46 @@ const (
 	ways
 )
 
-// rivalLog is what the modeller knows of one rival.
+// rivalLog is what the modeller knows of one rival. It holds no pointers
+// (its moves and rows are counted in fixed arrays), so that the
+// collector need not scan the modeller's logs.
 type rivalLog struct {
-	moves []move            // up to a match's worth, in moveBuf
-	rows  []row             // in rowBuf
-	beta  [features]float64 // the linear model's weights
-	// gram holds the sums of f f' and f y over rows, kept as rows come and go.
-	gram  [features][features + 1]float64
-	resid []float64 // its errors on rows, in residBuf (when residFit)
-	// residFit says resid holds the errors of the current fit: they are
-	// worked out only when a scenario first draws one (residuals).
-	residFit bool
+	n     int                      // moves held (up to a match's worth)
+	moves [kindling.Turns]move     // the first n
+	rows  [kindling.Turns * nb]row // the first n*nb: each move's beacons
+	beta  [features]float64        // the linear model's weights
+	// gram holds the sums of f f' (its upper half: the sums are symmetric)
+	// and f y over rows, kept as rows come and go.
+	gram [features][features + 1]float64
+	// resid holds its errors on rows: resid[i] is the current fit's when
+	// residAt[i] is fits (the count of fits so far); each is worked out
+	// only when a scenario first draws it (residual).
+	resid   [kindling.Turns * nb]float64
+	residAt [kindling.Turns * nb]int
+	fits    int
 	// err is the running error of each way of predicting, scored on every
 	// move before it was added.
 	err [ways]float64
+}
 
-	moveBuf  [kindling.Turns]move
-	rowBuf   [kindling.Turns * nb]row
-	residBuf [kindling.Turns * nb]float64
+// gen is the modeller's generator: src, whose floats it draws directly
+// (uniform), and rng on it for the whole numbers.
+type gen struct {
+	src *rand.PCG
+	rng *rand.Rand
+}
+
+// uniforms fills u with floats from g, in order.
+func (g *gen) uniforms(u *[nb]float64) {
+	for i := range u {
+		u[i] = uniform(g.src)
+	}
 }
 
 type modellerBidder struct {
-	rng     *rand.Rand
+	gen
 	memory  float64 // weight of a move one turn older, relative
+	stay    float64 // 1/(1+memory): the chance of not stepping further back
 	prior   float64 // pseudo-moves of the equilibrium prior
 	samples int     // scenarios per turn
 	price   float64 // points a kept spark is worth
@@ -77,6 +94,18 @@ type modellerBidder struct {
 	log  [kindling.MaxSeats]rivalLog
 	prev kindling.View                // the view of the previous turn (Turn 0: none)
 	eq   [kindling.MaxSeats]lottoDraw // this turn's equilibrium prior of each rival
+	// seen keeps what the latest Bid worked out of each rival's features,
+	// which observe reads again on the next turn.
+	seen [kindling.MaxSeats]seenTurn
+}
+
+// seenTurn is a rival's features and the model's bids in the view of the
+// given turn (the model as it stood then, and still does when observe
+// reads them: only observe refits it).
+type seenTurn struct {
+	turn int
+	f    [nb][features]float64
+	pred [nb]float64
 }
 
 // valueRank returns the beacons ordered by value, most valuable first,
@@ -90,9 +119,8 @@ func valueRank(values [nb]int) [nb]int {
 }
 
 // featuresOf returns the features of seat p's bid at every beacon in view
-// w (w.Last is the turn before it).
-func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
-	rank := valueRank(w.Values)
+// w (w.Last is the turn before it), rank being valueRank(w.Values).
+func featuresOf(w *kindling.View, rank *[nb]int, p int) (f [nb][features]float64) {
 	sumV := 0
 	for _, x := range w.Values {
 		sumV += x
@@ -128,7 +156,7 @@ func featuresOf(w *kindling.View, p int) (f [nb][features]float64) {
 // records its errors.
 func (lg *rivalLog) fit() {
 	const ridge = 2.0
-	a := lg.gram
+	a := lg.sums()
 	for j := 0; j < features; j++ {
 		a[j][j] += ridge
 	}
@@ -142,10 +170,15 @@ func (lg *rivalLog) fit() {
 				p = r
 			}
 		}
-		a[c], a[p] = a[p], a[c]
+		if p != c { // columns left of c are dead in both rows: swap the rest
+			for k := c; k <= features; k++ {
+				a[c][k], a[p][k] = a[p][k], a[c][k]
+			}
+		}
 		for r := c + 1; r < features; r++ {
 			m := a[r][c] / a[c][c]
-			for k := c; k <= features; k++ {
+			// Column c below the pivot is never read again: left as is.
+			for k := c + 1; k <= features; k++ {
 				a[r][k] -= m * a[c][k]
 			}
 		}
@@ -157,33 +190,41 @@ func (lg *rivalLog) fit() {
 		}
 		lg.beta[c] = x / a[c][c]
 	}
-	lg.residFit = false
+	lg.fits++
 }
 
-// residuals returns the model's errors on lg.rows.
-func (lg *rivalLog) residuals() []float64 {
-	if !lg.residFit {
-		lg.resid = lg.resid[:0]
-		for _, r := range lg.rows {
-			lg.resid = append(lg.resid, r.y-lg.predict(&r.f))
-		}
-		lg.residFit = true
+// residual returns the model's error on row i of lg.rows.
+func (lg *rivalLog) residual(i int) float64 {
+	if lg.residAt[i] != lg.fits {
+		r := &lg.rows[i]
+		lg.resid[i] = r.y - lg.predict(&r.f)
+		lg.residAt[i] = lg.fits
 	}
-	return lg.resid
+	return lg.resid[i]
 }
 
 // tally adds row r to the sums of the normal equations (sign 1) or takes
-// it out (sign -1).
+// it out (sign -1), the upper half of f f'.
 func (lg *rivalLog) tally(r *row, sign float64) {
-	// The sums of f f' are symmetric to the bit (the same products, in
-	// the same order), so the lower half is copied from the upper.
 	for j := 0; j < features; j++ {
 		for k := j; k < features; k++ {
 			lg.gram[j][k] += sign * r.f[j] * r.f[k]
-			lg.gram[k][j] = lg.gram[j][k]
 		}
 		lg.gram[j][features] += sign * r.f[j] * r.y
 	}
+}
+
+// sums returns the normal equations' sums: the sums of f f' are symmetric
+// to the bit (the same products, in the same order), so the lower half
+// is the upper's.
+func (lg *rivalLog) sums() (a [features][features + 1]float64) {
+	a = lg.gram
+	for j := 0; j < features; j++ {
+		for k := j + 1; k < features; k++ {
+			a[k][j] = a[j][k]
+		}
+	}
+	return a
 }
 
 // predict returns the model's bid for features f.
@@ -200,6 +241,20 @@ func (lg *rivalLog) predict(f *[features]float64) float64 {
 // With rng it rounds at random and caps the total by the budget; without,
 // it rounds to the nearest.
 func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *kindling.Bid) {
+	if rng == nil {
+		carryBy(nil, m, same, rank, budget, out)
+		return
+	}
+	var u [nb]float64
+	for i := range u {
+		u[i] = rng.Float64()
+	}
+	carryBy(&u, m, same, rank, budget, out)
+}
+
+// carryBy is carry with the floats its rounding draws (one a beacon, in
+// rank order) in u; u nil rounds to the nearest.
+func carryBy(u *[nb]float64, m *move, same bool, rank [nb]int, budget int, out *kindling.Bid) {
 	scale := 1.0
 	if m.budget > 0 {
 		scale = float64(budget) / float64(m.budget)
@@ -211,12 +266,12 @@ func carry(rng *rand.Rand, m *move, same bool, rank [nb]int, budget int, out *ki
 			from, to = m.rank[r], rank[r]
 		}
 		x := float64(m.bids[from]) * scale
-		if rng == nil {
+		if u == nil {
 			out[to] = int(math.Round(x))
 			continue
 		}
 		b := int(x)
-		if rng.Float64() < x-float64(b) {
+		if u[r] < x-float64(b) {
 			b++
 		}
 		b = min(b, left)
@@ -236,18 +291,14 @@ func (lg *rivalLog) predictAll(f *[nb][features]float64) (y [nb]float64) {
 
 // fromModel draws rival p's move from its linear model in view v, pred
 // being the model's bids (predictAll): each bid is the model's plus one
-// of its past errors drawn at random (none without rng), rounded at
+// of its past errors drawn at random (none without g), rounded at
 // random, and the total scaled down to the rival's sparks.
-func (lg *rivalLog) fromModel(rng *rand.Rand, pred *[nb]float64, budget int, out *kindling.Bid) {
+func (lg *rivalLog) fromModel(g *gen, pred *[nb]float64, budget int, out *kindling.Bid) {
 	y := *pred
-	var resid []float64
-	if rng != nil {
-		resid = lg.residuals()
-	}
 	total := 0.0
 	for i := 0; i < nb; i++ {
-		if len(resid) > 0 {
-			y[i] += resid[rng.IntN(len(resid))]
+		if g != nil && lg.n > 0 {
+			y[i] += lg.residual(g.rng.IntN(lg.n * nb))
 		}
 		y[i] = max(0, y[i])
 		total += y[i]
@@ -260,9 +311,9 @@ func (lg *rivalLog) fromModel(rng *rand.Rand, pred *[nb]float64, budget int, out
 	for i := 0; i < nb; i++ {
 		x := y[i] * scale
 		b := int(x)
-		if rng == nil {
+		if g == nil {
 			b = int(math.Round(x))
-		} else if rng.Float64() < x-float64(b) {
+		} else if uniform(g.src) < x-float64(b) {
 			b++
 		}
 		b = min(b, left)
@@ -284,34 +335,37 @@ func (m *modellerBidder) observe(v *kindling.View) {
 			continue
 		}
 		lg := &m.log[p]
-		if lg.moves == nil {
-			lg.moves, lg.rows, lg.resid = lg.moveBuf[:0], lg.rowBuf[:0], lg.residBuf[:0]
-		}
 		mv := move{bids: last.Bids[p], budget: m.prev.Sparks[p], rank: rank}
-		f := featuresOf(&m.prev, p)
-		if n := len(lg.moves); n > 0 {
+		seen := &m.seen[p]
+		if seen.turn != m.prev.Turn { // the latest Bid did not get as far
+			seen.f = featuresOf(&m.prev, &rank, p)
+			seen.pred = lg.predictAll(&seen.f)
+		}
+		f := &seen.f
+		if n := lg.n; n > 0 {
 			var guess [ways]kindling.Bid
-			carry(nil, &lg.moves[n-1], true, rank, mv.budget, &guess[bySame])
-			carry(nil, &lg.moves[n-1], false, rank, mv.budget, &guess[byRank])
-			pred := lg.predictAll(&f)
-			lg.fromModel(nil, &pred, mv.budget, &guess[byModel])
+			carryBy(nil, &lg.moves[n-1], true, rank, mv.budget, &guess[bySame])
+			carryBy(nil, &lg.moves[n-1], false, rank, mv.budget, &guess[byRank])
+			lg.fromModel(nil, &seen.pred, mv.budget, &guess[byModel])
 			for w := range guess {
 				lg.err[w] = 0.7*lg.err[w] + l1(guess[w], mv.bids)
 			}
 		}
-		if len(lg.moves) == kindling.Turns { // a match has no more; drop the oldest
+		if lg.n == kindling.Turns { // a match has no more; drop the oldest
 			for _, r := range lg.rows[:nb] {
 				lg.tally(&r, -1)
 			}
-			lg.moves = lg.moves[:copy(lg.moves, lg.moves[1:])]
-			lg.rows = lg.rows[:copy(lg.rows, lg.rows[nb:])]
+			copy(lg.moves[:], lg.moves[1:])
+			copy(lg.rows[:], lg.rows[nb:])
+			lg.n--
 		}
-		lg.moves = append(lg.moves, mv)
+		lg.moves[lg.n] = mv
 		for i := 0; i < nb; i++ {
-			r := row{f: f[i], y: float64(mv.bids[i])}
-			lg.rows = append(lg.rows, r)
-			lg.tally(&r, 1)
+			r := &lg.rows[lg.n*nb+i]
+			*r = row{f: f[i], y: float64(mv.bids[i])}
+			lg.tally(r, 1)
 		}
+		lg.n++
 		lg.fit()
 	}
 }
@@ -332,10 +386,10 @@ type rivalTurn struct {
 	total float64 // the sum of wt
 }
 
-// turnOf returns lg's rivalTurn for features f: the ways' weights fall
-// with their running errors.
-func (lg *rivalLog) turnOf(f *[nb][features]float64) (rt rivalTurn) {
-	rt.pred = lg.predictAll(f)
+// turnOf returns lg's rivalTurn for the model's bids pred: the ways'
+// weights fall with their running errors.
+func (lg *rivalLog) turnOf(pred *[nb]float64) (rt rivalTurn) {
+	rt.pred = *pred
 	for w := range rt.wt {
 		e := 1 + lg.err[w]
 		rt.wt[w] = 1 / (e * e)
@@ -349,14 +403,14 @@ func (lg *rivalLog) turnOf(f *[nb][features]float64) (rt rivalTurn) {
 // weights that fall with its running error (rt, turnOf).
 func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, rt *rivalTurn, eq *lottoDraw, out *kindling.Bid) {
 	lg := &m.log[p]
-	n := len(lg.moves)
+	n := lg.n
 	budget := v.Sparks[p]
-	if n == 0 || m.rng.Float64()*(m.prior+float64(n)) < m.prior {
-		eq.draw(m.rng, out)
+	if n == 0 || uniform(m.src)*(m.prior+float64(n)) < m.prior {
+		eq.draw(m.src, out)
 		return
 	}
 	wt, total := &rt.wt, rt.total
-	r := m.rng.Float64() * total
+	r := uniform(m.src) * total
 	way := 0
 	for ; way < ways-1; way++ {
 		if r -= wt[way]; r < 0 {
@@ -364,15 +418,17 @@ func (m *modellerBidder) scenario(v *kindling.View, p int, rank [nb]int, rt *riv
 		}
 	}
 	if way == byModel {
-		lg.fromModel(m.rng, &rt.pred, budget, out)
+		lg.fromModel(&m.gen, &rt.pred, budget, out)
 		return
 	}
 	// A recorded move, the latest most likely.
 	k := n - 1
-	for k > 0 && m.rng.Float64() > 1/(1+m.memory) {
+	for k > 0 && uniform(m.src) > m.stay {
 		k--
 	}
-	carry(m.rng, &lg.moves[k], way == bySame, rank, budget, out)
+	var u [nb]float64
+	m.uniforms(&u)
+	carryBy(&u, &lg.moves[k], way == bySame, rank, budget, out)
 }
 
 func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
@@ -388,21 +444,24 @@ func (m *modellerBidder) Bid(v *kindling.View, out *kindling.Bid) {
 	var cnt [nb][maxStrength + 1]int
 	eq := &m.eq
 	var rt [kindling.MaxSeats]rivalTurn
+	want := level(perRival(m.price, v.Seats))
+	if lastTurn(v) {
+		want = levelLo
+	}
 	for p := 0; p < v.Seats; p++ {
 		if p == v.You {
 			continue
 		}
-		f := featuresOf(v, p)
-		rt[p] = m.log[p].turnOf(&f)
-		if m.prior == 0 && len(m.log[p].moves) > 0 {
+		seen := &m.seen[p]
+		seen.turn, seen.f = v.Turn, featuresOf(v, &rank, p)
+		seen.pred = m.log[p].predictAll(&seen.f)
+		rt[p] = m.log[p].turnOf(&seen.pred)
+		if m.prior == 0 && m.log[p].n > 0 {
 			continue // the prior is never drawn
 		}
 		sit := situationOf(v, p)
-		want := level(perRival(m.price, v.Seats))
 		floorA := 0
-		if lastTurn(v) {
-			want = levelLo
-		} else {
+		if !lastTurn(v) {
 			floorA = max(0, v.Sparks[p]+kindling.Income-kindling.SparkCap)
 		}
 		la, lb := sit.prices(want, want, float64(floorA), 0)
@@ -532,7 +591,9 @@ func modellerDef() def {
 	return def{name: "modeller", schema: schema,
 		desc: "rival modeller: draws likely moves of every rival from its revealed bids (or the lotto equilibrium while its log is short) and bids the best response to them",
 		build: func(d strategies.Decoder, seed uint64) kindling.Bidder {
-			return &modellerBidder{rng: newRNG(seed), memory: d.Float("memory"), prior: d.Float("prior"),
+			src := newSource(seed)
+			memory := d.Float("memory")
+			return &modellerBidder{gen: gen{src: src, rng: rand.New(src)}, memory: memory, stay: 1 / (1 + memory), prior: d.Float("prior"),
 				samples: d.Int("samples"), price: d.Float("price"), ember: d.Float("ember")}
 		}}
 }

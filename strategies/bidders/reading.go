@@ -6,12 +6,22 @@ package bidders
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"crucible/engine/kindling"
 	"crucible/strategies"
 )
 
 const nb = kindling.Beacons
+
+// newSource returns the source of newRNG(seed): a rand.Rand built on it
+// draws what newRNG's does, and uniform(src) is its Float64.
+func newSource(seed uint64) *rand.PCG { return rand.NewPCG(seed, 0x6b696e646c696e67) }
+
+// uniform returns what rand.New(src).Float64() would: the next 53 bits of
+// src over 2^53. (Called on the source itself, it saves the generator's
+// interface call, for the bidders that draw thousands a turn.)
+func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
 
 // param builds a strategies.Param.
 func param(name, desc string, min, max, def float64, integer bool) strategies.Param {

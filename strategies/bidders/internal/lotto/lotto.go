@@ -265,6 +265,13 @@ var tableBin []byte
 type Table struct {
 	prob [Entries][Bids]uint8
 	mean [Entries]float32
+	sup  [Entries]support
+}
+
+// support is the bids a strategy gives any chance, ascending.
+type support struct {
+	n   uint8
+	bid [Bids]uint8
 }
 
 var (
@@ -304,6 +311,11 @@ func Decode(data []byte) (*Table, error) {
 			t.prob[e][b] = p
 			sum += int(p)
 			mean += b * int(p)
+			if p > 0 {
+				sp := &t.sup[e]
+				sp.bid[sp.n] = uint8(b)
+				sp.n++
+			}
 		}
 		if sum != 255 {
 			return nil, fmt.Errorf("lotto table: entry %d sums to %d/255", e, sum)
@@ -313,11 +325,16 @@ func Decode(data []byte) (*Table, error) {
 	return t, nil
 }
 
-// clampLead brings a lead into -MaxLead..MaxLead.
-func clampLead(lead int) int { return max(-MaxLead, min(MaxLead, lead)) }
+// ClampLead brings a lead into -MaxLead..MaxLead.
+func ClampLead(lead int) int { return max(-MaxLead, min(MaxLead, lead)) }
 
-// clampLevel brings a price level into 0..Prices-1.
-func clampLevel(k int) int { return max(0, min(Prices-1, k)) }
+// ClampLevel brings a price level into 0..Prices-1.
+func ClampLevel(k int) int { return max(0, min(Prices-1, k)) }
+
+// Means returns every contest's mean bid of seat A, by Entry: Mean(lead,
+// ka, kb, false) is Means()[Entry(ClampLead(lead), ClampLevel(ka),
+// ClampLevel(kb))] (and seat B's is seat A's in the mirrored contest).
+func (t *Table) Means() *[Entries]float32 { return &t.mean }
 
 // Mean returns the mean bid of seat A (b false) or seat B (b true) in the
 // contest of seat A's lead at price levels ka and kb (clamped into the
@@ -326,7 +343,7 @@ func (t *Table) Mean(lead, ka, kb int, b bool) float64 {
 	if b {
 		lead, ka, kb = -lead, kb, ka
 	}
-	return float64(t.mean[Entry(clampLead(lead), clampLevel(ka), clampLevel(kb))])
+	return float64(t.mean[Entry(ClampLead(lead), ClampLevel(ka), ClampLevel(kb))])
 }
 
 // Probs returns seat A's (b false) or seat B's (b true) strategy in 255ths
@@ -335,7 +352,15 @@ func (t *Table) Probs(lead, ka, kb int, b bool) *[Bids]uint8 {
 	if b {
 		lead, ka, kb = -lead, kb, ka
 	}
-	return &t.prob[Entry(clampLead(lead), clampLevel(ka), clampLevel(kb))]
+	return &t.prob[Entry(ClampLead(lead), ClampLevel(ka), ClampLevel(kb))]
+}
+
+// Support returns Probs(lead, ka, kb, false) and the bids it gives any
+// chance, ascending (most strategies of the table are pure).
+func (t *Table) Support(lead, ka, kb int) (p *[Bids]uint8, bids []uint8) {
+	e := Entry(ClampLead(lead), ClampLevel(ka), ClampLevel(kb))
+	sp := &t.sup[e]
+	return &t.prob[e], sp.bid[:sp.n]
 }
 
 // Sample draws a bid from p (in 255ths) with u uniform in [0, 1), capped at

@@ -129,3 +129,28 @@ func TestQuantizeSumsTo255(t *testing.T) {
 		t.Fatalf("Quantize(%v) = %v (sum %d)", s, q, total)
 	}
 }
+
+// TestSupport: Support lists, ascending, exactly the bids Probs gives a
+// chance, for every contest of the grid and past its clamps.
+func TestSupport(t *testing.T) {
+	tb := Load()
+	for lead := -MaxLead - 2; lead <= MaxLead+2; lead++ {
+		for ka := -2; ka < Prices+2; ka++ {
+			for kb := -2; kb < Prices+2; kb++ {
+				p, bids := tb.Support(lead, ka, kb)
+				if p != tb.Probs(lead, ka, kb, false) {
+					t.Fatalf("(%d, %d, %d): not Probs' strategy", lead, ka, kb)
+				}
+				var want []uint8
+				for b, q := range p {
+					if q > 0 {
+						want = append(want, uint8(b))
+					}
+				}
+				if string(bids) != string(want) {
+					t.Fatalf("(%d, %d, %d): support %v, want %v", lead, ka, kb, bids, want)
+				}
+			}
+		}
+	}
+}
