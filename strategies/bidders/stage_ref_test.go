@@ -68,9 +68,7 @@ func (s *stageSeat) strategy(k, t, x int) float64 { return s.num[k][t][x] * s.sc
 
 // setStrategy sets the current strategy at node (k, t) to sig (n moves).
 func (s *stageSeat) setStrategy(k, t int, sig []float64) {
-	for x, p := range sig {
-		s.num[k][t][x] = p
-	}
+	copy(s.num[k][t][:], sig)
 	s.scale[k][t] = 1
 }
 
